@@ -1,0 +1,113 @@
+import Foundation
+
+/// The file-system operations Slipway performs, behind a protocol so that tests can inject
+/// faults (a full disk, a read-only folder) and so that no module touches the disk directly.
+public protocol FileSystem: Sendable {
+    /// The bytes of a file. Throws `FileSystemError.notFound` when it does not exist.
+    func read(_ path: String) throws -> [UInt8]
+    /// Writes `bytes` to a temporary file beside `path`, then renames it into place, so that a
+    /// reader never sees a half-written file.
+    func writeAtomically(_ bytes: [UInt8], to path: String) throws
+    /// Creates a directory and its missing parents.
+    func createDirectory(_ path: String) throws
+    /// The names in a directory, sorted.
+    func contents(ofDirectory path: String) throws -> [String]
+    /// Renames (moves) a file or directory.
+    func move(_ source: String, to destination: String) throws
+    /// Removes a file, or a directory with everything in it.
+    func remove(_ path: String) throws
+    /// What is at `path`, without following a final symbolic link.
+    func kind(of path: String) -> FileKind?
+    /// True when `path` is a regular file the current user may execute.
+    func isExecutable(_ path: String) -> Bool
+}
+
+/// What a path names.
+public enum FileKind: Sendable, Hashable {
+    case file, directory, symbolicLink, other
+}
+
+extension FileSystem {
+    /// True when something exists at `path`.
+    public func exists(_ path: String) -> Bool { kind(of: path) != nil }
+
+    /// True when `path` is a directory (a link to one counts).
+    public func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    /// The file decoded as UTF-8; throws `FileSystemError.notUTF8` naming the first bad byte.
+    public func readText(_ path: String) throws -> String {
+        let bytes = try read(path)
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        throw FileSystemError.notUTF8(path: path, location: firstInvalidUTF8(in: bytes))
+    }
+
+    /// Writes a string as UTF-8, atomically.
+    public func writeAtomically(_ text: String, to path: String) throws {
+        try writeAtomically(Array(text.utf8), to: path)
+    }
+}
+
+/// Line and column (1-based) of the first byte that is not valid UTF-8.
+func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int) {
+    var line = 1, lineStart = 0, index = 0
+    while index < bytes.count {
+        let byte = bytes[index]
+        let length: Int
+        switch byte {
+        case 0x00...0x7F: length = 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return (line, index - lineStart + 1)
+        }
+        let end = index + length
+        guard end <= bytes.count,
+              String(validating: bytes[index..<end], as: UTF8.self) != nil
+        else { return (line, index - lineStart + 1) }
+        if byte == 0x0A { line += 1; lineStart = end }
+        index = end
+    }
+    return (line, index - lineStart + 1)
+}
+
+/// Why a file-system operation failed, with the path and what to do.
+public enum FileSystemError: Error, LocalizedError, Sendable, Equatable {
+    case notFound(path: String)
+    case notUTF8(path: String, location: (line: Int, column: Int))
+    case permissionDenied(path: String, operation: String)
+    case noSpace(path: String)
+    case failed(path: String, operation: String, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .notFound(let path):
+            return "'\(path)' does not exist. Check the path."
+        case .notUTF8(let path, let location):
+            return "\(path):\(location.line):\(location.column): the file is not valid UTF-8. "
+                + "Save it as UTF-8 and try again."
+        case .permissionDenied(let path, let operation):
+            return "Permission denied to \(operation) '\(path)'. Check the file's permissions."
+        case .noSpace(let path):
+            return "No space left on the device while writing '\(path)'. Free some space and try again."
+        case .failed(let path, let operation, let reason):
+            return "Could not \(operation) '\(path)': \(reason)."
+        }
+    }
+
+    public static func == (lhs: FileSystemError, rhs: FileSystemError) -> Bool {
+        lhs.errorDescription == rhs.errorDescription
+    }
+
+    /// Maps an `errno` value from a failed call to an error that names the path.
+    public static func from(errno code: Int32, path: String, operation: String) -> FileSystemError {
+        switch code {
+        case ENOENT: return .notFound(path: path)
+        case EACCES, EPERM, EROFS: return .permissionDenied(path: path, operation: operation)
+        case ENOSPC, EDQUOT: return .noSpace(path: path)
+        default: return .failed(path: path, operation: operation, reason: String(cString: strerror(code)))
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real file system, through POSIX calls (fast, and errors keep their `errno`).
+public struct LocalFileSystem: FileSystem {
+    /// Creates the file system.
+    public init() {}
+
+    public func read(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "read") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw FileSystemError.from(errno: errno, path: path, operation: "read")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw FileSystemError.failed(path: path, operation: "read", reason: "it is a directory")
+        }
+        var result = [UInt8]()
+        result.reserveCapacity(Int(info.st_size))
+        var buffer = [UInt8](repeating: 0, count: max(65_536, Int(info.st_size) + 1))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError.from(errno: errno, path: path, operation: "read")
+            }
+            if count == 0 { break }
+            result.append(contentsOf: buffer[0..<count])
+        }
+        return result
+    }
+
+    public func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let base = (path as NSString).lastPathComponent
+        var template = Array("\(directory.isEmpty ? "." : directory)/.\(base).slipway-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "write") }
+        let temporary = String(cString: template)
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        do {
+            try writeAll(fd: fd, bytes: bytes, path: path)
+            // Keep the permissions of the file being replaced (a script stays executable).
+            var existing = stat()
+            let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
+            fchmod(fd, mode)
+            guard fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "write") }
+            close(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            throw FileSystemError.from(errno: errno, path: path, operation: "write")
+        }
+        ok = true
+    }
+
+    private func writeAll(fd: Int32, bytes: [UInt8], path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Foundation.write(fd, raw.baseAddress! + offset, bytes.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError.from(errno: errno, path: path, operation: "write")
+            }
+            offset += written
+        }
+    }
+
+    public func createDirectory(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw FileSystemError.failed(path: path, operation: "create the directory",
+                                         reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    public func contents(ofDirectory path: String) throws -> [String] {
+        guard let dir = opendir(path) else {
+            throw FileSystemError.from(errno: errno, path: path, operation: "list")
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    public func move(_ source: String, to destination: String) throws {
+        guard rename(source, destination) == 0 else {
+            throw FileSystemError.from(errno: errno, path: source, operation: "move")
+        }
+    }
+
+    public func remove(_ path: String) throws {
+        guard kind(of: path) != nil else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw FileSystemError.failed(path: path, operation: "remove",
+                                         reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    public func kind(of path: String) -> FileKind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    public func isExecutable(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        return access(path, X_OK) == 0
+    }
+}

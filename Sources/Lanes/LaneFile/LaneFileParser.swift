@@ -1,0 +1,144 @@
+import Basics
+import Steps
+
+/// Turns a lane file's text into a `Lane`, collecting every structural problem (unknown keys,
+/// wrong types, bad expressions, duplicate ids) with its line and column.
+public struct LaneFileParser {
+    static let topLevelKeys = ["description", "inputs", "secrets", "env", "steps", "finally"]
+    static let stepKeys = ["id", "name", "if", "timeout", "retry", "continue-on-error", "env", "working-directory"]
+
+    var diagnostics = DiagnosticCollector()
+    let file: String
+
+    /// Parses `text` as the lane `name`; `file` is how the file is shown in messages.
+    /// Throws `DiagnosticsError` with every problem found.
+    public static func parse(_ text: String, name: String, file: String) throws -> Lane {
+        var parser = LaneFileParser(file: file)
+        guard let root = try YAMLReader.parse(text, file: file) else {
+            throw DiagnosticsError([Diagnostic(at: SourceLocation(file: file, line: 1, column: 1),
+                "the lane file is empty; it needs at least 'steps:' (run 'slipway init' for an example)")])
+        }
+        let lane = parser.lane(from: root, name: name)
+        try parser.diagnostics.throwIfErrors()
+        return lane
+    }
+
+    mutating func lane(from root: YAMLValue, name: String) -> Lane {
+        var lane = Lane(name: name, file: file, description: nil, inputs: [], secrets: [], env: [], steps: [], finally: [])
+        guard case .mapping(let entries, _) = root else {
+            diagnostics.error("a lane file must be a mapping with 'steps:' (and optionally description, inputs, secrets, env, finally), but this is \(root.kindDescription)", at: root.location)
+            return lane
+        }
+        checkKeys(entries, allowed: Self.topLevelKeys, context: "lane file")
+        var sawSteps = false
+        for entry in entries {
+            switch entry.key.text {
+            case "description": lane.description = string(entry.value, what: "'description'")
+            case "inputs": lane.inputs = inputs(entry.value)
+            case "secrets": lane.secrets = secrets(entry.value)
+            case "env": lane.env = environment(entry.value)
+            case "steps": sawSteps = true; lane.steps = stepList(entry.value, isFinally: false)
+            case "finally": lane.finally = stepList(entry.value, isFinally: true)
+            default: break
+            }
+        }
+        if !sawSteps { diagnostics.error("the lane has no 'steps:'; add a list of steps", at: root.location) }
+        assignIDs(&lane)
+        return lane
+    }
+
+    // MARK: - Keys and scalars
+
+    mutating func checkKeys(_ entries: [YAMLEntry], allowed: [String], context: String) {
+        var seen = Set<String>()
+        for entry in entries {
+            if !seen.insert(entry.key.text).inserted {
+                diagnostics.error("duplicate key '\(entry.key.text)' in \(context)", at: entry.key.location)
+            }
+            if !allowed.contains(entry.key.text) {
+                let hint = Suggestions.didYouMean(entry.key.text, in: allowed)
+                diagnostics.error("unknown key '\(entry.key.text)' in \(context).\(hint) Allowed: \(allowed.joined(separator: ", "))", at: entry.key.location)
+            }
+        }
+    }
+
+    mutating func string(_ value: YAMLValue, what: String) -> String? {
+        guard let scalar = value.scalar, scalar.resolved != .null else {
+            diagnostics.error("\(what) must be a string, but it is \(value.kindDescription)", at: value.location)
+            return nil
+        }
+        return scalar.text
+    }
+
+    mutating func bool(_ value: YAMLValue, what: String) -> Bool? {
+        guard case .bool(let flag)? = value.scalar?.resolved else {
+            diagnostics.error("\(what) must be true or false, but it is \(value.kindDescription)", at: value.location)
+            return nil
+        }
+        return flag
+    }
+
+    mutating func template(_ value: YAMLValue, what: String, condition: Bool = false) -> Template? {
+        guard let scalar = value.scalar, scalar.resolved != .null else {
+            diagnostics.error("\(what) must be a string, but it is \(value.kindDescription)", at: value.location)
+            return nil
+        }
+        let location = scalar.isPlain ? scalar.location : SourceLocation(file: file, line: scalar.location.line, column: scalar.location.column + 1)
+        let result = condition ? Template.parseCondition(scalar.text, at: location) : Template.parse(scalar.text, at: location)
+        switch result {
+        case .success(let template): return template
+        case .failure(let error): diagnostics.append(contentsOf: error.diagnostics); return nil
+        }
+    }
+
+    mutating func duration(_ value: YAMLValue, what: String) -> Duration? {
+        if case .int(let seconds)? = value.scalar?.resolved, seconds >= 0 { return .seconds(seconds) }
+        if let scalar = value.scalar, let parsed = DurationParser.parse(scalar.text) { return parsed }
+        diagnostics.error("\(what) must be a duration such as 30s, 5m or 1h, but it is '\(value.scalar?.text ?? value.kindDescription)'", at: value.location)
+        return nil
+    }
+
+    // MARK: - Sections
+
+    mutating func environment(_ value: YAMLValue) -> [EnvironmentEntry] {
+        guard case .mapping(let entries, _) = value else {
+            if !value.isNull { diagnostics.error("'env' must be a mapping of NAME: value, but it is \(value.kindDescription)", at: value.location) }
+            return []
+        }
+        var seen = Set<String>()
+        return entries.compactMap { entry in
+            if !seen.insert(entry.key.text).inserted {
+                diagnostics.error("duplicate variable '\(entry.key.text)' in 'env'", at: entry.key.location)
+            }
+            guard let template = template(entry.value, what: "env '\(entry.key.text)'") else { return nil }
+            return EnvironmentEntry(name: entry.key.text, value: template)
+        }
+    }
+
+    mutating func secrets(_ value: YAMLValue) -> [SecretSpec] {
+        switch value {
+        case .sequence(let items, _):
+            return items.compactMap { item in
+                guard let name = string(item, what: "a secret's name") else { return nil }
+                return SecretSpec(name: name, description: nil, isRequired: true, location: item.location)
+            }
+        case .mapping(let entries, _):
+            return entries.map { entry in
+                var spec = SecretSpec(name: entry.key.text, description: nil, isRequired: true, location: entry.key.location)
+                if case .mapping(let fields, _) = entry.value {
+                    checkKeys(fields, allowed: ["description", "required"], context: "secret '\(entry.key.text)'")
+                    for field in fields {
+                        if field.key.text == "description" { spec.description = string(field.value, what: "'description'") }
+                        if field.key.text == "required" { spec.isRequired = bool(field.value, what: "'required'") ?? true }
+                    }
+                } else if !entry.value.isNull {
+                    diagnostics.error("secret '\(entry.key.text)' must be a mapping (description, required) or empty", at: entry.value.location)
+                }
+                return spec
+            }
+        default:
+            if !value.isNull { diagnostics.error("'secrets' must be a list of names, but it is \(value.kindDescription)", at: value.location) }
+            return []
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Basics
+import Steps
+
+/// A project's lanes and the steps they can use, put together: what the CLI talks to.
+public struct LaneWorkspace: Sendable {
+    /// The lane files.
+    public let store: LaneStore
+    /// The steps: built-ins, and plugins in `.slipway/bin` or on `PATH`.
+    public let registry: StepRegistry
+    /// The services a run uses.
+    public let services: LaneRunner.Services
+
+    /// A workspace for the project at `projectDirectory`.
+    public init(projectDirectory: String, lanesDirectory: String = "lanes", fileSystem: any FileSystem,
+                processRunner: any ProcessRunner, environment: Environment) {
+        store = LaneStore(projectDirectory: projectDirectory, lanesDirectory: lanesDirectory, fileSystem: fileSystem)
+        let locator = PluginLocator(directories: [projectDirectory + "/.slipway/bin"] + environment.searchPath,
+                                    processRunner: processRunner, fileSystem: fileSystem, environment: environment)
+        registry = StepRegistry(pluginLocator: locator)
+        services = LaneRunner.Services(fileSystem: fileSystem, processRunner: processRunner, environment: environment,
+                                       projectDirectory: projectDirectory)
+    }
+
+    /// Loads and validates lane `name`; throws every problem at once.
+    public func validate(_ name: String) async throws -> ValidatedLane {
+        let lane = try store.load(name)
+        return try await LaneValidator(registry: registry).validate(lane)
+    }
+
+    /// Loads, validates and runs lane `name`.
+    public func run(_ name: String, options: LaneRunner.Options, reporters: [any RunReporter]) async throws -> RunSummary {
+        let validated = try await validate(name)
+        return try await LaneRunner(services: services).run(validated, options: options, reporters: reporters)
+    }
+
+    /// Every lane, parsed but not validated (no plugin runs): for `slipway lanes`.
+    public func summaries() throws -> [LaneSummary] {
+        try store.names().map { name in
+            do {
+                let lane = try store.load(name)
+                return LaneSummary(name: name, file: lane.file, description: lane.description,
+                                   inputs: lane.inputs.map(LaneSummary.Input.init), secrets: lane.secrets.map(\.name),
+                                   steps: lane.steps.flatMap(\.invocations).count, problems: [])
+            } catch {
+                let problems = (error as? DiagnosticsError)?.diagnostics.map(\.description) ?? [errorText(error)]
+                return LaneSummary(name: name, file: store.displayPath(of: name), description: nil, inputs: [],
+                                   secrets: [], steps: 0, problems: problems)
+            }
+        }
+    }
+}
+
+/// What `slipway lanes` shows of a lane.
+public struct LaneSummary: Sendable, Codable {
+    public struct Input: Sendable, Codable {
+        public var name: String
+        public var type: String
+        public var required: Bool
+        public var `default`: String?
+        public var choices: [String]?
+        public var description: String?
+
+        init(_ spec: InputSpec) {
+            name = spec.name
+            type = spec.type.rawValue
+            required = spec.isRequired
+            `default` = spec.defaultValue.map { InputValues.expressionValue($0).description }
+            choices = spec.choices
+            description = spec.description
+        }
+    }
+
+    public var name: String
+    public var file: String
+    public var description: String?
+    public var inputs: [Input]
+    public var secrets: [String]
+    public var steps: Int
+    /// Parse problems (the lane is listed anyway, so one broken file does not hide the others).
+    public var problems: [String]
+}

@@ -1,0 +1,65 @@
+import Basics
+import Foundation
+
+/// When `GITHUB_ACTIONS=true`: folds each step's output into a log group and annotates failed
+/// steps with `::error file=…,line=…::` so they show on the pull request.
+public final class GitHubActionsReporter: RunReporter, @unchecked Sendable {
+    private let output: any TextOutput
+    private var openGroup: String?
+    private var file = ""
+
+    /// A reporter writing workflow commands to `output` (standard output).
+    public init(output: any TextOutput) {
+        self.output = output
+    }
+
+    public func receive(_ event: RunEvent) {
+        switch event.event {
+        case .laneStarted:
+            file = event.file ?? ""
+        case .stepStarted where event.parallelGroup == nil:
+            closeGroup()
+            openGroup = event.step
+            output.write("::group::\(Self.escapeData(event.name ?? event.step ?? "")) (\(event.stepKind ?? ""))\n")
+        case .stepFinished:
+            if openGroup == event.step { closeGroup() }
+            guard let status = event.status, status == "failed" || status == "timed-out" else { return }
+            var properties = "file=\(Self.escapeProperty(file))"
+            if let line = event.sourceLine { properties += ",line=\(line)" }
+            if let column = event.sourceColumn { properties += ",col=\(column)" }
+            properties += ",title=\(Self.escapeProperty("Step '\(event.name ?? event.step ?? "")' \(status)"))"
+            output.write("::error \(properties)::\(Self.escapeData(event.error ?? status))\n")
+        case .laneFinished:
+            closeGroup()
+        default:
+            break
+        }
+    }
+
+    private func closeGroup() {
+        if openGroup != nil { output.write("::endgroup::\n") }
+        openGroup = nil
+    }
+
+    /// Escapes a workflow command's message.
+    public static func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// Escapes a workflow command's property value.
+    public static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    /// The annotation for a validation diagnostic.
+    public static func annotation(for diagnostic: Diagnostic) -> String {
+        let level = diagnostic.severity == .warning ? "warning" : "error"
+        var properties: [String] = []
+        if let location = diagnostic.location {
+            properties = ["file=\(escapeProperty(location.file))", "line=\(location.line)", "col=\(location.column)"]
+        }
+        let joined = properties.isEmpty ? "" : " " + properties.joined(separator: ",")
+        return "::\(level)\(joined)::\(escapeData(diagnostic.message))\n"
+    }
+}

@@ -1,0 +1,78 @@
+import Basics
+import Foundation
+
+/// `--junit FILE`: one `<testcase>` per step (skipped and failed ones marked), with the step's
+/// last output lines, for CI systems that show JUnit reports.
+public final class JUnitReporter: RunReporter, @unchecked Sendable {
+    private let path: String
+    private let fileSystem: any FileSystem
+    private var outputs: [String: [String]] = [:]
+    private static let keptLines = 200
+
+    /// A reporter that writes `path` when the run ends.
+    public init(path: String, fileSystem: any FileSystem) {
+        self.path = path
+        self.fileSystem = fileSystem
+    }
+
+    public func receive(_ event: RunEvent) {
+        guard event.event == .output || event.event == .log, let step = event.step else { return }
+        var lines = outputs[step, default: []]
+        lines.append(event.line ?? "\(event.level ?? "info"): \(event.message ?? "")")
+        if lines.count > Self.keptLines { lines.removeFirst(lines.count - Self.keptLines) }
+        outputs[step] = lines
+    }
+
+    public func finish(_ summary: RunSummary) throws {
+        try fileSystem.writeAtomically(render(summary), to: path)
+    }
+
+    func render(_ summary: RunSummary) -> String {
+        let failures = summary.steps.filter { $0.status.isFailure && !$0.continuedOnError }.count
+        let skipped = summary.steps.filter { [.skipped, .reused, .cancelled].contains($0.status) }.count
+        let time = String(format: "%.3f", summary.duration)
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="slipway" tests="\(summary.steps.count)" failures="\(failures)" skipped="\(skipped)" time="\(time)">
+              <testsuite name="\(escape(summary.lane))" tests="\(summary.steps.count)" failures="\(failures)" skipped="\(skipped)" time="\(time)">
+
+            """
+        for step in summary.steps {
+            let name = escape("\(step.section == "finally" ? "finally/" : "")\(step.name)")
+            xml += "    <testcase classname=\"\(escape("slipway.\(summary.lane)"))\" name=\"\(name)\" time=\"\(String(format: "%.3f", step.duration))\">\n"
+            switch step.status {
+            case .failed, .timedOut:
+                let message = escape(step.error?.components(separatedBy: "\n").first ?? step.status.rawValue)
+                xml += "      <failure message=\"\(message)\" type=\"\(step.status.rawValue)\">\(escape(step.error ?? ""))</failure>\n"
+            case .skipped, .reused, .cancelled:
+                xml += "      <skipped message=\"\(step.status.rawValue)\"/>\n"
+            case .succeeded, .planned:
+                break
+            }
+            if let lines = outputs[step.id], !lines.isEmpty {
+                xml += "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    private func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n", "\t", "\r": result.unicodeScalars.append(scalar)
+            default:
+                // XML 1.0 forbids most control characters even when escaped.
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { result += "?" } else { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,125 @@
+import Basics
+import Foundation
+import Steps
+
+/// One thing that happened during a run. The same events feed the terminal, the NDJSON events
+/// file (`--events`), the JUnit report, GitHub Actions annotations and the run journal; each is
+/// redacted before any of them sees it. The NDJSON schema is documented in docs/events.md.
+public struct RunEvent: Codable, Sendable, Hashable {
+    /// The kind of event.
+    public enum Kind: String, Codable, Sendable {
+        case laneStarted = "lane.started"
+        case laneFinished = "lane.finished"
+        case stepStarted = "step.started"
+        case stepFinished = "step.finished"
+        case output
+        case log
+        case progress
+        case plan
+    }
+
+    public var event: Kind
+    /// ISO 8601 time with milliseconds.
+    public var time: String
+    public var lane: String
+    public var file: String?
+    public var step: String?
+    public var stepKind: String?
+    public var name: String?
+    /// 1-based position and count in the step's section (`steps` or `finally`).
+    public var index: Int?
+    public var total: Int?
+    public var section: String?
+    public var parallelGroup: String?
+    public var attempt: Int?
+    public var stream: String?
+    public var line: String?
+    public var level: String?
+    public var message: String?
+    public var fraction: Double?
+    public var status: String?
+    /// Seconds.
+    public var duration: Double?
+    public var error: String?
+    public var outputs: [String: String]?
+    public var effects: [String]?
+    public var dryRun: Bool?
+    /// Where the step is written in the lane file (for annotations).
+    public var sourceLine: Int?
+    public var sourceColumn: Int?
+
+    /// An event of `kind` for `lane`, stamped now.
+    public init(_ kind: Kind, lane: String, step: String? = nil) {
+        self.event = kind
+        self.time = RunEvent.timestamp()
+        self.lane = lane
+        self.step = step
+    }
+
+
+    static func timestamp(_ date: Date = Date()) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    /// The event with every string masked by `redactor`.
+    func redacted(by redactor: Redactor) -> RunEvent {
+        guard !redactor.isEmpty else { return self }
+        var copy = self
+        copy.line = line.map(redactor.redact)
+        copy.message = message.map(redactor.redact)
+        copy.error = error.map(redactor.redact)
+        copy.outputs = outputs.map(redactor.redact)
+        copy.effects = effects?.map(redactor.redact)
+        copy.name = name.map(redactor.redact)
+        return copy
+    }
+}
+
+/// How a step ended.
+public enum StepStatus: String, Codable, Sendable, Hashable {
+    case succeeded
+    case failed
+    case skipped
+    case timedOut = "timed-out"
+    case cancelled
+    /// Planned in a dry run.
+    case planned
+    /// Done in an earlier run; its outputs were reused (`--resume`, `--from`).
+    case reused
+
+    /// True for statuses that count as a failure of the lane (unless continue-on-error).
+    public var isFailure: Bool { self == .failed || self == .timedOut }
+}
+
+/// The result of one step.
+public struct StepResult: Sendable, Hashable, Codable {
+    public var id: String
+    public var kind: String
+    public var name: String
+    public var section: String
+    public var status: StepStatus
+    public var duration: Double
+    public var attempts: Int
+    public var error: String?
+    public var outputs: [String: String]
+    /// True when the step failed but had `continue-on-error: true`.
+    public var continuedOnError: Bool
+}
+
+/// The outcome of a lane run.
+public struct RunSummary: Sendable {
+    /// How the lane ended.
+    public enum Status: String, Sendable, Codable {
+        case succeeded, failed, cancelled
+    }
+
+    public var lane: String
+    public var file: String
+    public var status: Status
+    public var duration: Double
+    public var steps: [StepResult]
+    public var isDryRun: Bool
+    public var runID: String
+}

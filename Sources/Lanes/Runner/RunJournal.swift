@@ -1,0 +1,112 @@
+import Basics
+import Foundation
+
+/// The record of one run under `.slipway/runs/LANE/`: inputs, and each step's status and
+/// (redacted) outputs, written after every step so that `--resume` can continue after a crash.
+/// Versioned JSON with sorted keys; an unknown version is refused.
+public struct RunJournal: Codable, Sendable, Equatable {
+    /// The format version this Slipway writes and reads.
+    public static let currentVersion = 1
+
+    public struct Step: Codable, Sendable, Equatable {
+        public var id: String
+        public var kind: String
+        public var status: StepStatus
+        public var outputs: [String: String]
+        public var error: String?
+        public var duration: Double?
+    }
+
+    public var version: Int
+    public var lane: String
+    public var file: String
+    public var runID: String
+    public var startedAt: String
+    public var finishedAt: String?
+    /// "running", or the lane's final status.
+    public var status: String
+    public var inputs: [String: String]
+    public var steps: [Step]
+}
+
+/// Reads and writes run journals.
+public struct RunJournalStore: Sendable {
+    let fileSystem: any FileSystem
+    let projectDirectory: String
+
+    /// A store under `projectDirectory/.slipway/runs`.
+    public init(fileSystem: any FileSystem, projectDirectory: String) {
+        self.fileSystem = fileSystem
+        self.projectDirectory = projectDirectory
+    }
+
+    func directory(lane: String) -> String { "\(projectDirectory)/.slipway/runs/\(lane)" }
+
+    /// `latest.json` of a lane, or nil when there is none or it cannot be read.
+    public func latest(lane: String) -> RunJournal? {
+        guard let bytes = try? fileSystem.read(directory(lane: lane) + "/latest.json") else { return nil }
+        guard let journal = try? JSONDecoder().decode(RunJournal.self, from: Data(bytes)),
+              journal.version == RunJournal.currentVersion else { return nil }
+        return journal
+    }
+
+    /// Writes the journal as `latest.json` and `RUNID.json`, atomically.
+    public func write(_ journal: RunJournal) throws {
+        let folder = directory(lane: journal.lane)
+        try fileSystem.createDirectory(folder)
+        let bytes = Array(try JSONFormatting.encoder().encode(journal))
+        try fileSystem.writeAtomically(bytes, to: folder + "/\(journal.runID).json")
+        try fileSystem.writeAtomically(bytes, to: folder + "/latest.json")
+    }
+
+    /// A sortable id for a new run: UTC time and process id.
+    public static func newRunID() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return "\(formatter.string(from: Date()))-\(getpid())"
+    }
+}
+
+/// Keeps the journal current as events arrive (they are already redacted).
+final class JournalReporter: RunReporter, @unchecked Sendable {
+    private let store: RunJournalStore
+    private var journal: RunJournal
+    private var writeError: Error?
+
+    init(store: RunJournalStore, lane: Lane, runID: String, inputs: [String: String], redactor: Redactor) {
+        self.store = store
+        journal = RunJournal(version: RunJournal.currentVersion, lane: lane.name, file: lane.file, runID: runID,
+                             startedAt: RunEvent.timestamp(), finishedAt: nil, status: "running",
+                             inputs: redactor.redact(inputs), steps: [])
+    }
+
+    func receive(_ event: RunEvent) {
+        switch event.event {
+        case .laneStarted:
+            save()
+        case .stepFinished:
+            guard let id = event.step, let status = event.status.flatMap(StepStatus.init(rawValue:)) else { return }
+            let step = RunJournal.Step(id: id, kind: event.stepKind ?? "", status: status, outputs: event.outputs ?? [:],
+                                       error: event.error, duration: event.duration)
+            journal.steps.removeAll { $0.id == id }
+            journal.steps.append(step)
+            save()
+        case .laneFinished:
+            journal.status = event.status ?? "finished"
+            journal.finishedAt = event.time
+            save()
+        default:
+            break
+        }
+    }
+
+    private func save() {
+        do { try store.write(journal) } catch { writeError = error }
+    }
+
+    func finish(_ summary: RunSummary) throws {
+        if let writeError { throw writeError }
+    }
+}

@@ -1,0 +1,124 @@
+import Basics
+import Foundation
+import Steps
+
+/// The values a run has gathered so far (inputs, secrets, environment, step outputs, failures)
+/// and the evaluation of expressions against them. Shared by parallel steps, so guarded by a lock.
+final class RunState: @unchecked Sendable {
+    let inputs: [String: ExpressionValue]
+    let secrets: [String: String]
+    let processEnvironment: Environment
+    let isDryRun: Bool
+    private(set) var laneEnvironment: [String: String] = [:]
+    private let lock = NSLock()
+    private var outputs: [String: StepOutputs] = [:]
+    private var results: [StepResult] = []
+    private var failed = false
+    private var cancelled = false
+
+    init(inputs: [String: ExpressionValue], secrets: [String: String], processEnvironment: Environment,
+         laneEnvironment: [EnvironmentEntry], isDryRun: Bool) throws {
+        self.inputs = inputs
+        self.secrets = secrets
+        self.processEnvironment = processEnvironment
+        self.isDryRun = isDryRun
+        laneEnvironment_resolve(laneEnvironment)
+    }
+
+    /// Resolves the lane's env entries, each at most once; `env.X` inside them sees the other
+    /// entries first, then the process environment. Validation rejected cycles.
+    private func laneEnvironment_resolve(_ entries: [EnvironmentEntry]) {
+        let byName = Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var resolved: [String: String] = [:]
+        func value(of name: String, depth: Int) -> String? {
+            if let done = resolved[name] { return done }
+            guard let entry = byName[name], depth < 64 else { return processEnvironment[name] }
+            let text = (try? entry.value.render { expression in
+                try evaluate(expression, environment: { value(of: $0, depth: depth + 1) })
+            }) ?? ""
+            resolved[name] = text
+            return text
+        }
+        for entry in entries { _ = value(of: entry.name, depth: 0) }
+        laneEnvironment = resolved
+    }
+
+    // MARK: - Recording
+
+    func record(_ result: StepResult) {
+        lock.withLock {
+            results.append(result)
+            if result.status == .succeeded || result.status == .reused || result.status == .planned {
+                outputs[result.id] = result.outputs
+            }
+            if result.status.isFailure && !result.continuedOnError { failed = true }
+        }
+    }
+
+    func markCancelled() { lock.withLock { cancelled = true } }
+
+    var hasFailed: Bool { lock.withLock { failed } }
+    var isCancelled: Bool { lock.withLock { cancelled } }
+    var allResults: [StepResult] { lock.withLock { results } }
+    var allOutputs: [String: StepOutputs] { lock.withLock { outputs } }
+
+    // MARK: - Evaluation
+
+    /// The environment a step's options see: the step's env over the lane's over the process's.
+    func lookup(_ name: String, stepEnvironment: [String: String]) -> String? {
+        stepEnvironment[name] ?? laneEnvironment[name] ?? processEnvironment[name]
+    }
+
+    func evaluate(_ template: Template, stepEnvironment: [String: String]) throws -> ExpressionValue {
+        let environment: (String) -> String? = { self.lookup($0, stepEnvironment: stepEnvironment) }
+        if let expression = template.soleExpression {
+            return try evaluate(expression, environment: environment)
+        }
+        return .string(try template.render { try evaluate($0, environment: environment) })
+    }
+
+    func render(_ template: Template, stepEnvironment: [String: String]) throws -> String {
+        try evaluate(template, stepEnvironment: stepEnvironment).description
+    }
+
+    func evaluate(_ expression: Expression, environment: (String) -> String?) throws -> ExpressionValue {
+        switch expression {
+        case .string(let value): return .string(value)
+        case .number(let value): return .number(value)
+        case .bool(let value): return .bool(value)
+        case .null: return .null
+        case .reference(let reference): return value(of: reference, environment: environment)
+        case .not(let inner): return .bool(!(try evaluate(inner, environment: environment).isTruthy))
+        case .equal(let a, let b):
+            return .bool(try evaluate(a, environment: environment).looselyEquals(try evaluate(b, environment: environment)))
+        case .notEqual(let a, let b):
+            return .bool(!(try evaluate(a, environment: environment).looselyEquals(try evaluate(b, environment: environment))))
+        case .and(let a, let b):
+            let left = try evaluate(a, environment: environment)
+            return left.isTruthy ? try evaluate(b, environment: environment) : left
+        case .or(let a, let b):
+            let left = try evaluate(a, environment: environment)
+            return left.isTruthy ? left : try evaluate(b, environment: environment)
+        case .call(let function):
+            switch function {
+            case .success: return .bool(!hasFailed && !isCancelled)
+            case .failure: return .bool(hasFailed)
+            case .always: return .bool(true)
+            case .cancelled: return .bool(isCancelled)
+            }
+        }
+    }
+
+    private func value(of reference: Reference, environment: (String) -> String?) -> ExpressionValue {
+        switch reference {
+        case .input(let name): return inputs[name] ?? .null
+        case .secret(let name):
+            if let value = secrets[name] { return .string(value) }
+            return isDryRun ? .string(Redactor.mask) : .null
+        case .env(let name): return environment(name).map(ExpressionValue.string) ?? .null
+        case .stepOutput(let step, let output):
+            if let value = lock.withLock({ outputs[step]?[output] }) { return .string(value) }
+            return isDryRun ? .string("<\(reference)>") : .null
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Basics
+import Foundation
+import Steps
+
+/// Runs one step: builds its options and context, then plans it (dry run) or runs it with its
+/// timeout, retrying with exponential backoff.
+struct StepAttempts {
+    let execution: LaneExecution
+    let invocation: StepInvocation
+    let group: String?
+
+    var state: RunState { execution.state }
+
+    func run(_ initial: StepResult) async -> StepResult {
+        var result = initial
+        let context: StepContext
+        let action: any StepAction
+        do {
+            (context, action) = try prepare()
+        } catch {
+            result.status = .failed
+            result.attempts = 1
+            result.error = describe(error)
+            return settle(result)
+        }
+        if execution.isDryRun {
+            return await plan(action, context: context, result: result)
+        }
+        let attempts = invocation.retry.retries + 1
+        for attempt in 1...attempts {
+            result.attempts = attempt
+            do {
+                let outputs: StepOutputs
+                if let limit = invocation.timeout {
+                    outputs = try await withTimeout(limit) { try await action.run(in: context) }
+                } else {
+                    outputs = try await action.run(in: context)
+                }
+                result.status = .succeeded
+                result.outputs = outputs
+                result.error = nil
+                return result
+            } catch is TimeoutError {
+                result.status = .timedOut
+                result.error = "timed out after \(DurationParser.format(invocation.timeout ?? .zero)); its processes were stopped"
+            } catch is CancellationError {
+                result.status = .cancelled
+                result.error = "interrupted; its processes were stopped"
+                return result
+            } catch {
+                if Task.isCancelled {
+                    result.status = .cancelled
+                    result.error = "interrupted; its processes were stopped"
+                    return result
+                }
+                result.status = .failed
+                result.error = describe(error)
+            }
+            if attempt < attempts {
+                let wait = invocation.retry.delay(beforeRetry: attempt)
+                context.events.log(.warning, "attempt \(attempt) of \(attempts) failed: \(result.error ?? ""); retrying in \(DurationParser.format(wait))")
+                do { try await Task.sleep(for: wait) } catch {
+                    result.status = .cancelled
+                    return result
+                }
+            }
+        }
+        return settle(result)
+    }
+
+    private func settle(_ result: StepResult) -> StepResult {
+        var settled = result
+        if settled.status.isFailure && invocation.continueOnError { settled.continuedOnError = true }
+        return settled
+    }
+
+    private func plan(_ action: any StepAction, context: StepContext, result: StepResult) async -> StepResult {
+        var result = result
+        result.attempts = 1
+        do {
+            let effects = try await action.plan(in: context)
+            var event = RunEvent(.plan, lane: execution.lane.name, step: invocation.id)
+            event.stepKind = invocation.kind
+            event.effects = effects.map(\.description)
+            execution.bus.emit(event)
+            result.status = .planned
+        } catch {
+            result.status = .failed
+            result.error = describe(error)
+        }
+        return settle(result)
+    }
+
+    private func prepare() throws -> (StepContext, any StepAction) {
+        guard let kind = execution.validated.kinds[invocation.id] else {
+            throw StepError.failed("internal error: no kind for step '\(invocation.id)'")
+        }
+        var stepEnvironment: [String: String] = [:]
+        for entry in invocation.env {
+            stepEnvironment[entry.name] = try state.render(entry.value, stepEnvironment: [:])
+        }
+        let options = try StepOptionsBuilder.build(invocation, description: kind.description) {
+            try state.evaluate($0, stepEnvironment: stepEnvironment)
+        }
+        let action = try kind.makeAction(options: options)
+        let root = execution.services.projectDirectory
+        var directory = root
+        if let template = invocation.workingDirectory {
+            let path = try state.render(template, stepEnvironment: stepEnvironment)
+            directory = path.hasPrefix("/") ? path : root + "/" + path
+        }
+        let environment = execution.services.environment.merging(state.laneEnvironment).merging(stepEnvironment)
+        let inputs = state.inputs.mapValues(\.description)
+        let context = StepContext(
+            laneName: execution.lane.name, stepID: invocation.id, workingDirectory: directory,
+            environment: environment, fileSystem: execution.services.fileSystem,
+            processRunner: execution.services.processRunner,
+            events: StepEventBridge(bus: execution.bus, lane: execution.lane.name, step: invocation.id, parallelGroup: group),
+            inputs: inputs, previousOutputs: state.allOutputs, isDryRun: execution.isDryRun)
+        return (context, action)
+    }
+
+    private func describe(_ error: Error) -> String { errorText(error) }
+}

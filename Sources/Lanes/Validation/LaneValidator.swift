@@ -1,0 +1,142 @@
+import Basics
+import Steps
+
+/// A lane whose every step kind, option and reference has been checked: ready to run.
+public struct ValidatedLane: Sendable {
+    /// The lane.
+    public var lane: Lane
+    /// The kind of each step, by step id.
+    public var kinds: [String: StepKind]
+    /// Warnings found while validating (errors would have thrown).
+    public var warnings: [Diagnostic]
+}
+
+/// Checks a lane completely before anything runs: unknown steps, unknown or mistyped options,
+/// missing required options, references to undeclared inputs, secrets or steps, references to
+/// steps that run later or to a step's own outputs, cycles among `env` entries, steps not
+/// supported on this platform. Every problem is reported at once.
+public struct LaneValidator: Sendable {
+    let registry: StepRegistry
+    let platform: Platform
+
+    /// A validator over `registry` for `platform`.
+    public init(registry: StepRegistry, platform: Platform = .current) {
+        self.registry = registry
+        self.platform = platform
+    }
+
+    /// The validated lane; throws `DiagnosticsError` with every problem.
+    public func validate(_ lane: Lane) async throws -> ValidatedLane {
+        var diagnostics = DiagnosticCollector()
+        let kinds = await resolveKinds(lane, diagnostics: &diagnostics)
+        let scope = ReferenceScope(lane: lane, kinds: kinds)
+        scope.checkLaneEnvironment(&diagnostics)
+        var available = Set<String>()
+        for node in lane.steps {
+            check(node, available: available, scope: scope, kinds: kinds, diagnostics: &diagnostics)
+            available.formUnion(node.invocations.map(\.id))
+        }
+        for node in lane.finally {
+            check(node, available: available, scope: scope, kinds: kinds, diagnostics: &diagnostics)
+            available.formUnion(node.invocations.map(\.id))
+        }
+        try diagnostics.throwIfErrors()
+        return ValidatedLane(lane: lane, kinds: kinds, warnings: diagnostics.diagnostics)
+    }
+
+    private func resolveKinds(_ lane: Lane, diagnostics: inout DiagnosticCollector) async -> [String: StepKind] {
+        var byKind: [String: StepKind] = [:]
+        var failed = Set<String>()
+        var result: [String: StepKind] = [:]
+        for invocation in lane.allInvocations {
+            if failed.contains(invocation.kind) { continue }
+            if byKind[invocation.kind] == nil {
+                do {
+                    guard let kind = try await registry.kind(for: invocation.kind) else {
+                        let hint = Suggestions.didYouMean(invocation.kind, in: registry.knownIDs)
+                        diagnostics.error("unknown step '\(invocation.kind)'.\(hint) Run 'slipway steps' for the built-in steps; a plugin would be an executable 'slipway-step-\(invocation.kind)' on PATH.", at: invocation.kindLocation)
+                        failed.insert(invocation.kind)
+                        continue
+                    }
+                    byKind[invocation.kind] = kind
+                } catch {
+                    diagnostics.error("step '\(invocation.kind)': \(error.localizedDescription)", at: invocation.kindLocation)
+                    failed.insert(invocation.kind)
+                    continue
+                }
+            }
+            guard let kind = byKind[invocation.kind] else { continue }
+            if !kind.description.platforms.contains(platform) {
+                let supported = kind.description.platforms.map(\.rawValue).sorted().joined(separator: ", ")
+                diagnostics.error("step '\(invocation.kind)' runs only on \(supported), not on \(platform.rawValue); run this lane on \(supported) or remove the step", at: invocation.kindLocation)
+            }
+            result[invocation.id] = kind
+        }
+        return result
+    }
+
+    private func check(_ node: StepNode, available: Set<String>, scope: ReferenceScope,
+                       kinds: [String: StepKind], diagnostics: inout DiagnosticCollector) {
+        for invocation in node.invocations {
+            var templates: [Template] = invocation.env.map(\.value)
+            if let condition = invocation.condition { templates.append(condition) }
+            if let directory = invocation.workingDirectory { templates.append(directory) }
+            if let kind = kinds[invocation.id] {
+                templates += checkOptions(invocation, kind: kind, diagnostics: &diagnostics)
+            }
+            for template in templates {
+                scope.check(template, in: invocation, available: available, diagnostics: &diagnostics)
+            }
+        }
+    }
+
+    private func checkOptions(_ invocation: StepInvocation, kind: StepKind, diagnostics: inout DiagnosticCollector) -> [Template] {
+        let description = kind.description
+        let entries = OptionChecker.entries(of: invocation, description: description, diagnostics: &diagnostics)
+        var templates: [Template] = []
+        var given = Set<String>()
+        let names = description.options.map(\.name)
+        for entry in entries {
+            if !given.insert(entry.name).inserted { continue }
+            guard let spec = description.option(named: entry.name) else {
+                let hint = Suggestions.didYouMean(entry.name, in: names)
+                let list = names.isEmpty ? "it takes no options" : "its options are \(names.joined(separator: ", "))"
+                diagnostics.error("step '\(invocation.kind)' has no option '\(entry.name)'.\(hint) (\(list))", at: entry.location)
+                continue
+            }
+            templates += OptionChecker.check(entry.value, against: spec.type, option: entry.name, diagnostics: &diagnostics)
+        }
+        for spec in description.options where spec.isRequired && !given.contains(spec.name) {
+            diagnostics.error("step '\(invocation.kind)' needs option '\(spec.name)' (\(spec.type)): \(spec.summary)", at: invocation.kindLocation)
+        }
+        // Literal options can be checked by the step itself now, instead of halfway through a run.
+        if templates.isEmpty && !diagnostics.hasErrors,
+           let options = try? StepOptionsBuilder.build(invocation, description: description, evaluate: { _ in .null }) {
+            do {
+                _ = try kind.makeAction(options: options)
+            } catch {
+                diagnostics.error("step '\(invocation.displayName)' (\(invocation.kind)): \(error.localizedDescription)", at: invocation.kindLocation)
+            }
+        }
+        return templates
+    }
+}
+
+/// Builds a step's `StepOptions` from its lane-file options: shorthand expanded, expressions
+/// evaluated, defaults filled in.
+public enum StepOptionsBuilder {
+    /// The options; throws when an expression cannot be evaluated.
+    public static func build(_ invocation: StepInvocation, description: StepDescription,
+                             evaluate: (Template) throws -> ExpressionValue) throws -> StepOptions {
+        var diagnostics = DiagnosticCollector()
+        var values: [String: OptionValue] = [:]
+        for entry in OptionChecker.entries(of: invocation, description: description, diagnostics: &diagnostics) {
+            let type = description.option(named: entry.name)?.type
+            values[entry.name] = try OptionChecker.resolve(entry.value, type: type, evaluate: evaluate)
+        }
+        for spec in description.options where values[spec.name] == nil {
+            if let value = spec.defaultValue { values[spec.name] = value }
+        }
+        return StepOptions(values)
+    }
+}

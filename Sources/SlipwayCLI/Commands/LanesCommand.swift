@@ -1,0 +1,98 @@
+import ArgumentParser
+import Basics
+import Foundation
+import Lanes
+
+/// `slipway lanes`: lists lanes without running anything.
+struct LanesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lanes",
+        abstract: "List the lanes with their descriptions, inputs and secrets (runs nothing).",
+        discussion: "Reads lanes/*.yml. A lane file with problems is listed with them; 'slipway validate' checks lanes fully."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The folder with the lane files.", valueName: "dir"))
+    var lanes = "lanes"
+
+    @Flag(help: "Print JSON (sorted keys) for scripts.")
+    var json = false
+
+    func run() async throws {
+        let env = global.environment()
+        do {
+            let workspace = LaneWorkspace(projectDirectory: env.projectDirectory, lanesDirectory: lanes,
+                                          fileSystem: env.fileSystem, processRunner: env.processRunner,
+                                          environment: env.environment)
+            let summaries = try workspace.summaries()
+            if json {
+                env.print(String(decoding: try JSONFormatting.encoder().encode(summaries), as: UTF8.self))
+                return
+            }
+            if summaries.isEmpty { env.print("No lanes in '\(lanes)'. Run 'slipway init' to create starter lanes.") }
+            for summary in summaries { env.print(render(summary, style: env.style)) }
+        } catch {
+            throw Failure.report(error, in: env)
+        }
+    }
+
+    private func render(_ lane: LaneSummary, style: TerminalStyle) -> String {
+        var lines = [style.paint(lane.name, .bold) + "  " + (lane.description ?? style.paint("(no description)", .dim))]
+        for input in lane.inputs {
+            var detail = input.type
+            if let choices = input.choices { detail = choices.joined(separator: "|") }
+            if let value = input.default { detail += ", default \(value)" }
+            if input.required { detail += ", required" }
+            lines.append("    --input \(input.name)=…  (\(detail))" + (input.description.map { "  \($0)" } ?? ""))
+        }
+        if !lane.secrets.isEmpty { lines.append("    secrets: \(lane.secrets.joined(separator: ", "))") }
+        if lane.problems.isEmpty {
+            lines.append(style.paint("    \(lane.steps) step\(lane.steps == 1 ? "" : "s") · \(lane.file)", .dim))
+        } else {
+            lines.append(style.paint("    invalid: \(lane.problems.count) problem(s); run 'slipway validate \(lane.name)'", .red))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `slipway validate [LANE...]`.
+struct ValidateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check lanes completely without running them (exit 2 when any is invalid).",
+        discussion: "Checks every step, option, expression, input and secret declaration. With no LANE, checks all lanes."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Lanes to check (default: all).")
+    var names: [String] = []
+
+    @Option(help: ArgumentHelp("The folder with the lane files.", valueName: "dir"))
+    var lanes = "lanes"
+
+    func run() async throws {
+        let env = global.environment()
+        let workspace = LaneWorkspace(projectDirectory: env.projectDirectory, lanesDirectory: lanes,
+                                      fileSystem: env.fileSystem, processRunner: env.processRunner,
+                                      environment: env.environment)
+        var failed = false
+        do {
+            for name in names.isEmpty ? try workspace.store.names() : names {
+                do {
+                    let validated = try await workspace.validate(name)
+                    env.printDiagnostics(validated.warnings)
+                    env.print(env.style.paint("✓", .green) + " \(name): \(validated.lane.allInvocations.count) steps, valid")
+                } catch let error as DiagnosticsError {
+                    failed = true
+                    env.printDiagnostics(error.diagnostics)
+                    env.print(env.style.paint("✗", .red) + " \(name): \(error.diagnostics.filter { $0.severity == .error }.count) problem(s)")
+                }
+            }
+        } catch {
+            throw Failure.report(error, in: env)
+        }
+        if failed { throw ExitCodes.invalidInput }
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Basics
+import Dispatch
+import Foundation
+import Lanes
+
+/// `slipway run LANE`.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a lane.",
+        discussion: """
+            The lane is validated completely first (steps, options, expressions, inputs, \
+            secrets); nothing runs when anything is wrong (exit 2). Steps then run in order, \
+            'finally' steps after them even on failure or Ctrl-C. A journal under \
+            .slipway/runs/LANE/ lets --resume continue after the last successful step.
+
+            Secrets are read from environment variables named in the lane's 'secrets:' and are \
+            masked in all output; they are never accepted as arguments.
+
+            Examples:
+              slipway run ci
+              slipway run release --input bump=minor --dry-run
+              slipway run release --resume
+              slipway run release --events events.ndjson --junit report.xml
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The lane: a file lanes/LANE.yml.")
+    var lane: String
+
+    @Option(name: .customLong("input"), help: ArgumentHelp("An input value (repeatable).", valueName: "name=value"))
+    var inputs: [String] = []
+
+    @Flag(help: "Print what each step would do; change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Continue the last run of this lane after its last successful step, reusing earlier outputs.")
+    var resume = false
+
+    @Option(help: ArgumentHelp("Start at this step; earlier steps' outputs come from the last run.", valueName: "step"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Write every event as NDJSON to this file.", valueName: "file"))
+    var events: String?
+
+    @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("The folder with the lane files.", valueName: "dir"))
+    var lanes = "lanes"
+
+    @Flag(help: "Also print debug messages.")
+    var verbose = false
+
+    func validate() throws {
+        if resume && from != nil { throw ValidationError("--resume and --from cannot be used together: --resume picks the step itself.") }
+        for input in inputs where !input.contains("=") {
+            throw ValidationError("--input '\(input)' must be NAME=VALUE.")
+        }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        var options = LaneRunner.Options()
+        options.isDryRun = dryRun
+        options.resume = resume
+        options.fromStep = from
+        for input in inputs {
+            let parts = input.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            options.inputs[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        let signals = SignalForwarder(interruption: options.interruption)
+        defer { signals.stop() }
+        do {
+            let summary = try await workspace(env).run(lane, options: options, reporters: try reporters(env))
+            switch summary.status {
+            case .succeeded: return
+            case .failed: throw ExitCodes.failure
+            case .cancelled: throw ExitCodes.interrupted
+            }
+        } catch {
+            throw Failure.report(error, in: env)
+        }
+    }
+
+    private func workspace(_ env: CommandEnvironment) -> LaneWorkspace {
+        LaneWorkspace(projectDirectory: env.projectDirectory, lanesDirectory: lanes, fileSystem: env.fileSystem,
+                      processRunner: env.processRunner, environment: env.environment)
+    }
+
+    private func reporters(_ env: CommandEnvironment) throws -> [any RunReporter] {
+        var reporters: [any RunReporter] = [ConsoleReporter(output: env.standardOutput, style: env.style, verbose: verbose)]
+        if env.environment.isGitHubActions { reporters.append(GitHubActionsReporter(output: env.standardOutput)) }
+        if let events { reporters.append(try NDJSONReporter(path: absolute(events, env))) }
+        if let junit { reporters.append(JUnitReporter(path: absolute(junit, env), fileSystem: env.fileSystem)) }
+        return reporters
+    }
+
+    private func absolute(_ path: String, _ env: CommandEnvironment) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+}
+
+/// Turns SIGINT and SIGTERM into an `Interruption` while a lane runs (the running steps' process
+/// groups are stopped, then `finally` steps run; a second signal stops those too).
+final class SignalForwarder: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(interruption: Interruption) {
+        signal(SIGPIPE, SIG_IGN)
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { interruption.trigger() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func stop() {
+        sources.forEach { $0.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Basics
+import Foundation
+import Lanes
+import Steps
+
+/// `slipway steps`: the step catalogue.
+struct StepsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "steps",
+        abstract: "List the steps lanes can use: built-ins and plugins found on PATH.",
+        discussion: "Plugins are executables named slipway-step-NAME (see docs/plugins.md). 'slipway step NAME' shows one step's options and examples."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let env = global.environment()
+        let workspace = LaneWorkspace(projectDirectory: env.projectDirectory, fileSystem: env.fileSystem,
+                                      processRunner: env.processRunner, environment: env.environment)
+        env.print("BUILT-IN STEPS:")
+        env.print(StepDocumentation.list(workspace.registry.builtInKinds))
+        let plugins = await workspace.registry.plugins()
+        if !plugins.kinds.isEmpty {
+            env.print("\nPLUGINS:")
+            env.print(StepDocumentation.list(plugins.kinds))
+        }
+        for problem in plugins.problems { env.printError(problem) }
+        env.print("\nRun 'slipway step NAME' for a step's options, outputs and examples.")
+    }
+}
+
+/// `slipway step NAME`: one step's documentation.
+struct StepCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "step",
+        abstract: "Show a step's options (types, defaults), outputs, platforms and examples."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The step, e.g. run or swift.test.")
+    var name: String
+
+    func run() async throws {
+        let env = global.environment()
+        let workspace = LaneWorkspace(projectDirectory: env.projectDirectory, fileSystem: env.fileSystem,
+                                      processRunner: env.processRunner, environment: env.environment)
+        do {
+            guard let kind = try await workspace.registry.kind(for: name) else {
+                env.printError("there is no step '\(name)'.\(Suggestions.didYouMean(name, in: workspace.registry.knownIDs)) Run 'slipway steps' for the list.")
+                throw ExitCodes.invalidInput
+            }
+            env.print(StepDocumentation.page(kind))
+        } catch {
+            throw Failure.report(error, in: env)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// Slipway's exit codes, documented in `slipway --help` and the README.
+public enum ExitCodes {
+    /// A step failed, a check found differences, or a verification found drift.
+    public static let failure = ExitCode(1)
+    /// An input file is invalid: a lane file, pbxproj, Toolfile or lockfile (nothing was run or
+    /// changed).
+    public static let invalidInput = ExitCode(2)
+    /// An internal error: a bug in Slipway. Please report it.
+    public static let internalError = ExitCode(3)
+    /// The run was interrupted by SIGINT or SIGTERM (`finally` steps still ran).
+    public static let interrupted = ExitCode(130)
+
+    static let helpText = """
+        EXIT CODES:
+          0    success
+          1    a step failed, a --check found differences, or verify found drift
+          2    invalid input: a lane file, pbxproj, Toolfile or lockfile (nothing ran)
+          3    internal error (a bug in Slipway; please report it)
+          64   bad command-line usage
+          130  interrupted by SIGINT/SIGTERM (finally steps still ran)
+        """
+}

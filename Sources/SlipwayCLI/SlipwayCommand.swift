@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `slipway` root command: lists the subcommands and holds the version.
+public struct SlipwayCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "slipway",
+        abstract: "Release lanes, Xcode group/directory sync and tool pins in one fast binary.",
+        discussion: ExitCodes.helpText,
+        version: SlipwayVersion.current,
+        subcommands: [
+            RunCommand.self,
+            LanesCommand.self,
+            ValidateCommand.self,
+            StepsCommand.self,
+            StepCommand.self,
+            InitCommand.self,
+            // XcodeprojCommand.self,  (re-enabled when the PBXProj work lands)
+        ]
+    )
+
+    public init() {}
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Basics
+import Foundation
+
+/// Options every command shares.
+public struct GlobalOptions: ParsableArguments {
+    @Option(name: [.customShort("C"), .long], help: ArgumentHelp("Run as if started in this directory (the project's root).", valueName: "dir"))
+    var directory: String?
+
+    @Flag(name: .long, help: "Never use colours (also: the NO_COLOR environment variable).")
+    var noColor = false
+
+    public init() {}
+
+    /// The project directory, absolute.
+    var projectDirectory: String {
+        let current = FileManager.default.currentDirectoryPath
+        guard let directory else { return current }
+        return directory.hasPrefix("/") ? directory : current + "/" + directory
+    }
+
+    /// The shared services for a command.
+    func environment() -> CommandEnvironment {
+        let environment = Environment.current
+        var style = TerminalStyle.detect(for: .standardOutput, environment: environment)
+        if noColor { style.colors = false }
+        return CommandEnvironment(projectDirectory: projectDirectory, environment: environment, style: style)
+    }
+}
+
+/// What a command works with: the project, the environment, the output streams.
+struct CommandEnvironment {
+    let projectDirectory: String
+    let environment: Environment
+    let style: TerminalStyle
+    let fileSystem: any FileSystem = LocalFileSystem()
+    let processRunner: any ProcessRunner = LocalProcessRunner()
+    let standardOutput: any TextOutput = FileDescriptorOutput.standardOutput
+    let standardError: any TextOutput = FileDescriptorOutput.standardError
+
+    func print(_ text: String) { standardOutput.write(text + "\n") }
+
+    /// Prints an error to standard error (and as an annotation under GitHub Actions).
+    func printError(_ text: String) {
+        standardError.write(style.paint("error: ", .red) + text + "\n")
+        if environment.isGitHubActions {
+            standardOutput.write("::error::\(text.replacingOccurrences(of: "\n", with: "%0A"))\n")
+        }
+    }
+
+    /// Prints diagnostics as `file:line:col: error: message`.
+    func printDiagnostics(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics {
+            let color: TerminalStyle.Color = diagnostic.severity == .error ? .red : .yellow
+            let location = diagnostic.location.map { "\($0): " } ?? ""
+            standardError.write("\(location)\(style.paint("\(diagnostic.severity.rawValue):", color)) \(diagnostic.message)\n")
+        }
+    }
+}

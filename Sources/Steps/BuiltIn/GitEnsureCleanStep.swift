@@ -1,0 +1,68 @@
+import Basics
+import Git
+
+/// `git.ensure-clean`: fails when the git working tree has uncommitted changes.
+public struct GitEnsureCleanStep: Step {
+    public static let description = StepDescription(
+        id: "git.ensure-clean",
+        summary: "Fail unless the git working tree is clean",
+        discussion: """
+            Reads the repository's status through libgit2 (no git executable needed). Staged, \
+            unstaged and — unless allow-untracked is true — untracked files make the step fail \
+            with the list of paths. Ignored files never count.
+            """,
+        options: [
+            .optional("allow-untracked", .bool, default: .bool(false), "Ignore untracked files."),
+        ],
+        outputs: [OutputSpec("branch", "The current branch (empty when HEAD is detached).")],
+        examples: [
+            StepExample("Before a release", "- git.ensure-clean"),
+            StepExample("Tolerate untracked files", "- git.ensure-clean: { allow-untracked: true }"),
+        ]
+    )
+
+    let allowUntracked: Bool
+
+    public init(options: StepOptions) throws {
+        allowUntracked = try options.bool("allow-untracked")
+    }
+
+    public func plan(in context: StepContext) throws -> [Effect] {
+        let what = allowUntracked ? "no staged or unstaged changes" : "no staged, unstaged or untracked files"
+        return [Effect(.check, "the git working tree at \(context.workingDirectory) has \(what)")]
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let repository = try GitRepository.discover(from: context.workingDirectory)
+        let entries = try repository.status(includeUntracked: !allowUntracked)
+        let dirty = entries.filter { $0.index != nil || ($0.workTree != nil && $0.workTree != .ignored) }
+        guard dirty.isEmpty else {
+            let shown = dirty.prefix(20).map { "  \(Self.code($0)) \($0.path)" }.joined(separator: "\n")
+            let more = dirty.count > 20 ? "\n  ... and \(dirty.count - 20) more" : ""
+            throw StepError.failed("""
+                the working tree has \(dirty.count) uncommitted change(s):
+                \(shown)\(more)
+                Commit or stash them first\(allowUntracked ? "" : ", or set allow-untracked: true if only untracked files remain").
+                """)
+        }
+        return ["branch": try repository.head().branch ?? ""]
+    }
+
+    /// The two-letter code of `git status --short`.
+    static func code(_ entry: GitStatusEntry) -> String {
+        func letter(_ change: GitChange?, untracked: Bool) -> String {
+            switch change {
+            case nil: return " "
+            case .new?: return untracked ? "?" : "A"
+            case .modified?: return "M"
+            case .deleted?: return "D"
+            case .renamed?: return "R"
+            case .typeChange?: return "T"
+            case .conflicted?: return "U"
+            case .ignored?: return "!"
+            }
+        }
+        if entry.index == nil && entry.workTree == .new { return "??" }
+        return letter(entry.index, untracked: false) + letter(entry.workTree, untracked: false)
+    }
+}

@@ -1,0 +1,103 @@
+import Basics
+import Foundation
+
+/// `swift.test`: runs a package's tests and reports counts and failures.
+public struct SwiftTestStep: Step {
+    public static let description = StepDescription(
+        id: "swift.test",
+        summary: "Run a Swift package's tests (swift test) and report counts and failures",
+        discussion: """
+            Runs `swift test`, reading XCTest and Swift Testing output as it streams. Sets the \
+            outputs passed, failed, skipped and total; on failure the error lists the failing \
+            tests and their first assertion messages.
+            """,
+        options: [
+            .optional("configuration", .choice(["debug", "release"]), default: .string("debug"), "Build configuration."),
+            .optional("filter", .string, "Run only tests matching this regular expression."),
+            .optional("parallel", .bool, default: .bool(false), "Run tests in parallel processes."),
+            .optional("package-path", .string, default: .string("."), "The package's folder."),
+            .optional("scratch-path", .string, "SwiftPM's build folder (default .build)."),
+            .optional("arguments", .list(.string), "More arguments for swift test."),
+        ],
+        outputs: [
+            OutputSpec("passed", "Number of tests that passed."),
+            OutputSpec("failed", "Number of tests that failed."),
+            OutputSpec("skipped", "Number of tests skipped."),
+            OutputSpec("total", "Number of tests run."),
+        ],
+        examples: [
+            StepExample("All tests", "- swift.test"),
+            StepExample("A subset, in release mode", "- swift.test: { configuration: release, filter: LanesTests }"),
+        ]
+    )
+
+    let configuration: String
+    let filter: String?
+    let parallel: Bool
+    let packagePath: String
+    let scratchPath: String?
+    let arguments: [String]
+
+    public init(options: StepOptions) throws {
+        configuration = try options.string("configuration") ?? "debug"
+        filter = try options.string("filter")
+        parallel = try options.bool("parallel")
+        packagePath = try options.string("package-path") ?? "."
+        scratchPath = try options.string("scratch-path")
+        arguments = try options.strings("arguments")
+    }
+
+    func commandArguments(_ context: StepContext) -> [String] {
+        var args = ["test", "-c", configuration, "--package-path", context.resolve(packagePath)]
+        if let scratchPath { args += ["--scratch-path", context.resolve(scratchPath)] }
+        if let filter { args += ["--filter", filter] }
+        if parallel { args.append("--parallel") }
+        return args + arguments
+    }
+
+    public func plan(in context: StepContext) throws -> [Effect] {
+        [Effect(.process, context.processSpec("swift", commandArguments(context)).commandLine)]
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let counter = TestOutputCounter(forwardingTo: context.events)
+        var counting = context
+        counting.events = counter
+        let result = try await counting.runProcess(context.processSpec("swift", commandArguments(context)))
+        let parser = counter.parser
+        let outputs: StepOutputs = [
+            "passed": String(parser.passed), "failed": String(parser.failed),
+            "skipped": String(parser.skipped), "total": String(parser.total),
+        ]
+        context.events.log(.info, "\(parser.passed) passed, \(parser.failed) failed, \(parser.skipped) skipped")
+        guard result.status.isSuccess else {
+            if parser.failures.isEmpty {
+                throw StepError.failed("swift test failed with \(result.status) before reporting a failing test (a build error?)")
+            }
+            let list = parser.failures.prefix(10).map { failure in
+                "  \(failure.test)" + (failure.messages.first.map { ": \($0)" } ?? "")
+            }.joined(separator: "\n")
+            let more = parser.failures.count > 10 ? "\n  ... and \(parser.failures.count - 10) more" : ""
+            throw StepError.failed("\(parser.failed) test(s) failed:\n\(list)\(more)")
+        }
+        return outputs
+    }
+}
+
+/// Passes events through while feeding output lines to a `SwiftTestOutputParser`.
+final class TestOutputCounter: StepEventSink, @unchecked Sendable {
+    private let next: any StepEventSink
+    private let lock = NSLock()
+    private var state = SwiftTestOutputParser()
+
+    init(forwardingTo next: any StepEventSink) { self.next = next }
+
+    var parser: SwiftTestOutputParser { lock.withLock { state } }
+
+    func log(_ level: LogLevel, _ message: String) { next.log(level, message) }
+    func progress(fraction: Double?, message: String) { next.progress(fraction: fraction, message: message) }
+    func processOutput(_ stream: ProcessStream, line: String) {
+        lock.withLock { state.consume(line) }
+        next.processOutput(stream, line: line)
+    }
+}

@@ -1,0 +1,111 @@
+import Basics
+
+/// Where a step reports while it works. The runner implements it and turns each call into
+/// an event (terminal, events file, JUnit), after redacting secrets.
+public protocol StepEventSink: Sendable {
+    /// A message for the user.
+    func log(_ level: LogLevel, _ message: String)
+    /// How far the step has got (`fraction` in 0...1, or nil when unknown).
+    func progress(fraction: Double?, message: String)
+    /// One line a child process wrote.
+    func processOutput(_ stream: ProcessStream, line: String)
+}
+
+/// The level of a log message.
+public enum LogLevel: String, Sendable, Codable, CaseIterable {
+    case debug, info, warning, error
+}
+
+/// Everything a step may use: no step reaches for globals, so every side effect can be
+/// replaced in tests.
+public struct StepContext: Sendable {
+    /// The lane's name.
+    public var laneName: String
+    /// The step's id in the lane.
+    public var stepID: String
+    /// The directory the step works in (absolute).
+    public var workingDirectory: String
+    /// The environment for child processes: the process's, the lane's `env`, the step's `env`.
+    public var environment: Environment
+    /// The file system.
+    public var fileSystem: any FileSystem
+    /// Runs child processes.
+    public var processRunner: any ProcessRunner
+    /// Where the step reports.
+    public var events: any StepEventSink
+    /// The lane's inputs (for plugins, which receive them in their request).
+    public var inputs: [String: String]
+    /// Outputs of the steps that ran before this one, by step id.
+    public var previousOutputs: [String: StepOutputs]
+    /// True during `--dry-run`: only `plan` is called.
+    public var isDryRun: Bool
+
+    /// Creates a context.
+    public init(
+        laneName: String, stepID: String, workingDirectory: String, environment: Environment,
+        fileSystem: any FileSystem, processRunner: any ProcessRunner, events: any StepEventSink,
+        inputs: [String: String] = [:], previousOutputs: [String: StepOutputs] = [:], isDryRun: Bool = false
+    ) {
+        self.laneName = laneName
+        self.stepID = stepID
+        self.workingDirectory = workingDirectory
+        self.environment = environment
+        self.fileSystem = fileSystem
+        self.processRunner = processRunner
+        self.events = events
+        self.inputs = inputs
+        self.previousOutputs = previousOutputs
+        self.isDryRun = isDryRun
+    }
+
+    /// `path` made absolute against the working directory.
+    public func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        if path.isEmpty || path == "." { return workingDirectory }
+        return workingDirectory + "/" + path
+    }
+
+    /// A spec for running `executable` in this step's directory and environment.
+    public func processSpec(_ executable: String, _ arguments: [String]) -> ProcessSpec {
+        ProcessSpec(executable: executable, arguments: arguments, environment: environment.variables,
+                    workingDirectory: workingDirectory)
+    }
+
+    /// Runs a process, streaming its output line by line to the event sink.
+    public func runProcess(_ spec: ProcessSpec) async throws -> ProcessResult {
+        let streamer = LineStreamer(events: events)
+        let result = try await processRunner.run(spec) { stream, bytes in streamer.feed(stream, bytes) }
+        streamer.finish()
+        return result
+    }
+
+    /// Runs a process and throws `StepError.processFailed` unless it exits 0.
+    @discardableResult
+    public func runChecked(_ spec: ProcessSpec) async throws -> ProcessResult {
+        let result = try await runProcess(spec)
+        guard result.status.isSuccess else {
+            throw StepError.processFailed(command: spec.commandLine, status: result.status)
+        }
+        return result
+    }
+}
+
+/// Splits a child's byte stream into lines per stream and forwards them.
+final class LineStreamer: @unchecked Sendable {
+    private let events: any StepEventSink
+    private let lock = NSLockShim()
+    private var buffers: [ProcessStream: LineBuffer] = [.standardOutput: LineBuffer(), .standardError: LineBuffer()]
+
+    init(events: any StepEventSink) { self.events = events }
+
+    func feed(_ stream: ProcessStream, _ bytes: [UInt8]) {
+        let lines = lock.locked { buffers[stream, default: LineBuffer()].append(bytes) }
+        for line in lines { events.processOutput(stream, line: line) }
+    }
+
+    func finish() {
+        for stream in [ProcessStream.standardOutput, .standardError] {
+            if let last = lock.locked({ buffers[stream]?.finish() }) { events.processOutput(stream, line: last) }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+/// Everything there is to know about a step without running it: it feeds validation,
+/// `slipway steps`, `slipway step NAME` and the examples test.
+public struct StepDescription: Sendable {
+    /// The id used in lane files, e.g. `git.tag`.
+    public var id: String
+    /// One line: what the step is for.
+    public var summary: String
+    /// Longer explanation (optional), shown by `slipway step NAME`.
+    public var discussion: String
+    /// The options it takes.
+    public var options: [OptionSpec]
+    /// The outputs it sets.
+    public var outputs: [OutputSpec]
+    /// True when the step may set outputs not listed in `outputs` (e.g. `run`), so references
+    /// to other output names are not errors.
+    public var hasDynamicOutputs: Bool
+    /// The option a scalar value stands for: `- run: make` means `- run: { command: make }`.
+    public var primaryOption: String?
+    /// Lane-file snippets using the step; each is parsed and validated by a test.
+    public var examples: [StepExample]
+    /// The platforms the step runs on; others are refused at validation.
+    public var platforms: Set<Platform>
+
+    /// Creates a description.
+    public init(
+        id: String, summary: String, discussion: String = "", options: [OptionSpec] = [],
+        outputs: [OutputSpec] = [], hasDynamicOutputs: Bool = false, primaryOption: String? = nil,
+        examples: [StepExample] = [], platforms: Set<Platform> = Set(Platform.allCases)
+    ) {
+        self.id = id
+        self.summary = summary
+        self.discussion = discussion
+        self.options = options
+        self.outputs = outputs
+        self.hasDynamicOutputs = hasDynamicOutputs
+        self.primaryOption = primaryOption
+        self.examples = examples
+        self.platforms = platforms
+    }
+
+    /// The spec of the option called `name`, or nil.
+    public func option(named name: String) -> OptionSpec? {
+        options.first { $0.name == name }
+    }
+}
+
+/// One option of a step.
+public struct OptionSpec: Sendable, Hashable {
+    /// The key in the lane file.
+    public var name: String
+    /// Its type.
+    public var type: OptionType
+    /// Whether the lane must give it (an option with a default is never required).
+    public var isRequired: Bool
+    /// The value used when the lane does not give one.
+    public var defaultValue: OptionValue?
+    /// One line: what it does.
+    public var summary: String
+
+    /// A required option.
+    public static func required(_ name: String, _ type: OptionType, _ summary: String) -> OptionSpec {
+        OptionSpec(name: name, type: type, isRequired: true, defaultValue: nil, summary: summary)
+    }
+
+    /// An optional option, with or without a default.
+    public static func optional(_ name: String, _ type: OptionType, default value: OptionValue? = nil,
+                                _ summary: String) -> OptionSpec {
+        OptionSpec(name: name, type: type, isRequired: false, defaultValue: value, summary: summary)
+    }
+}
+
+/// The type of an option's value.
+public indirect enum OptionType: Sendable, Hashable, CustomStringConvertible {
+    case string
+    case int
+    case bool
+    /// A duration such as `30s`, `5m`, `1h30m`, `250ms`, or a number of seconds.
+    case duration
+    /// One of a fixed set of strings.
+    case choice([String])
+    case list(OptionType)
+    case map(OptionType)
+
+    public var description: String {
+        switch self {
+        case .string: return "string"
+        case .int: return "int"
+        case .bool: return "bool"
+        case .duration: return "duration"
+        case .choice(let values): return values.joined(separator: "|")
+        case .list(let element): return "[\(element)]"
+        case .map(let element): return "{string: \(element)}"
+        }
+    }
+}
+
+/// One output of a step.
+public struct OutputSpec: Sendable, Hashable {
+    /// The name used in `${{ steps.ID.outputs.NAME }}`.
+    public var name: String
+    /// What it holds.
+    public var summary: String
+
+    /// Creates an output spec.
+    public init(_ name: String, _ summary: String) {
+        self.name = name
+        self.summary = summary
+    }
+}
+
+/// A documented example: a title and a lane-file snippet (a YAML list with one or more steps).
+public struct StepExample: Sendable, Hashable {
+    /// What the example shows.
+    public var title: String
+    /// YAML: one or more step entries, as under `steps:`.
+    public var yaml: String
+
+    /// Creates an example.
+    public init(_ title: String, _ yaml: String) {
+        self.title = title
+        self.yaml = yaml
+    }
+}
+
+/// An operating system a step can run on.
+public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
+    case linux
+    case macOS = "macos"
+
+    /// The platform this binary runs on.
+    public static var current: Platform {
+        #if os(macOS)
+        return .macOS
+        #else
+        return .linux
+        #endif
+    }
+}

@@ -1,0 +1,66 @@
+import Basics
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Timing helpers shared by the benchmark areas: every figure is a median of repeated runs.
+enum Bench {
+    /// Median seconds of `body` over `runs` runs (after one warm-up).
+    static func median(runs: Int, warmUp: Bool = true, _ body: () async throws -> Void) async rethrows -> Double {
+        if warmUp { try await body() }
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            try await body()
+            let elapsed = ContinuousClock.now - start
+            samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+
+    /// `slipway` next to this benchmark binary (build both with `swift build -c release`).
+    static func slipwayBinary(_ arguments: [String]) -> String {
+        if let index = arguments.firstIndex(of: "--slipway"), index + 1 < arguments.count { return arguments[index + 1] }
+        let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return own.deletingLastPathComponent().appendingPathComponent("slipway").path
+    }
+
+    /// Runs a process to completion and fails when it exits non-zero.
+    static func run(_ executable: String, _ arguments: [String], in directory: String? = nil) async throws {
+        let runner = LocalProcessRunner()
+        let result = try await runner.run(ProcessSpec(executable: executable, arguments: arguments,
+                                                      environment: Environment.current.variables, workingDirectory: directory))
+        guard result.status.isSuccess else {
+            throw BenchError("'\(executable) \(arguments.joined(separator: " "))' failed with \(result.status): \(result.errorText.suffix(500))")
+        }
+    }
+
+    /// The peak resident memory (MiB) of the largest child process reaped so far.
+    static func peakChildMemoryMiB() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_CHILDREN, &usage)
+        #endif
+        #if canImport(Darwin)
+        return Double(usage.ru_maxrss) / 1024 / 1024
+        #else
+        return Double(usage.ru_maxrss) / 1024
+        #endif
+    }
+
+    static func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+
+    static func report(_ name: String, _ value: String, target: String) {
+        print("\(name.padding(toLength: 52, withPad: " ", startingAt: 0)) \(value.padding(toLength: 14, withPad: " ", startingAt: 0)) (target \(target))")
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// `slipway-bench AREA [options]`: runs the benchmarks of one area and prints medians.
+/// Each area lives in its own file and registers itself here.
+let areas: [String: @Sendable ([String]) async throws -> Void] = [
+    "lanes": LanesBenchmark.run,
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let area = arguments.first, let run = areas[area] else {
+    let names = areas.keys.sorted().joined(separator: "|")
+    FileHandle.standardError.write(Data("usage: slipway-bench \(names) [options]\n".utf8))
+    exit(64)
+}
+do {
+    try await run(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("slipway-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,8 @@
+import SlipwayCLI
+
+@main
+enum Entrypoint {
+    static func main() async {
+        await SlipwayCommand.main()
+    }
+}

@@ -25,9 +25,12 @@ struct SpawnFileActions {
     /// Adds a chdir for the child; false where the C library lacks `addchdir_np`.
     mutating func chdir(_ path: String) -> Bool {
         typealias AddChdir = @convention(c) (UnsafeMutableRawPointer, UnsafePointer<CChar>) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "posix_spawn_file_actions_addchdir_np")
-                ?? dlsym(nil, "posix_spawn_file_actions_addchdir_np")
-        else { return false }
+        #if canImport(Darwin)
+        let defaultHandle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT on Darwin
+        #else
+        let defaultHandle: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT on glibc
+        #endif
+        guard let symbol = dlsym(defaultHandle, "posix_spawn_file_actions_addchdir_np") else { return false }
         let function = unsafeBitCast(symbol, to: AddChdir.self)
         return withUnsafeMutablePointer(to: &raw) { pointer in
             path.withCString { function(UnsafeMutableRawPointer(pointer), $0) == 0 }

@@ -18,8 +18,8 @@ import Testing
     @Test func malformedYAMLNamesLineAndColumn() {
         let found = problems("steps:\n  - run: \"unterminated\n  - run: x\n")
         #expect(found.count == 1)
-        #expect(found[0].hasPrefix("lanes/t.yml:"), "\(found)")
-        #expect(found[0].contains("invalid YAML"))
+        #expect((found.first ?? "").hasPrefix("lanes/t.yml:"), "\(found)")
+        #expect((found.first ?? "").contains("invalid YAML"))
         let bad = problems("steps:\n  - run: a\n   - run: b\n")
         #expect(bad.first?.hasPrefix("lanes/t.yml:3:") == true, "\(bad)")
     }
@@ -57,24 +57,15 @@ import Testing
                 continue-on-error: maybe
             """)
         #expect(found.count == 3)
-        #expect(found[0] == "lanes/t.yml:3:14: error: 'timeout' must be a duration such as 30s, 5m or 1h, but it is 'soon'")
-        #expect(found[1].hasPrefix("lanes/t.yml:4:12: error: 'retry' must be a number of retries"))
-        #expect(found[2] == "lanes/t.yml:5:24: error: 'continue-on-error' must be true or false, but it is a string")
+        #expect((found.first ?? "") == "lanes/t.yml:3:14: error: 'timeout' must be a duration such as 30s, 5m or 1h, but it is 'soon'")
+        #expect((found.dropFirst().first ?? "").hasPrefix("lanes/t.yml:4:12: error: 'retry' must be a number of retries"))
+        #expect((found.dropFirst(2).first ?? "") == "lanes/t.yml:5:24: error: 'continue-on-error' must be true or false, but it is a string")
     }
 
     @Test func twoKindsInOneEntry() {
         let found = problems("steps:\n  - run: a\n    swift.test: {}\n")
         #expect(found.count == 1)
-        #expect(found[0].contains("a step entry names one step kind, but this one has 'run', 'swift.test'"))
-    }
-
-    @Test func badExpressionSyntax() {
-        let found = problems("steps:\n  - run: echo ${{ inputs.x ==  }}\n")
-        #expect(found.count == 1)
-        #expect(found[0].hasPrefix("lanes/t.yml:2:"))
-        #expect(found[0].contains("expected a value but found the end of the expression"))
-        let unclosed = problems("steps:\n  - run: echo ${{ inputs.x\n")
-        #expect(unclosed == ["lanes/t.yml:2:15: error: '${{' is not closed; end the expression with '}}'"])
+        #expect((found.first ?? "").contains("a step entry names one step kind, but this one has 'run', 'swift.test'"))
     }
 
     @Test func inputsAreTypedWithChoices() throws {

@@ -21,12 +21,12 @@ import Testing
         let found = await fixture.problems("release")
         #expect(found == [
             "lanes/release.yml:5:5: error: unknown step 'swift.tset'. Did you mean 'swift.test'? Run 'slipway steps' for the built-in steps; a plugin would be an executable 'slipway-step-swift.tset' on PATH.",
-            "lanes/release.yml:6:48: error: step 'run' has no option 'colour'. (its options are command, shell)",
-            "lanes/release.yml:6:19: error: 'inputs.bumpp' refers to an undeclared input. Did you mean 'bump'? Declare it under 'inputs:'.",
+            "lanes/release.yml:6:49: error: step 'run' has no option 'colour'. (its options are command, shell)",
+            "lanes/release.yml:6:27: error: 'inputs.bumpp' refers to an undeclared input. Did you mean 'bump'? Declare it under 'inputs:'.",
             "lanes/release.yml:7:35: error: option 'configuration' must be one of debug, release, but it is 'fast'.",
             "lanes/release.yml:8:29: error: option 'parallel' expects true or false, but this is a string 'yes'",
-            "lanes/release.yml:9:10: error: 'secrets.TOKEN2' refers to an undeclared secret. Did you mean 'TOKEN'? Declare it under 'secrets:' (its value comes from the environment variable TOKEN2).",
-            "lanes/release.yml:9:10: error: 'steps.nope.outputs.x' refers to an unknown step 'nope'. Give the step 'id: nope'.",
+            "lanes/release.yml:9:15: error: 'secrets.TOKEN2' refers to an undeclared secret. Did you mean 'TOKEN'? Declare it under 'secrets:' (its value comes from the environment variable TOKEN2).",
+            "lanes/release.yml:9:37: error: 'steps.nope.outputs.x' refers to an unknown step 'nope'. Give the step 'id: nope'.",
             "lanes/release.yml:10:5: error: step 'run' needs option 'command' (string): The command line, run by the shell (may span lines).",
         ])
     }
@@ -39,15 +39,15 @@ import Testing
                 id: me
               - run: echo hi
                 id: later
-              - swift.build
+              - swift.build: {}
                 id: build
               - run: echo ${{ steps.build.outputs.binpath }}
             """])
         let found = await fixture.problems("l")
         #expect(found == [
-            "lanes/l.yml:2:10: error: 'steps.later.outputs.x' refers to step 'later', which runs after this one (or beside it in a parallel group); move it earlier",
-            "lanes/l.yml:3:10: error: step 'me' refers to its own output 'x'; a step can only use outputs of steps that ran before it",
-            "lanes/l.yml:8:10: error: step 'build' (swift.build) has no output 'binpath'. Did you mean 'bin-path'? (its outputs are bin-path)",
+            "lanes/l.yml:2:15: error: 'steps.later.outputs.x' refers to step 'later', which runs after this one (or beside it in a parallel group); move it earlier",
+            "lanes/l.yml:3:15: error: step 'me' refers to its own output 'x'; a step can only use outputs of steps that ran before it",
+            "lanes/l.yml:9:15: error: step 'build' (swift.build) has no output 'binpath'. Did you mean 'bin-path'? (its outputs are bin-path)",
         ])
     }
 
@@ -68,6 +68,15 @@ import Testing
         ])
     }
 
+    @Test func badExpressionSyntax() async throws {
+        let fixture = try LaneFixture(["l": "steps:\n  - run: echo ${{ inputs.x ==  }}\n  - run: echo ${{ inputs.x\n  - run: echo ${{ nope.x }}\n"])
+        #expect(await fixture.problems("l") == [
+            "lanes/l.yml:2:32: error: expected a value but found the end of the expression in '${{ inputs.x ==  }}'",
+            "lanes/l.yml:3:15: error: '${{' is not closed; end the expression with '}}'",
+            "lanes/l.yml:4:19: error: unknown context 'nope'; use inputs, secrets, env or steps in '${{ nope.x }}'",
+        ])
+    }
+
     @Test func parallelSiblingsCannotUseEachOthersOutputs() async throws {
         let fixture = try LaneFixture(["l": """
             steps:
@@ -78,7 +87,7 @@ import Testing
             """])
         let found = await fixture.problems("l")
         #expect(found.count == 1)
-        #expect(found[0].contains("which runs after this one (or beside it in a parallel group)"))
+        #expect((found.first ?? "").contains("which runs after this one (or beside it in a parallel group)"))
     }
 
     @Test func stepsUnsupportedOnThisPlatformAreRefused() async throws {

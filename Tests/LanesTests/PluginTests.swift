@@ -78,8 +78,8 @@ import Testing
         let fixture = try fixture("  - greet: { times: many, whom: x }")
         let problems = await fixture.problems("l")
         #expect(problems == [
-            "lanes/l.yml:4:30: error: step 'greet' has no option 'whom'. Did you mean 'who'? (its options are who, times)",
-            "lanes/l.yml:4:20: error: option 'times' expects an integer, but this is a string 'many'",
+            "lanes/l.yml:4:21: error: option 'times' expects an integer, but this is a string 'many'",
+            "lanes/l.yml:4:27: error: step 'greet' has no option 'whom'. Did you mean 'who'? (its options are who, times)",
             "lanes/l.yml:4:5: error: step 'greet' needs option 'who' (string): Whom to greet",
         ])
     }

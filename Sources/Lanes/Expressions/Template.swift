@@ -14,6 +14,8 @@ public struct Template: Sendable, Hashable {
     public var source: String
     /// Where the text starts in the lane file.
     public var location: SourceLocation
+    /// The character offset of each expression's `${{` in `source`, in order.
+    var expressionOffsets: [Int] = []
 
     /// True when the text has no expression.
     public var isLiteral: Bool { parts.allSatisfy { if case .literal = $0 { return true } else { return false } } }
@@ -26,17 +28,29 @@ public struct Template: Sendable, Hashable {
     }
 
     /// Every reference, in order.
-    public var references: [Reference] {
-        parts.flatMap { part -> [Reference] in
-            if case .expression(let expression, _) = part { return expression.references }
-            return []
+    public var references: [Reference] { locatedReferences.map(\.reference) }
+
+    /// Every reference with where its expression starts: exact on a single-line value, the
+    /// value's start otherwise (block scalars and escapes make columns unreliable).
+    public var locatedReferences: [(reference: Reference, location: SourceLocation)] {
+        var result: [(Reference, SourceLocation)] = []
+        var index = 0
+        let singleLine = !source.contains("\n")
+        for part in parts {
+            guard case .expression(let expression, _) = part else { continue }
+            var location = self.location
+            if singleLine, index < expressionOffsets.count { location.column += expressionOffsets[index] }
+            index += 1
+            result += expression.references.map { ($0, location) }
         }
+        return result
     }
 
     /// Parses `text`. Syntax errors come back as a diagnostic pointing into the expression
     /// (the column is exact for single-line plain scalars, the scalar's start otherwise).
     public static func parse(_ text: String, at location: SourceLocation) -> Result<Template, DiagnosticsError> {
         var parts: [Part] = []
+        var offsets: [Int] = []
         var rest = text[...]
         var consumed = 0
         while let open = rest.range(of: "${{") {
@@ -50,6 +64,7 @@ public struct Template: Sendable, Hashable {
             do {
                 let expression = try ExpressionParser.parse(source)
                 parts.append(.expression(expression, source: source.trimmingCharacters(in: .whitespaces)))
+                offsets.append(openOffset)
             } catch {
                 return .failure(DiagnosticsError([Diagnostic(at: shifted(location, by: openOffset + 3 + error.offset),
                     "\(error.message) in '${{\(source)}}'")]))
@@ -58,7 +73,7 @@ public struct Template: Sendable, Hashable {
             rest = rest[close.upperBound...]
         }
         if !rest.isEmpty { parts.append(.literal(String(rest))) }
-        return .success(Template(parts: parts, source: text, location: location))
+        return .success(Template(parts: parts, source: text, location: location, expressionOffsets: offsets))
     }
 
     /// Parses a bare condition (`if: success() && inputs.deploy`), without `${{ }}`.

@@ -83,7 +83,7 @@ public struct LaneFileParser {
             diagnostics.error("\(what) must be a string, but it is \(value.kindDescription)", at: value.location)
             return nil
         }
-        let location = scalar.isPlain ? scalar.location : SourceLocation(file: file, line: scalar.location.line, column: scalar.location.column + 1)
+        let location = scalar.contentLocation
         let result = condition ? Template.parseCondition(scalar.text, at: location) : Template.parse(scalar.text, at: location)
         switch result {
         case .success(let template): return template

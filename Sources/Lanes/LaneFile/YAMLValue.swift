@@ -10,6 +10,16 @@ public struct YAMLScalar: Sendable, Hashable {
     public var isPlain: Bool
     /// Where it starts.
     public var location: SourceLocation
+    /// True for single- or double-quoted scalars.
+    public var isQuoted: Bool = false
+
+    /// Where the text itself starts: after the opening quote of a quoted scalar.
+    public var contentLocation: SourceLocation {
+        guard isQuoted else { return location }
+        var shifted = location
+        shifted.column += 1
+        return shifted
+    }
 
     /// The scalar's value by YAML 1.2's core schema (plain scalars only; quoted ones are strings).
     public var resolved: ScalarValue {
@@ -97,7 +107,8 @@ public enum YAMLReader {
         let location = SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
         switch node {
         case .scalar(let scalar):
-            return .scalar(YAMLScalar(text: scalar.string, isPlain: scalar.style == .plain, location: location))
+            return .scalar(YAMLScalar(text: scalar.string, isPlain: scalar.style == .plain, location: location,
+                                      isQuoted: scalar.style == .singleQuoted || scalar.style == .doubleQuoted))
         case .sequence(let sequence):
             return .sequence(try sequence.map { try convert($0, file: file) }, location)
         case .mapping(let mapping):

@@ -112,10 +112,13 @@ enum DurationFormatting {
 enum SummaryTable {
     static func render(_ summary: RunSummary, style: TerminalStyle) -> String {
         let header = ["#", "Step", "Kind", "Status", "Time"]
-        let rows = summary.steps.enumerated().map { offset, step -> [String] in
+        var counters: [String: Int] = [:]
+        let rows = summary.steps.map { step -> [String] in
+            counters[step.section, default: 0] += 1
+            let position = counters[step.section] ?? 0
             let status = step.continuedOnError ? "\(step.status.rawValue) (continued)" : step.status.rawValue
             let time = step.status == .skipped || step.status == .reused ? "-" : DurationFormatting.seconds(step.duration)
-            let number = step.section == "finally" ? "f\(offset + 1)" : "\(offset + 1)"
+            let number = step.section == "finally" ? "f\(position)" : "\(position)"
             return [number, step.name, step.kind, status, time]
         }
         var widths = header.map(\.count)

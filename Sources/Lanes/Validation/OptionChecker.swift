@@ -31,7 +31,7 @@ struct OptionChecker {
             diagnostics.error("option '\(option)' expects \(expected), but this is \(value.kindDescription)\(value.scalar.map { " '\($0.text)'" } ?? "")", at: value.location)
         }
         if let scalar = value.scalar, scalar.text.contains("${{"), !isContainer(type) || isScalarList(type) {
-            switch Template.parse(scalar.text, at: scalar.location) {
+            switch Template.parse(scalar.text, at: scalar.contentLocation) {
             case .success(let template): return [template]
             case .failure(let error): diagnostics.append(contentsOf: error.diagnostics); return []
             }

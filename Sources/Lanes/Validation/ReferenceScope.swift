@@ -21,15 +21,15 @@ struct ReferenceScope {
     /// where the steps in `available` have already run.
     func check(_ template: Template, in invocation: StepInvocation?, available: Set<String>,
                diagnostics: inout DiagnosticCollector) {
-        for reference in template.references {
+        for (reference, location) in template.locatedReferences {
             switch reference {
             case .input(let name) where !inputs.contains(name):
-                diagnostics.error("'\(reference)' refers to an undeclared input.\(Suggestions.didYouMean(name, in: Array(inputs))) Declare it under 'inputs:'.", at: template.location)
+                diagnostics.error("'\(reference)' refers to an undeclared input.\(Suggestions.didYouMean(name, in: Array(inputs))) Declare it under 'inputs:'.", at: location)
             case .secret(let name) where !secrets.contains(name):
-                diagnostics.error("'\(reference)' refers to an undeclared secret.\(Suggestions.didYouMean(name, in: Array(secrets))) Declare it under 'secrets:' (its value comes from the environment variable \(name)).", at: template.location)
+                diagnostics.error("'\(reference)' refers to an undeclared secret.\(Suggestions.didYouMean(name, in: Array(secrets))) Declare it under 'secrets:' (its value comes from the environment variable \(name)).", at: location)
             case .stepOutput(let step, let output):
                 checkStepReference(reference, step: step, output: output, in: invocation, available: available,
-                                   at: template.location, diagnostics: &diagnostics)
+                                   at: location, diagnostics: &diagnostics)
             default:
                 break
             }

@@ -7,6 +7,12 @@ public struct SwiftTestOutputParser: Sendable {
         public var test: String
         /// The assertion messages it recorded, with their locations.
         public var messages: [String]
+
+        /// Creates a failure record.
+        public init(test: String, messages: [String]) {
+            self.test = test
+            self.messages = messages
+        }
     }
 
     /// Tests that passed.

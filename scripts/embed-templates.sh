@@ -15,7 +15,7 @@ out=Sources/SlipwayCLI/Generated/EmbeddedTemplates.swift
     if grep -q '"""#' "$file"; then echo "error: $file contains a raw-string terminator" >&2; exit 1; fi
     printf '        "%s": #"""\n' "$(basename "$file")"
     sed 's/^/        /; s/^        $//' "$file"
-    printf '        """#,\n'
+    printf '\n        """#,\n'
   done
   echo "    ]"
   echo "}"

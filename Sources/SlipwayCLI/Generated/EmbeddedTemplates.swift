@@ -23,6 +23,7 @@ public enum EmbeddedTemplates {
         finally:
           - run: echo "tests passed ${{ steps.tests.outputs.passed }}, failed ${{ steps.tests.outputs.failed }}"
             if: always()
+
         """#,
         "release.yml": #"""
         # Package a release build of this Swift package into dist/.
@@ -46,6 +47,7 @@ public enum EmbeddedTemplates {
               echo "archive=dist/${{ inputs.product }}.tar.gz" >> "$SLIPWAY_OUTPUT"
             id: package
           - run: sha256sum "${{ steps.package.outputs.archive }}" > dist/SHA256SUMS
+
         """#,
     ]
 }

@@ -1,0 +1,147 @@
+import Foundation
+import SlipwayCLI
+import Testing
+import TestSupport
+
+/// The CLI, end to end: the built `slipway` binary run as a user would.
+@Suite struct CLITests {
+    func slipway(_ arguments: [String], in directory: String? = nil, environment: [String: String?] = [:]) throws -> CommandResult {
+        try CommandResult.run(Binaries.slipway, arguments, in: directory, environment: environment)
+    }
+
+    func project(_ lanes: [String: String]) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(prefix: "slipway-cli")
+        for (name, text) in lanes { try folder.write("lanes/\(name).yml", text) }
+        return folder
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try slipway(["--version"])
+        #expect(version.status == 0)
+        #expect(version.standardOutput == SlipwayVersion.current + "\n")
+        let help = try slipway(["--help"])
+        #expect(help.standardOutput.contains("EXIT CODES:"))
+        #expect(help.standardOutput.contains("130  interrupted by SIGINT/SIGTERM"))
+        let runHelp = try slipway(["run", "--help"])
+        #expect(runHelp.standardOutput.contains("slipway run release --input bump=minor --dry-run"))
+    }
+
+    @Test func invalidLaneExitsTwoAndRunsNothing() throws {
+        let folder = try project(["bad": "steps:\n  - run: touch ran\n  - swift.tset\n  - run: { comand: x }\n"])
+        let result = try slipway(["run", "bad"], in: folder.path, environment: ["GITHUB_ACTIONS": nil])
+        #expect(result.status == 2)
+        #expect(result.standardError == """
+            lanes/bad.yml:3:5: error: unknown step 'swift.tset'. Did you mean 'swift.test'? Run 'slipway steps' for the built-in steps; a plugin would be an executable 'slipway-step-swift.tset' on PATH.
+            lanes/bad.yml:4:12: error: step 'run' has no option 'comand'. Did you mean 'command'? (its options are command, shell)
+            lanes/bad.yml:4:5: error: step 'run' needs option 'command' (string): The command line, run by the shell (may span lines).
+            3 problems found; nothing was run.
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/ran"))
+        let annotated = try slipway(["run", "bad"], in: folder.path, environment: ["GITHUB_ACTIONS": "true"])
+        #expect(annotated.standardOutput.contains("::error file=lanes/bad.yml,line=3,col=5::unknown step 'swift.tset'."))
+    }
+
+    @Test func exitCodesOfRuns() throws {
+        let folder = try project(["ok": "steps:\n  - run: 'true'\n", "fails": "steps:\n  - run: exit 5\n"])
+        #expect(try slipway(["run", "ok"], in: folder.path).status == 0)
+        #expect(try slipway(["run", "fails"], in: folder.path).status == 1)
+        let unknown = try slipway(["run", "okk"], in: folder.path)
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("there is no lane 'okk' in 'lanes'. Did you mean 'ok'? (available: fails, ok)"))
+        let usage = try slipway(["run", "ok", "--input", "novalue"], in: folder.path)
+        #expect(usage.status == 64)
+        #expect(usage.standardError.contains("--input 'novalue' must be NAME=VALUE."))
+        let empty = try TemporaryDirectory()
+        let noLanes = try slipway(["lanes"], in: empty.path)
+        #expect(noLanes.status == 2)
+        #expect(noLanes.standardError.contains("the lane directory 'lanes' does not exist. Run 'slipway init'"))
+    }
+
+    @Test func sigintStopsTheStepRunsFinallyAndExits130() async throws {
+        let folder = try project(["long": """
+            steps:
+              - run: sleep 60 & echo $! > bg.pid; echo started > started; wait
+            finally:
+              - run: echo cleaned > cleaned
+            """])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.slipway)
+        process.arguments = ["run", "long"]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        while !FileManager.default.fileExists(atPath: folder.path + "/started") { try await Task.sleep(for: .milliseconds(20)) }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/cleaned"))
+        let pid = try #require(Int32(String(contentsOfFile: folder.path + "/bg.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var gone = false
+        for _ in 0..<60 where !gone {
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+            gone = stat == nil || stat!.contains(") Z ")
+            if !gone { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(gone, "the step's background process survived Ctrl-C")
+    }
+
+    @Test func initWritesTheEmbeddedTemplates() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-init")
+        let first = try slipway(["init"], in: folder.path)
+        #expect(first.status == 0)
+        #expect(first.standardOutput.contains("wrote    lanes/ci.yml"))
+        for name in ["ci.yml", "release.yml"] {
+            let written = try String(contentsOfFile: folder.path + "/lanes/" + name, encoding: .utf8)
+            let template = try String(contentsOfFile: Corpus.repositoryRoot + "/templates/lanes/" + name, encoding: .utf8)
+            #expect(written == template, "the embedded \(name) differs from templates/lanes/\(name): run scripts/embed-templates.sh")
+        }
+        try "edited".write(toFile: folder.path + "/lanes/ci.yml", atomically: true, encoding: .utf8)
+        let second = try slipway(["init"], in: folder.path)
+        #expect(second.standardOutput.contains("kept     lanes/ci.yml (exists; --force overwrites it)"))
+        #expect(try String(contentsOfFile: folder.path + "/lanes/ci.yml", encoding: .utf8) == "edited")
+        let validate = try slipway(["validate"], in: folder.path)
+        #expect(validate.status == 2, "the edited ci.yml is not a lane")
+        _ = try slipway(["init", "--force"], in: folder.path)
+        let valid = try slipway(["validate"], in: folder.path)
+        #expect(valid.status == 0, "\(valid.standardError)")
+        #expect(valid.standardOutput.contains("✓ ci: 3 steps, valid"))
+    }
+
+    @Test func lanesListsWithoutRunning() throws {
+        let folder = try project([
+            "release": "description: Ship it\ninputs:\n  bump: { default: auto, choices: [auto, major] }\nsecrets: [TOKEN]\nsteps:\n  - run: touch ran\n",
+            "broken": "steps: [\n",
+        ])
+        let text = try slipway(["lanes"], in: folder.path)
+        #expect(text.status == 0)
+        #expect(text.standardOutput.contains("release  Ship it\n    --input bump=…  (auto|major, default auto)\n    secrets: TOKEN\n    1 step · lanes/release.yml"))
+        #expect(text.standardOutput.contains("broken  (no description)\n    invalid: 1 problem(s); run 'slipway validate broken'"))
+        let json = try slipway(["lanes", "--json"], in: folder.path)
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+        #expect(decoded?.map { $0["name"] as? String } == ["broken", "release"])
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/ran"))
+    }
+
+    @Test func stepsAndStepPages() throws {
+        let list = try slipway(["steps"])
+        for id in ["run", "swift.build", "swift.test", "git.ensure-clean"] { #expect(list.standardOutput.contains("  \(id) ")) }
+        let page = try slipway(["step", "swift.test"])
+        #expect(page.standardOutput.contains("filter (string)\n      Run only tests matching this regular expression."))
+        let unknown = try slipway(["step", "swift.tests"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("there is no step 'swift.tests'. Did you mean 'swift.test'?"))
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNO_COLOR() throws {
+        let folder = try project(["ok": "steps:\n  - run: 'true'\n"])
+        let piped = try slipway(["run", "ok"], in: folder.path)
+        #expect(!piped.standardOutput.contains("\u{1B}["))
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let command = "\(Binaries.slipway) run ok"
+        let tty = try CommandResult.run("/usr/bin/script", ["-qec", command, "/dev/null"], in: folder.path, environment: ["NO_COLOR": nil, "TERM": "xterm"])
+        #expect(tty.standardOutput.contains("\u{1B}[32m"), "colours on a terminal")
+        let noColor = try CommandResult.run("/usr/bin/script", ["-qec", command, "/dev/null"], in: folder.path, environment: ["NO_COLOR": "1", "TERM": "xterm"])
+        #expect(!noColor.standardOutput.contains("\u{1B}[3"), "NO_COLOR is honoured")
+    }
+}

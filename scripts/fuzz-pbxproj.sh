@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Fuzzes the PBXProj reader and writers with libFuzzer + AddressSanitizer (Linux, Swift 6).
+#
+#   scripts/fuzz-pbxproj.sh [SECONDS] [JOBS]
+#
+# Builds Sources/PBXProj/*.swift together with Fuzz/PBXProjFuzz/FuzzEntry.swift into one
+# instrumented binary, seeds a corpus under /tmp from the shared pbxproj corpus (never committed)
+# and runs libFuzzer for SECONDS (default 600). Crashes are written to $WORK/crashes/.
+# Environment: SLIPWAY_CORPUS (default ../shared/corpus/pbxproj), FUZZ_WORK (default
+# /tmp/slipway-pbxproj-fuzz).
+set -euo pipefail
+
+seconds="${1:-600}"
+jobs="${2:-1}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+corpus="${SLIPWAY_CORPUS:-$root/../shared/corpus/pbxproj}"
+work="${FUZZ_WORK:-/tmp/slipway-pbxproj-fuzz}"
+
+mkdir -p "$work/seeds" "$work/crashes"
+if [ -d "$corpus/files" ]; then
+    cp "$corpus"/files/*.pbxproj "$work/seeds/" 2>/dev/null || true
+    cp "$corpus"/odd/files/*.pbxproj "$work/seeds/" 2>/dev/null || true
+else
+    echo "fuzz-pbxproj: no corpus at $corpus; starting from an empty seed directory" >&2
+fi
+
+echo "fuzz-pbxproj: building $work/pbxproj-fuzz" >&2
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name PBXProjFuzz \
+    "$root"/Sources/PBXProj/*.swift "$root"/Fuzz/PBXProjFuzz/FuzzEntry.swift \
+    -o "$work/pbxproj-fuzz"
+
+echo "fuzz-pbxproj: running for $seconds s over $work/seeds" >&2
+cd "$work"
+"$work/pbxproj-fuzz" "$work/seeds" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=2000000 \
+    -jobs="$jobs" -workers="$jobs" -artifact_prefix="$work/crashes/" -print_final_stats=1

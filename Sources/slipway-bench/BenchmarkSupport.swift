@@ -29,13 +29,15 @@ enum Bench {
     }
 
     /// Runs a process to completion and fails when it exits non-zero.
-    static func run(_ executable: String, _ arguments: [String], in directory: String? = nil) async throws {
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], in directory: String? = nil) async throws -> String {
         let runner = LocalProcessRunner()
         let result = try await runner.run(ProcessSpec(executable: executable, arguments: arguments,
                                                       environment: Environment.current.variables, workingDirectory: directory))
         guard result.status.isSuccess else {
             throw BenchError("'\(executable) \(arguments.joined(separator: " "))' failed with \(result.status): \(result.errorText.suffix(500))")
         }
+        return result.outputText
     }
 
     /// The peak resident memory (MiB) of the largest child process reaped so far.

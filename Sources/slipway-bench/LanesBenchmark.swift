@@ -41,7 +41,7 @@ enum LanesBenchmark {
         let whole = try await Bench.median(runs: max(5, runs / 3)) { try await Bench.run(slipway, ["run", "fifty", "-C", folder]) }
         Bench.report("whole process: slipway run (50 steps)", Bench.ms(whole), target: "—")
 
-        try await Bench.run(CommandLine.arguments[0], ["lanes", "memory-child", slipway, folder])
+        print(try await Bench.run(CommandLine.arguments[0], ["lanes", "memory-child", slipway, folder]), terminator: "")
     }
 
     /// Runs in a fresh process so that the only large child is the `slipway run` measured.

@@ -43,7 +43,7 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
         case .progress:
             showProgress(event)
         case .plan:
-            for effect in event.effects ?? [] { line("    would \(effect)") }
+            for effect in event.effects ?? [] { line("    would " + effect.replacingOccurrences(of: "\n", with: "\n          ")) }
         case .stepFinished:
             finished(event)
         case .laneFinished:

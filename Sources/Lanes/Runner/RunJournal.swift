@@ -50,13 +50,14 @@ public struct RunJournalStore: Sendable {
         return journal
     }
 
-    /// Writes the journal as `latest.json` and `RUNID.json`, atomically.
-    public func write(_ journal: RunJournal) throws {
+    /// Writes the journal as `latest.json`, atomically; when the run is over (`final`), also as
+    /// `RUNID.json`, the run's permanent record.
+    public func write(_ journal: RunJournal, final: Bool = false) throws {
         let folder = directory(lane: journal.lane)
         try fileSystem.createDirectory(folder)
         let bytes = Array(try JSONFormatting.encoder().encode(journal))
-        try fileSystem.writeAtomically(bytes, to: folder + "/\(journal.runID).json")
         try fileSystem.writeAtomically(bytes, to: folder + "/latest.json")
+        if final { try fileSystem.writeAtomically(bytes, to: folder + "/\(journal.runID).json") }
     }
 
     /// A sortable id for a new run: UTC time and process id.
@@ -96,14 +97,14 @@ final class JournalReporter: RunReporter, @unchecked Sendable {
         case .laneFinished:
             journal.status = event.status ?? "finished"
             journal.finishedAt = event.time
-            save()
+            save(final: true)
         default:
             break
         }
     }
 
-    private func save() {
-        do { try store.write(journal) } catch { writeError = error }
+    private func save(final: Bool = false) {
+        do { try store.write(journal, final: final) } catch { writeError = error }
     }
 
     func finish(_ summary: RunSummary) throws {

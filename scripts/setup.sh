@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what Slipway needs to build and test on a fresh machine:
+#   Debian/Ubuntu: libgit2-dev, pkg-config, git, python3, signify-openbsd, gnupg (apt-get)
+#   macOS:         libgit2, pkg-config, gnupg (Homebrew)
+# Swift itself must already be installed (https://swift.org/install).
+set -euo pipefail
+
+need_sudo() { if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then echo sudo; fi; }
+
+if [ "$(uname)" = "Darwin" ]; then
+  command -v brew >/dev/null || { echo "error: Homebrew is needed on macOS (https://brew.sh)" >&2; exit 1; }
+  brew list libgit2 >/dev/null 2>&1 || brew install libgit2
+  brew list pkg-config >/dev/null 2>&1 || brew install pkg-config
+  brew list gnupg >/dev/null 2>&1 || brew install gnupg
+elif command -v apt-get >/dev/null; then
+  packages=(libgit2-dev pkg-config git python3 signify-openbsd gnupg rsync)
+  missing=()
+  for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    $(need_sudo) apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $(need_sudo) apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+else
+  echo "warning: unknown system; install libgit2 and pkg-config yourself" >&2
+fi
+
+command -v swift >/dev/null || { echo "error: Swift is not installed (https://swift.org/install)" >&2; exit 1; }
+pkg-config --exists libgit2 || { echo "error: pkg-config cannot find libgit2 after installing it" >&2; exit 1; }
+echo "set-up complete: $(swift --version 2>&1 | head -1); libgit2 $(pkg-config --modversion libgit2)"

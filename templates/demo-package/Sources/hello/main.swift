@@ -1,0 +1,3 @@
+import Greeting
+
+print(greeting(for: CommandLine.arguments.dropFirst().first ?? "world"))

@@ -1,0 +1,6 @@
+import Greeting
+import Testing
+
+@Test func greets() {
+    #expect(greeting(for: "Ada") == "Hello, Ada!")
+}

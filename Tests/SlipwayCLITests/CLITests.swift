@@ -58,34 +58,6 @@ import TestSupport
         #expect(noLanes.standardError.contains("the lane directory 'lanes' does not exist. Run 'slipway init'"))
     }
 
-    @Test func sigintStopsTheStepRunsFinallyAndExits130() async throws {
-        let folder = try project(["long": """
-            steps:
-              - run: sleep 60 & echo $! > bg.pid; echo started > started; wait
-            finally:
-              - run: echo cleaned > cleaned
-            """])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.slipway)
-        process.arguments = ["run", "long"]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        while !FileManager.default.fileExists(atPath: folder.path + "/started") { try await Task.sleep(for: .milliseconds(20)) }
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
-        #expect(FileManager.default.fileExists(atPath: folder.path + "/cleaned"))
-        let pid = try #require(Int32(String(contentsOfFile: folder.path + "/bg.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        var gone = false
-        for _ in 0..<60 where !gone {
-            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-            gone = stat == nil || stat!.contains(") Z ")
-            if !gone { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(gone, "the step's background process survived Ctrl-C")
-    }
-
     @Test func initWritesTheEmbeddedTemplates() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-init")
         let first = try slipway(["init"], in: folder.path)

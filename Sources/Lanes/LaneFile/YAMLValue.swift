@@ -134,7 +134,11 @@ public enum YAMLReader {
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
             let location = SourceLocation(file: file, line: mark.line, column: mark.column)
-            let contextText = context.map { " (\($0.text))" } ?? ""
+            let contextText = context.map { context -> String in
+                let start = context.mark.line == mark.line && context.mark.column == mark.column
+                    ? "" : " that starts at \(context.mark.line):\(context.mark.column)"
+                return " (\(context.text)\(start))"
+            } ?? ""
             return Diagnostic(at: location, "invalid YAML: \(problem)\(contextText). Check the indentation and quoting here.")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let mark = context.mark

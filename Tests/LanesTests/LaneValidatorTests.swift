@@ -145,7 +145,9 @@ import Testing
             for option in description.options { #expect(!option.summary.isEmpty, "\(description.id).\(option.name) is undocumented") }
             for example in description.examples {
                 let indented = example.yaml.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }.joined(separator: "\n")
-                let text = "steps:\n  - run: 'true'\n    id: earlier\n\(indented)\n"
+                let secrets = Set(example.yaml.matches(of: /secrets\.([A-Za-z0-9_]+)/).map { String($0.1) }).sorted()
+                let declared = secrets.isEmpty ? "" : "secrets: [\(secrets.joined(separator: ", "))]\n"
+                let text = declared + "steps:\n  - run: 'true'\n    id: earlier\n\(indented)\n"
                 let lane = try LaneFileParser.parse(text, name: "example", file: "\(description.id) example '\(example.title)'")
                 _ = try await LaneValidator(registry: StepRegistry()).validate(lane)
                 #expect(lane.allInvocations.contains { $0.kind == description.id }, "example '\(example.title)' does not use \(description.id)")

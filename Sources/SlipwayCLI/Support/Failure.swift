@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import Lanes
+import Release
 import Steps
 
 /// Maps errors from the libraries to messages and exit codes, in one place.
@@ -20,7 +21,7 @@ enum Failure {
             let count = diagnostics.diagnostics.filter { $0.severity == .error }.count
             env.standardError.write("\(count) problem\(count == 1 ? "" : "s") found; nothing was run.\n")
             return ExitCodes.invalidInput
-        case is LaneStoreError, is LaneRunError, is FileSystemError, is PluginError:
+        case is LaneStoreError, is LaneRunError, is FileSystemError, is PluginError, is ReleaseError:
             env.printError(errorText(error))
             return ExitCodes.invalidInput
         default:

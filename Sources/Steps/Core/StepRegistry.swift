@@ -10,6 +10,11 @@ public struct StepRegistry: Sendable {
             SwiftBuildStep.self,
             SwiftTestStep.self,
             GitEnsureCleanStep.self,
+            VersionBumpStep.self,
+            ChangelogUpdateStep.self,
+            GitCommitStep.self,
+            GitTagStep.self,
+            GitPushStep.self,
         ]
     }
 

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Why a version or changelog could not be worked out or written. Messages name the subject
+/// and say what to do.
+public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
+    case invalidStrategy(String)
+    case noPreviousVersion
+    case nonSemverTags([String])
+    case versionNotAfter(String, String)
+    case nothingToRelease(since: String, commits: Int)
+    case patternNotFound(file: String, pattern: String)
+    case invalidPattern(String, reason: String)
+    case settingMissing(file: String, setting: String, targets: [String])
+    case plistKeyMissing(file: String, key: String)
+    case invalidTemplate(String, reason: String)
+    case noUnreleasedSection(file: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .invalidStrategy(let text):
+            return "'\(text)' is not a version strategy; use auto, major, minor, patch, 'prerelease ID' (e.g. 'prerelease rc') or a version such as 1.4.0"
+        case .noPreviousVersion:
+            return "there is no semver tag reachable from HEAD, so there is nothing to bump from. Tag the last release (git tag v0.1.0) or give the version explicitly (strategy: 1.0.0)."
+        case .nonSemverTags(let tags):
+            let list = tags.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+            return "no semver tag is reachable from HEAD; the tags found (\(list)) are not semantic versions. Name release tags like v1.2.3, or give the version explicitly (strategy: 1.0.0)."
+        case .versionNotAfter(let version, let previous):
+            return "version \(version) is not after the latest release \(previous); give a higher version"
+        case .nothingToRelease(let since, let commits):
+            return "none of the \(commits) commit(s) since \(since) is a feat, fix, perf or breaking change, so 'auto' has nothing to release. Use strategy patch/minor/major to release anyway."
+        case .patternNotFound(let file, let pattern):
+            return "'\(file)' has no match for the version pattern '\(pattern)'; check the file or the pattern (its first capture group must match the version)"
+        case .invalidPattern(let pattern, let reason):
+            return "the version pattern '\(pattern)' is not a valid regular expression: \(reason)"
+        case .settingMissing(let file, let setting, let targets):
+            return "'\(file)': \(targets.count == 1 ? "target" : "targets") \(targets.map { "'\($0)'" }.joined(separator: ", ")) \(targets.count == 1 ? "has" : "have") no \(setting) in any build configuration; add it in Xcode (Build Settings) or choose other targets"
+        case .plistKeyMissing(let file, let key):
+            return "'\(file)' has no <key>\(key)</key> with a <string> value; add it or remove the file from the step"
+        case .invalidTemplate(let path, let reason):
+            return "the changelog template '\(path)' is invalid: \(reason)"
+        case .noUnreleasedSection(let file):
+            return "'\(file)' has no '## [Unreleased]' heading; add one (Keep a Changelog format) where new versions should go"
+        }
+    }
+}

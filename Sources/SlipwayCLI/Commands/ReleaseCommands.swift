@@ -1,0 +1,97 @@
+import ArgumentParser
+import Basics
+import Foundation
+import Release
+
+/// `slipway version`: the current release version, and the next one.
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version",
+        abstract: "Print the project's current release version (the latest semver tag), or the next one.",
+        discussion: """
+            The next version comes from the conventional commits since the latest tag: a breaking \
+            change bumps major, feat minor, fix/perf patch (before 1.0.0: breaking and feat bump \
+            minor). Nothing is written; the version.bump step writes it.
+
+            Examples:
+              slipway version
+              slipway version --next
+              slipway version --next --strategy 'prerelease rc'
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print the next version instead of the current one.")
+    var next = false
+
+    @Option(help: "auto, major, minor, patch, 'prerelease ID' or a version.")
+    var strategy = "auto"
+
+    @Option(help: "The prefix of release tags.")
+    var tagPrefix = "v"
+
+    func run() throws {
+        let env = global.environment()
+        do {
+            let planner = try ReleasePlanner(directory: env.projectDirectory, tagPrefix: tagPrefix)
+            let state = try planner.state()
+            if next {
+                env.print(try planner.nextVersion(try VersionStrategy(parsing: strategy), state: state).description)
+            } else {
+                guard let previous = state.previous else {
+                    _ = try planner.nextVersion(.auto, state: state)
+                    throw ReleaseError.noPreviousVersion
+                }
+                env.print(previous.description)
+            }
+        } catch {
+            throw Failure.report(error, in: env)
+        }
+    }
+}
+
+/// `slipway changelog`: previews the changelog section for the next release.
+struct ChangelogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changelog",
+        abstract: "Preview the changelog section the next release would add (writes nothing).",
+        discussion: """
+            Examples:
+              slipway changelog
+              slipway changelog --since v1.2.0 --version 1.3.0
+              slipway changelog --template templates/changelog-entry.mustache
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "List commits since this tag (default: the latest semver tag).")
+    var since: String?
+
+    @Option(help: "The version to show (default: the next version from the commits).")
+    var version: String?
+
+    @Option(help: "A Mustache template for the section.")
+    var template: String?
+
+    @Option(help: "The prefix of release tags.")
+    var tagPrefix = "v"
+
+    func run() throws {
+        let env = global.environment()
+        do {
+            let planner = try ReleasePlanner(directory: env.projectDirectory, tagPrefix: tagPrefix)
+            let state = try planner.state(since: since)
+            let semver = try version.map { try VersionStrategy(parsing: $0) }.map { strategy -> SemanticVersion in
+                guard case .exact(let value) = strategy else { throw ValidationError("--version takes a version such as 1.3.0") }
+                return value
+            } ?? planner.nextVersion(.auto, state: state)
+            let path = template.map { $0.hasPrefix("/") ? $0 : env.projectDirectory + "/" + $0 }
+            let renderer = try path.map { try ChangelogRenderer(template: env.fileSystem.readText($0), name: $0) } ?? ChangelogRenderer()
+            env.standardOutput.write(renderer.render(planner.entry(for: semver, state: state)))
+        } catch {
+            throw Failure.report(error, in: env)
+        }
+    }
+}

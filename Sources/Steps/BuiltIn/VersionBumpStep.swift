@@ -1,0 +1,105 @@
+import Basics
+import Foundation
+import Release
+
+/// `version.bump`: the next version from conventional commits (or given), written where the
+/// project keeps it.
+public struct VersionBumpStep: Step {
+    public static let description = StepDescription(
+        id: "version.bump",
+        summary: "Work out the next version from commits since the last tag and write it into the project",
+        discussion: """
+            strategy auto reads the commits since the latest semver tag reachable from HEAD: a \
+            breaking change (`feat!:` or a `BREAKING CHANGE:` footer) bumps major, `feat` minor, \
+            `fix`/`perf` patch. Before 1.0.0 a breaking change or feature bumps minor and a fix \
+            patch; a pre-release is released without its suffix. Other strategies: major, minor, \
+            patch, 'prerelease ID' (1.2.3 → 1.2.4-rc.1 → 1.2.4-rc.2) or an explicit version. \
+            Every file is checked before any is written.
+            """,
+        options: [
+            .optional("strategy", .string, default: .string("auto"), "auto, major, minor, patch, 'prerelease ID', or a version such as 1.4.0."),
+            .optional("tag-prefix", .string, default: .string("v"), "The prefix of release tags."),
+            .optional("version-file", .string, "A file that holds only the version (e.g. VERSION)."),
+            .optional("files", .list(.map(.string)), "Files with the version inside: [{ path, pattern }], the pattern's first capture group is replaced."),
+            .optional("info-plists", .list(.string), "Info.plist files: CFBundleShortVersionString (and CFBundleVersion with build-number)."),
+            .optional("build-number", .string, "The build number for CFBundleVersion."),
+        ],
+        outputs: [
+            OutputSpec("version", "The new version, e.g. 1.4.0."),
+            OutputSpec("previous", "The version of the latest release tag (empty when there is none)."),
+            OutputSpec("tag", "The new release tag, e.g. v1.4.0."),
+            OutputSpec("previous-tag", "The latest release tag (empty when there is none)."),
+        ],
+        examples: [
+            StepExample("From the commits, into a VERSION file", """
+                - version.bump: { version-file: VERSION }
+                  id: version
+                """),
+            StepExample("A Swift constant and an Info.plist", """
+                - version.bump:
+                    strategy: minor
+                    files: [{ path: Sources/App/Version.swift, pattern: 'let version = "(.*)"' }]
+                    info-plists: [App/Info.plist]
+                """),
+            StepExample("A release candidate", "- version.bump: { strategy: prerelease rc, version-file: VERSION }"),
+        ]
+    )
+
+    let strategy: VersionStrategy
+    let tagPrefix: String
+    let targets: [VersionStamper.Target]
+    let buildNumber: String?
+
+    public init(options: StepOptions) throws {
+        strategy = try VersionStrategy(parsing: try options.string("strategy") ?? "auto")
+        tagPrefix = try options.string("tag-prefix") ?? "v"
+        var targets: [VersionStamper.Target] = []
+        if let file = try options.string("version-file") { targets.append(.versionFile(path: file)) }
+        if case .list(let entries)? = options.values["files"] {
+            for entry in entries {
+                guard case .map(let fields) = entry, case .string(let path)? = fields["path"], case .string(let pattern)? = fields["pattern"] else {
+                    throw StepError.invalidOption(name: "files", problem: "entries need 'path' and 'pattern', e.g. { path: Sources/App/Version.swift, pattern: 'version = \"(.*)\"' }")
+                }
+                targets.append(.pattern(path: path, pattern: pattern))
+            }
+        }
+        targets += try options.strings("info-plists").map { .infoPlist(path: $0) }
+        self.targets = targets
+        buildNumber = try options.string("build-number")
+    }
+
+    func resolved(_ context: StepContext) -> [VersionStamper.Target] {
+        targets.map { target in
+            switch target {
+            case .versionFile(let path): return .versionFile(path: context.resolve(path))
+            case .pattern(let path, let pattern): return .pattern(path: context.resolve(path), pattern: pattern)
+            case .infoPlist(let path): return .infoPlist(path: context.resolve(path))
+            }
+        }
+    }
+
+    func compute(_ context: StepContext) throws -> (ReleasePlanner.State, SemanticVersion) {
+        let planner = try ReleasePlanner(directory: context.workingDirectory, tagPrefix: tagPrefix)
+        let state = try planner.state()
+        return (state, try planner.nextVersion(strategy, state: state))
+    }
+
+    public func plan(in context: StepContext) throws -> [Effect] {
+        let (state, next) = try compute(context)
+        var effects = [Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))")]
+        for edit in try VersionStamper(fileSystem: context.fileSystem).edits(resolved(context), version: next.description, buildNumber: buildNumber) {
+            effects.append(Effect(.write, "write \(next) into \(edit.path)"))
+        }
+        return effects
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let (state, next) = try compute(context)
+        let stamper = VersionStamper(fileSystem: context.fileSystem)
+        let edits = try stamper.edits(resolved(context), version: next.description, buildNumber: buildNumber)
+        try stamper.apply(edits)
+        context.events.log(.info, "version \(state.previous?.description ?? "(none)") → \(next)" + (edits.isEmpty ? "" : "; wrote \(edits.map(\.path).joined(separator: ", "))"))
+        return ["version": next.description, "previous": state.previous?.description ?? "",
+                "tag": tagPrefix + next.description, "previous-tag": state.previousTag ?? ""]
+    }
+}

@@ -1,0 +1,61 @@
+import Basics
+import Foundation
+import Release
+import Testing
+import TestSupport
+
+@Suite struct VersionStamperTests {
+    let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>CFBundleShortVersionString</key>
+        \t<string>1.2.3</string>
+        \t<key>CFBundleVersion</key>
+        \t<string>42</string>
+        </dict>
+        </plist>
+
+        """
+
+    @Test func writesEveryKindOfTarget() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Version.swift", "enum V {\n    static let current = \"1.2.3\"\n}\n")
+        try folder.write("Info.plist", plist)
+        let stamper = VersionStamper(fileSystem: LocalFileSystem())
+        let edits = try stamper.edits([
+            .versionFile(path: folder.path + "/VERSION"),
+            .pattern(path: folder.path + "/Version.swift", pattern: #"static let current = "(.*)""#),
+            .infoPlist(path: folder.path + "/Info.plist"),
+        ], version: "1.3.0", buildNumber: "43")
+        try stamper.apply(edits)
+        #expect(try String(contentsOfFile: folder.path + "/VERSION", encoding: .utf8) == "1.3.0\n")
+        #expect(try String(contentsOfFile: folder.path + "/Version.swift", encoding: .utf8) == "enum V {\n    static let current = \"1.3.0\"\n}\n")
+        #expect(try String(contentsOfFile: folder.path + "/Info.plist", encoding: .utf8)
+                == plist.replacingOccurrences(of: "1.2.3", with: "1.3.0").replacingOccurrences(of: "<string>42<", with: "<string>43<"))
+    }
+
+    @Test func problemsAreFoundBeforeAnythingIsWritten() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("Version.swift", "let other = 1\n")
+        let stamper = VersionStamper(fileSystem: LocalFileSystem())
+        #expect(throws: ReleaseError.patternNotFound(file: folder.path + "/Version.swift", pattern: #"version = "(.*)""#)) {
+            try stamper.edits([.versionFile(path: folder.path + "/VERSION"),
+                               .pattern(path: folder.path + "/Version.swift", pattern: #"version = "(.*)""#)], version: "1.0.0", buildNumber: nil)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/VERSION"))
+        #expect(throws: ReleaseError.self) { try stamper.edits([.pattern(path: folder.path + "/Version.swift", pattern: "no group")], version: "1", buildNumber: nil) }
+        try folder.write("Info.plist", "<plist><dict></dict></plist>")
+        #expect(throws: ReleaseError.plistKeyMissing(file: folder.path + "/Info.plist", key: "CFBundleShortVersionString")) {
+            try stamper.edits([.infoPlist(path: folder.path + "/Info.plist")], version: "1.0.0", buildNumber: nil)
+        }
+    }
+
+    @Test func buildSettingReferencesAreLeftAlone() throws {
+        let folder = try TemporaryDirectory()
+        let text = plist.replacingOccurrences(of: "<string>1.2.3</string>", with: "<string>$(MARKETING_VERSION)</string>")
+        try folder.write("Info.plist", text)
+        let edits = try VersionStamper(fileSystem: LocalFileSystem()).edits([.infoPlist(path: folder.path + "/Info.plist")], version: "2.0.0", buildNumber: nil)
+        #expect(edits.first?.text == text)
+    }
+}

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import PBXProj
 
 /// Writes a version where a project keeps it: a VERSION file, a constant in a source file found
 /// by a regular expression, or Info.plist keys. Each edit changes only the version's characters.
@@ -12,6 +13,9 @@ public struct VersionStamper: Sendable {
         case pattern(path: String, pattern: String)
         /// `CFBundleShortVersionString` (and `CFBundleVersion` when a build number is given).
         case infoPlist(path: String)
+        /// `MARKETING_VERSION` (and `CURRENT_PROJECT_VERSION` with a build number) in the build
+        /// configurations of the named targets (nil: all) of an Xcode project, as minimal edits.
+        case xcodeproj(path: String, targets: [String]?)
     }
 
     let fileSystem: any FileSystem
@@ -36,9 +40,27 @@ public struct VersionStamper: Sendable {
                 text = try Self.setPlistString("CFBundleShortVersionString", to: version, in: text, path: path)
                 if let buildNumber { text = try Self.setPlistString("CFBundleVersion", to: buildNumber, in: text, path: path) }
                 edits.append((path, text))
+            case .xcodeproj(let path, let targets):
+                edits.append(try xcodeprojEdit(path: path, targets: targets, version: version, buildNumber: buildNumber))
             }
         }
         return edits
+    }
+
+    /// The project's new text with the version settings changed in every configuration that
+    /// defines them; a selected target that defines MARKETING_VERSION nowhere is an error
+    /// naming it (agvtool would silently skip it).
+    func xcodeprojEdit(path: String, targets: [String]?, version: String, buildNumber: String?) throws -> (String, String) {
+        let file = ProjectFile(path: path)
+        var project = try PBXProject(bytes: try fileSystem.read(file.pbxprojPath), projectName: file.projectName)
+        var settings = [("MARKETING_VERSION", version)]
+        if let buildNumber { settings.append(("CURRENT_PROJECT_VERSION", buildNumber)) }
+        for (key, value) in settings {
+            let lacking = try project.targetsLacking(buildSetting: key, targets: targets)
+            if !lacking.isEmpty { throw ReleaseError.settingMissing(file: file.pbxprojPath, setting: key, targets: lacking) }
+            try project.setBuildSetting(key, to: value, targets: targets)
+        }
+        return (file.pbxprojPath, String(decoding: try project.serialized(), as: UTF8.self))
     }
 
     /// Writes the edits, each atomically.

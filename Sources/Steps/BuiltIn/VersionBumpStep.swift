@@ -22,7 +22,9 @@ public struct VersionBumpStep: Step {
             .optional("version-file", .string, "A file that holds only the version (e.g. VERSION)."),
             .optional("files", .list(.map(.string)), "Files with the version inside: [{ path, pattern }], the pattern's first capture group is replaced."),
             .optional("info-plists", .list(.string), "Info.plist files: CFBundleShortVersionString (and CFBundleVersion with build-number)."),
-            .optional("build-number", .string, "The build number for CFBundleVersion."),
+            .optional("xcodeproj", .string, "An Xcode project: MARKETING_VERSION (and CURRENT_PROJECT_VERSION with build-number) in its build configurations."),
+            .optional("targets", .list(.string), "With xcodeproj: only these targets (default: all). Each must define the setting."),
+            .optional("build-number", .string, "The build number for CFBundleVersion and CURRENT_PROJECT_VERSION."),
         ],
         outputs: [
             OutputSpec("version", "The new version, e.g. 1.4.0."),
@@ -42,6 +44,9 @@ public struct VersionBumpStep: Step {
                     info-plists: [App/Info.plist]
                 """),
             StepExample("A release candidate", "- version.bump: { strategy: prerelease rc, version-file: VERSION }"),
+            StepExample("An Xcode project's targets", """
+                - version.bump: { xcodeproj: App.xcodeproj, targets: [App, Widget], build-number: "42" }
+                """),
         ]
     )
 
@@ -64,6 +69,10 @@ public struct VersionBumpStep: Step {
             }
         }
         targets += try options.strings("info-plists").map { .infoPlist(path: $0) }
+        if let project = try options.string("xcodeproj") {
+            let names = try options.strings("targets")
+            targets.append(.xcodeproj(path: project, targets: names.isEmpty ? nil : names))
+        }
         self.targets = targets
         buildNumber = try options.string("build-number")
     }
@@ -74,6 +83,7 @@ public struct VersionBumpStep: Step {
             case .versionFile(let path): return .versionFile(path: context.resolve(path))
             case .pattern(let path, let pattern): return .pattern(path: context.resolve(path), pattern: pattern)
             case .infoPlist(let path): return .infoPlist(path: context.resolve(path))
+            case .xcodeproj(let path, let names): return .xcodeproj(path: context.resolve(path), targets: names)
             }
         }
     }

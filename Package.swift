@@ -3,9 +3,13 @@
 // Slipway: release lanes, Xcode group/directory sync and tool pins in one binary.
 //
 // Dependencies are kept lean on purpose, because every one costs CI build minutes on a 2-core
-// machine: swift-argument-parser (the CLI), Yams (lane files and Toolfiles; it keeps line/column
-// marks for error messages). No networking framework: HTTP is spoken through a small client in
-// Basics, and git through the system's libgit2.
+// machine: swift-argument-parser (the CLI), swift-mustache (changelog templates; no dependencies of
+// its own, unlike Stencil), Yams (lane files and Toolfiles; it keeps line/column
+// marks for error messages), swift-crypto (SHA-256 of downloaded archives and installed tools, and
+// later ed25519 release signing: the same API on Linux and macOS, where CryptoKit alone would
+// leave Linux out). No networking framework: HTTP is spoken through a small protocol in Basics,
+// implemented over Foundation's URLSession in the Networking module, and git through the system's
+// libgit2.
 import PackageDescription
 
 let package = Package(
@@ -17,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: - Entry point and command line
@@ -27,7 +33,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "Steps", "PBXProj", "Git", "Basics",
+                "Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,10 +44,37 @@ let package = Package(
         /// events, reports and the run journal.
         .target(name: "Lanes", dependencies: ["Steps", "Basics", "Yams"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
-        .target(name: "Steps", dependencies: ["Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
+        /// Tool pins: Toolfile and Toolfile.lock, resolve/install/verify, and offline audits of
+        /// Package.resolved, Podfile.lock, Cartfile.resolved and Gemfile.lock.
+        .target(
+            name: "Pins",
+            dependencies: ["Git", "Basics", "Yams", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        /// Releases: conventional commits, the next semantic version, changelog entries through
+        /// Mustache templates, and writing the version where a project keeps it.
+        .target(
+            name: "Release",
+            dependencies: ["Git", "PBXProj", "Basics", .product(name: "Mustache", package: "swift-mustache")]
+        ),
+        /// Publishing: reproducible archives, SHA256SUMS, signing (signify ed25519, gpg, codesign)
+        /// and upload clients (directory, S3, GitHub Releases, HTTP) with retries.
+        .target(
+            name: "Publish",
+            dependencies: ["CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        /// The system's zlib (apt `zlib1g-dev`, brew `zlib`), for gzip and zip deflate.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        /// Group/directory sync: plans moves from the Xcode group tree and applies them as a
+        /// journaled transaction (recoverable, git-staged as renames).
+        .target(
+            name: "Sync",
+            dependencies: ["PBXProj", "Git", "Basics", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         /// Lossless reader/writer for Xcode `project.pbxproj` files and a typed model over it.
         .target(name: "PBXProj"),
         /// A Swift wrapper over libgit2: repositories, status, tags, commits.
@@ -58,21 +91,28 @@ let package = Package(
         /// Side effects behind protocols: file system, processes, environment, terminal,
         /// diagnostics and secret redaction.
         .target(name: "Basics"),
+        /// Basics' HTTPClient over Foundation's URLSession; only code that talks to the network
+        /// links it.
+        .target(name: "Networking", dependencies: ["Basics"]),
 
         // MARK: - Benchmarks and tests
 
         /// `slipway-bench`: prints medians for the performance targets of each area.
         .executableTarget(
             name: "slipway-bench",
-            dependencies: ["Lanes", "Steps", "PBXProj", "Basics"]
+            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Basics", "TestSupport"]
         ),
         /// Fixtures, fakes and helpers shared by the tests.
         .target(name: "TestSupport", dependencies: ["Basics", "Git"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"]),
+        .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport"]),
+        .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport"]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport"]),
-        .testTarget(name: "StepsTests", dependencies: ["Steps", "TestSupport"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "TestSupport"]),
+        .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "PBXProj", "Git", "TestSupport"]),
+        .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "TestSupport"]),
         .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

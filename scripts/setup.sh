@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what Slipway needs to build and test on a fresh machine:
-#   Debian/Ubuntu: libgit2-dev, pkg-config, git, python3, signify-openbsd, gnupg (apt-get)
-#   macOS:         libgit2, pkg-config, gnupg (Homebrew)
+#   Debian/Ubuntu: libgit2-dev, zlib1g-dev, pkg-config, git, python3, signify-openbsd, minisign,
+#                  gnupg (apt-get)
+#   macOS:         libgit2, zlib, pkg-config, gnupg, minisign (Homebrew)
+#   Both:          moto_server (PyPI 'moto[server]', the S3-compatible server the upload tests
+#                  run on loopback), when it is missing
 # Swift itself must already be installed (https://swift.org/install).
 set -euo pipefail
 
@@ -12,8 +15,10 @@ if [ "$(uname)" = "Darwin" ]; then
   brew list libgit2 >/dev/null 2>&1 || brew install libgit2
   brew list pkg-config >/dev/null 2>&1 || brew install pkg-config
   brew list gnupg >/dev/null 2>&1 || brew install gnupg
+  brew list zlib >/dev/null 2>&1 || brew install zlib
+  brew list minisign >/dev/null 2>&1 || brew install minisign
 elif command -v apt-get >/dev/null; then
-  packages=(libgit2-dev pkg-config git python3 signify-openbsd gnupg rsync)
+  packages=(libgit2-dev zlib1g-dev pkg-config git python3 python3-pip signify-openbsd minisign gnupg rsync)
   missing=()
   for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -27,6 +32,14 @@ else
   echo "warning: unknown system; install libgit2 and pkg-config yourself" >&2
 fi
 
+if ! command -v moto_server >/dev/null; then
+  echo "installing: moto[server] (PyPI)"
+  python3 -m pip install --quiet 'moto[server]' 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages 'moto[server]' \
+    || echo "warning: could not install moto[server]; the S3 upload tests will be skipped" >&2
+fi
+
 command -v swift >/dev/null || { echo "error: Swift is not installed (https://swift.org/install)" >&2; exit 1; }
 pkg-config --exists libgit2 || { echo "error: pkg-config cannot find libgit2 after installing it" >&2; exit 1; }
+pkg-config --exists zlib || { echo "error: pkg-config cannot find zlib after installing it" >&2; exit 1; }
 echo "set-up complete: $(swift --version 2>&1 | head -1); libgit2 $(pkg-config --modversion libgit2)"

@@ -20,6 +20,19 @@ public protocol FileSystem: Sendable {
     func kind(of path: String) -> FileKind?
     /// True when `path` is a regular file the current user may execute.
     func isExecutable(_ path: String) -> Bool
+
+    // Transactional moves (Sync); defaults and LocalFileSystem's versions in FileSystem+Sync.swift.
+
+    /// Renames `source` to `destination`, failing instead of replacing anything already there.
+    func moveWithoutReplacing(_ source: String, to destination: String) throws
+    /// Removes a directory only if it is empty (never anything inside it).
+    func removeEmptyDirectory(_ path: String) throws
+    /// The target of a symbolic link as stored in the link, or nil when `path` is not one.
+    func destinationOfSymbolicLink(_ path: String) -> String?
+    /// Flushes a directory's entries (renames and creations in it) to the disk.
+    func synchronizeDirectory(_ path: String) throws
+    /// Appends `bytes` to a file, creating it when missing; `synchronize` flushes it to the disk.
+    func append(_ bytes: [UInt8], to path: String, synchronize: Bool) throws
 }
 
 /// What a path names.

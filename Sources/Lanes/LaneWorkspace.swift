@@ -11,14 +11,16 @@ public struct LaneWorkspace: Sendable {
     public let services: LaneRunner.Services
 
     /// A workspace for the project at `projectDirectory`.
+    /// Pinned plugins (`tools`' executable folders) are found before `.slipway/bin` and `PATH`.
     public init(projectDirectory: String, lanesDirectory: String = "lanes", fileSystem: any FileSystem,
-                processRunner: any ProcessRunner, environment: Environment) {
+                processRunner: any ProcessRunner, environment: Environment, tools: (any ToolRequirements)? = nil) {
         store = LaneStore(projectDirectory: projectDirectory, lanesDirectory: lanesDirectory, fileSystem: fileSystem)
-        let locator = PluginLocator(directories: [projectDirectory + "/.slipway/bin"] + environment.searchPath,
+        let pinned = (try? tools?.executableDirectories()) ?? []
+        let locator = PluginLocator(directories: pinned + [projectDirectory + "/.slipway/bin"] + environment.searchPath,
                                     processRunner: processRunner, fileSystem: fileSystem, environment: environment)
         registry = StepRegistry(pluginLocator: locator)
         services = LaneRunner.Services(fileSystem: fileSystem, processRunner: processRunner, environment: environment,
-                                       projectDirectory: projectDirectory)
+                                       projectDirectory: projectDirectory, tools: tools)
     }
 
     /// Loads and validates lane `name`; throws every problem at once.

@@ -14,6 +14,14 @@ public struct SlipwayCommand: AsyncParsableCommand {
             StepsCommand.self,
             StepCommand.self,
             InitCommand.self,
+            VersionCommand.self,
+            ChangelogCommand.self,
+            ToolsCommand.self,
+            DepsCommand.self,
+            VerifyCommand.self,
+            ExecCommand.self,
+            SyncCommand.self,
+            KeysCommand.self,
             // XcodeprojCommand.self,  (re-enabled when the PBXProj work lands)
         ]
     )

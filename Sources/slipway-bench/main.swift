@@ -4,6 +4,8 @@ import Foundation
 /// Each area lives in its own file and registers itself here.
 let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "lanes": LanesBenchmark.run,
+    "pins": PinsBenchmark.run,
+    "pbxproj": PBXProjBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -30,7 +30,7 @@ import Testing
         #expect(outcome.status("skipped") == .skipped)
         #expect(outcome.status("cleanup") == .succeeded)
         #expect(outcome.console.contains("    cleanup after hello there"))
-        #expect(outcome.console.contains("| 3  | skipped | run  | skipped   | -     |"))
+        #expect(outcome.console.contains("| 3  | skipped | run  | skipped   | -"))
         #expect(outcome.console.contains("| f1 | cleanup | run  | succeeded |"))
         #expect(outcome.console.contains("✗ lane 'l' failed after"))
     }

@@ -16,6 +16,8 @@ public struct Lane: Sendable {
     public var secrets: [SecretSpec]
     /// Lane-wide environment variables (values may hold expressions).
     public var env: [EnvironmentEntry]
+    /// Pinned tools (from the Toolfile) that must be installed and verified before step one.
+    public var requires: [String] = []
     /// The steps.
     public var steps: [StepNode]
     /// Steps that run after the others, whatever happened (`if: always()` by default).

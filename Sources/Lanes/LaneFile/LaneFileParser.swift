@@ -4,7 +4,7 @@ import Steps
 /// Turns a lane file's text into a `Lane`, collecting every structural problem (unknown keys,
 /// wrong types, bad expressions, duplicate ids) with its line and column.
 public struct LaneFileParser {
-    static let topLevelKeys = ["description", "inputs", "secrets", "env", "steps", "finally"]
+    static let topLevelKeys = ["description", "inputs", "secrets", "env", "requires", "steps", "finally"]
     static let stepKeys = ["id", "name", "if", "timeout", "retry", "continue-on-error", "env", "working-directory"]
 
     var diagnostics = DiagnosticCollector()
@@ -37,6 +37,7 @@ public struct LaneFileParser {
             case "inputs": lane.inputs = inputs(entry.value)
             case "secrets": lane.secrets = secrets(entry.value)
             case "env": lane.env = environment(entry.value)
+            case "requires": lane.requires = requires(entry.value)
             case "steps": sawSteps = true; lane.steps = stepList(entry.value, isFinally: false)
             case "finally": lane.finally = stepList(entry.value, isFinally: true)
             default: break
@@ -113,6 +114,19 @@ public struct LaneFileParser {
             guard let template = template(entry.value, what: "env '\(entry.key.text)'") else { return nil }
             return EnvironmentEntry(name: entry.key.text, value: template)
         }
+    }
+
+    mutating func requires(_ value: YAMLValue) -> [String] {
+        guard case .sequence(let items, _) = value else {
+            if !value.isNull { diagnostics.error("'requires' must be a list of tool names from the Toolfile, but it is \(value.kindDescription)", at: value.location) }
+            return []
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = string(item, what: "a required tool's name") else { continue }
+            if names.contains(name) { diagnostics.warning("tool '\(name)' is listed twice in 'requires'", at: item.location) } else { names.append(name) }
+        }
+        return names
     }
 
     mutating func secrets(_ value: YAMLValue) -> [SecretSpec] {

@@ -14,13 +14,16 @@ public struct LaneRunner: Sendable {
         public var environment: Environment
         /// The project's root: lane paths, working directories and `.slipway/` are relative to it.
         public var projectDirectory: String
+        /// Checks a lane's `requires:` against the project's pinned tools (nil: no pins here).
+        public var tools: (any ToolRequirements)?
 
         public init(fileSystem: any FileSystem, processRunner: any ProcessRunner, environment: Environment,
-                    projectDirectory: String) {
+                    projectDirectory: String, tools: (any ToolRequirements)? = nil) {
             self.fileSystem = fileSystem
             self.processRunner = processRunner
             self.environment = environment
             self.projectDirectory = projectDirectory
+            self.tools = tools
         }
     }
 
@@ -55,6 +58,7 @@ public struct LaneRunner: Sendable {
         let lane = validated.lane
         let journals = RunJournalStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory)
         let plan = try RunPreparation(lane: lane, options: options, environment: services.environment, journals: journals).prepare()
+        try await checkRequiredTools(lane)
         let redactor = Redactor(secrets: Array(plan.secrets.values))
         var allReporters = reporters
         let runID = RunJournalStore.newRunID()
@@ -105,6 +109,17 @@ public struct LaneRunner: Sendable {
         interruption.unregister(token)
     }
 
+    /// Verifies the lane's `requires:` before step one (offline: installed, checksums, versions).
+    private func checkRequiredTools(_ lane: Lane) async throws {
+        guard !lane.requires.isEmpty else { return }
+        guard let tools = services.tools else { throw LaneRunError.toolsUnavailable(lane: lane.name, tools: lane.requires) }
+        do {
+            try await tools.requireVerified(names: lane.requires)
+        } catch {
+            throw LaneRunError.toolsNotVerified(lane: lane.name, message: errorText(error))
+        }
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
@@ -117,6 +132,8 @@ public enum LaneRunError: Error, LocalizedError, Sendable, Equatable {
     case nothingToResume(lane: String)
     case unknownStartStep(String, suggestion: String)
     case reportFailed(String)
+    case toolsUnavailable(lane: String, tools: [String])
+    case toolsNotVerified(lane: String, message: String)
 
     public var errorDescription: String? {
         switch self {
@@ -131,6 +148,10 @@ public enum LaneRunError: Error, LocalizedError, Sendable, Equatable {
             return "--from: the lane has no step '\(step)'.\(suggestion)"
         case .reportFailed(let message):
             return "could not write a report: \(message)"
+        case .toolsUnavailable(let lane, let tools):
+            return "lane '\(lane)' requires \(tools.joined(separator: ", ")), but this project has no pinned tools; add them to a Toolfile and run 'slipway tools lock' and 'slipway tools install'"
+        case .toolsNotVerified(let lane, let message):
+            return "lane '\(lane)' cannot start: its required tools do not match the lock.\n\(message)\nRun 'slipway tools install' (or 'slipway tools verify' for details)."
         }
     }
 }

@@ -22,9 +22,7 @@ struct LanesCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         do {
-            let workspace = LaneWorkspace(projectDirectory: env.projectDirectory, lanesDirectory: lanes,
-                                          fileSystem: env.fileSystem, processRunner: env.processRunner,
-                                          environment: env.environment)
+            let workspace = env.workspace(lanes: lanes)
             let summaries = try workspace.summaries()
             if json {
                 env.print(String(decoding: try JSONFormatting.encoder().encode(summaries), as: UTF8.self))
@@ -74,9 +72,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let workspace = LaneWorkspace(projectDirectory: env.projectDirectory, lanesDirectory: lanes,
-                                      fileSystem: env.fileSystem, processRunner: env.processRunner,
-                                      environment: env.environment)
+        let workspace = env.workspace(lanes: lanes)
         var failed = false
         do {
             for name in names.isEmpty ? try workspace.store.names() : names {

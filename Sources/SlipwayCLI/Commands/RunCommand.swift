@@ -75,7 +75,7 @@ struct RunCommand: AsyncParsableCommand {
         let signals = SignalForwarder(interruption: options.interruption)
         defer { signals.stop() }
         do {
-            let summary = try await workspace(env).run(lane, options: options, reporters: try reporters(env))
+            let summary = try await env.workspace(lanes: lanes).run(lane, options: options, reporters: try reporters(env))
             switch summary.status {
             case .succeeded: return
             case .failed: throw ExitCodes.failure
@@ -87,8 +87,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func workspace(_ env: CommandEnvironment) -> LaneWorkspace {
-        LaneWorkspace(projectDirectory: env.projectDirectory, lanesDirectory: lanes, fileSystem: env.fileSystem,
-                      processRunner: env.processRunner, environment: env.environment)
+        env.workspace(lanes: lanes)
     }
 
     private func reporters(_ env: CommandEnvironment) throws -> [any RunReporter] {

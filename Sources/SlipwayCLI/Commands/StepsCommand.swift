@@ -16,8 +16,7 @@ struct StepsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let workspace = LaneWorkspace(projectDirectory: env.projectDirectory, fileSystem: env.fileSystem,
-                                      processRunner: env.processRunner, environment: env.environment)
+        let workspace = env.workspace()
         env.print("BUILT-IN STEPS:")
         env.print(StepDocumentation.list(workspace.registry.builtInKinds))
         let plugins = await workspace.registry.plugins()
@@ -44,8 +43,7 @@ struct StepCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let workspace = LaneWorkspace(projectDirectory: env.projectDirectory, fileSystem: env.fileSystem,
-                                      processRunner: env.processRunner, environment: env.environment)
+        let workspace = env.workspace()
         do {
             guard let kind = try await workspace.registry.kind(for: name) else {
                 env.printError("there is no step '\(name)'.\(Suggestions.didYouMean(name, in: workspace.registry.knownIDs)) Run 'slipway steps' for the list.")

@@ -15,7 +15,12 @@ public struct StepRegistry: Sendable {
             GitCommitStep.self,
             GitTagStep.self,
             GitPushStep.self,
-        ]
+            ArchiveStep.self,
+            ChecksumsStep.self,
+            SignStep.self,
+            UploadStep.self,
+            SyncStep.self,
+        ] + platformBuiltInTypes
     }
 
     private let kinds: [String: StepKind]

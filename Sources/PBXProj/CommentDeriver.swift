@@ -1,0 +1,215 @@
+/// Which generation of Xcode's `/* comment */` wording a file uses.
+public enum CommentDialect: Sendable, Hashable {
+    /// Xcode 3 to 16: a build configuration is named by its name ("Debug"), an exception set by
+    /// its isa.
+    case classic
+    /// Xcode 26: "Debug configuration for PBXNativeTarget \"App\"" and
+    /// "Exceptions for \"App\" folder in \"App\" target".
+    case xcode26
+}
+
+/// Derives the `/* comment */` Xcode writes after each object id, from the objects themselves.
+///
+/// Rules (found by reading Xcode-written files of objectVersion 45 to 110):
+/// - files, groups, variant/version groups, synchronized folders, reference proxies, build
+///   configurations, targets and anything else with a name: `name`, else `path`, else no comment;
+/// - a build phase: its `name`, else its kind ("Sources", "Frameworks", "CopyFiles", ...);
+/// - a build file: "<file or package product> in <phase>", with "(null)" for a missing part;
+/// - `PBXProject`: "Project object"; a configuration list:
+///   `Build configuration list for <owner isa> "<owner name>"` (the project's name is the
+///   `.xcodeproj` folder's name);
+/// - proxies, dependencies and build rules: their isa;
+/// - Swift packages: `XCRemoteSwiftPackageReference "<repository name>"`,
+///   `XCLocalSwiftPackageReference "<relative path>"`, and a product's name without `plugin:`.
+struct CommentDeriver {
+    let tree: SyntaxTree
+    let table: ObjectTable
+    let projectName: String
+    let dialect: CommentDialect
+
+    private static let defaultPhaseNames: [String: String] = [
+        "PBXSourcesBuildPhase": "Sources", "PBXFrameworksBuildPhase": "Frameworks",
+        "PBXResourcesBuildPhase": "Resources", "PBXHeadersBuildPhase": "Headers",
+        "PBXCopyFilesBuildPhase": "CopyFiles", "PBXShellScriptBuildPhase": "ShellScript",
+        "PBXRezBuildPhase": "Rez", "PBXAppleScriptBuildPhase": "AppleScript",
+        "PBXJavaArchiveBuildPhase": "JavaArchive",
+    ]
+    private static let isaComments: Set<String> = ["PBXTargetDependency", "PBXContainerItemProxy", "PBXBuildRule"]
+
+    /// The comment for every object, indexed like `table.entries`.
+    func deriveAll() -> [String?] {
+        let maps = ReverseMaps(tree: tree, table: table, dialect: dialect)
+        var names = [String??](repeating: nil, count: table.entries.count)
+        var result = [String?](repeating: nil, count: table.entries.count)
+        for index in table.entries.indices {
+            result[index] = comment(index, maps: maps, names: &names).map(CommentDeriver.sanitized)
+        }
+        return result
+    }
+
+    /// A comment cannot contain its own terminator; a name (or isa, in a section comment) with
+    /// `*/` in it is written with `* /` so the file still reads.
+    static func sanitized(_ text: String) -> String {
+        var text = text
+        let terminated = text.withUTF8 { bytes -> Bool in
+            var index = bytes.startIndex
+            while index + 1 < bytes.endIndex {
+                if bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/") { return true }
+                index += 1
+            }
+            return false
+        }
+        return terminated ? text.replacing("*/", with: "* /") : text
+    }
+
+    private func comment(_ index: Int, maps: ReverseMaps, names: inout [String??]) -> String? {
+        let isa = table.isa(index)
+        switch isa {
+        case "PBXBuildFile":
+            let object = Int(table.entries[index].value)
+            let target = (tree.lookup("fileRef", in: object) ?? tree.lookup("productRef", in: object))
+                .flatMap { table.find(node: $0, in: tree) }
+            let file = target.flatMap { name($0, names: &names) } ?? "(null)"
+            let phase = maps.phaseOfBuildFile[index] >= 0
+                ? name(Int(maps.phaseOfBuildFile[index]), names: &names) ?? "(null)" : "(null)"
+            return "\(file) in \(phase)"
+        case "XCConfigurationList":
+            guard maps.ownerOfList[index] >= 0 else { return nil }
+            return "Build configuration list for \(ownerDescription(Int(maps.ownerOfList[index]), names: &names))"
+        case "XCBuildConfiguration" where dialect == .xcode26:
+            let own = name(index, names: &names) ?? "(null)"
+            let list = maps.listOfConfiguration[index]
+            guard list >= 0, maps.ownerOfList[Int(list)] >= 0 else { return own }
+            return "\(own) configuration for \(ownerDescription(Int(maps.ownerOfList[Int(list)]), names: &names))"
+        default:
+            if isa.hasPrefix("PBXFileSystemSynchronized") && isa.hasSuffix("ExceptionSet") {
+                return dialect == .classic ? isa : exceptionSetComment(index, maps: maps, names: &names)
+            }
+            return name(index, names: &names)
+        }
+    }
+
+    private func ownerDescription(_ owner: Int, names: inout [String??]) -> String {
+        let isa = table.isa(owner)
+        let ownerName = isa == "PBXProject" ? projectName : (name(owner, names: &names) ?? "(null)")
+        return "\(isa) \"\(ownerName)\""
+    }
+
+    private func exceptionSetComment(_ index: Int, maps: ReverseMaps, names: inout [String??]) -> String {
+        let object = Int(table.entries[index].value)
+        let group = maps.groupOfExceptionSet[index]
+        let folder = group >= 0 ? name(Int(group), names: &names) ?? "(null)" : "(null)"
+        if let targetNode = tree.lookup("target", in: object) {
+            let target = table.find(node: targetNode, in: tree).flatMap { name($0, names: &names) } ?? "(null)"
+            return "Exceptions for \"\(folder)\" folder in \"\(target)\" target"
+        }
+        let phase = tree.lookup("buildPhase", in: object).flatMap { table.find(node: $0, in: tree) }
+        let phaseName = phase.flatMap { name($0, names: &names) } ?? "(null)"
+        let target = phase.map { Int(maps.targetOfPhase[$0]) }.flatMap { $0 >= 0 ? name($0, names: &names) : nil }
+        return "Exceptions for \"\(folder)\" folder in \"\(phaseName)\" phase from \"\(target ?? "(null)")\" target"
+    }
+
+    /// The display name of an object: what its id's comment says wherever it is referenced,
+    /// apart from build files and configuration lists, whose comments are composite.
+    private func name(_ index: Int, names: inout [String??]) -> String? {
+        if let cached = names[index] { return cached }
+        let computed = computeName(index)
+        names[index] = .some(computed)
+        return computed
+    }
+
+    private func computeName(_ index: Int) -> String? {
+        let object = Int(table.entries[index].value)
+        let isa = table.isa(index)
+        // Only string values name things; a list or dictionary where a name belongs gives none.
+        func string(_ key: String) -> String? {
+            tree.lookup(key, in: object).flatMap { tree.isString($0) ? tree.string($0) : nil }
+        }
+        if let phase = CommentDeriver.defaultPhaseNames[isa] { return string("name") ?? phase }
+        if CommentDeriver.isaComments.contains(isa) { return isa }
+        switch isa {
+        case "PBXProject":
+            return "Project object"
+        case "XCRemoteSwiftPackageReference":
+            return "XCRemoteSwiftPackageReference \"\(Self.repositoryName(string("repositoryURL") ?? ""))\""
+        case "XCLocalSwiftPackageReference":
+            return "XCLocalSwiftPackageReference \"\(string("relativePath") ?? "")\""
+        case "XCSwiftPackageProductDependency":
+            guard let product = string("productName") else { return nil }
+            return product.hasPrefix("plugin:") ? String(product.dropFirst(7)) : product
+        default:
+            return string("name") ?? string("path")
+        }
+    }
+
+    /// The last path component of a repository URL without `.git`: what Xcode shows as the
+    /// package's name.
+    static func repositoryName(_ url: String) -> String {
+        var trimmed = Substring(url)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        var last = trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        if last.hasSuffix(".git") { last = String(last.dropLast(4)) }
+        return last
+    }
+}
+
+/// Who contains whom, for the comments that name a container.
+private struct ReverseMaps {
+    var phaseOfBuildFile: [Int32]
+    var ownerOfList: [Int32]
+    var listOfConfiguration: [Int32]
+    var groupOfExceptionSet: [Int32]
+    var targetOfPhase: [Int32]
+
+    init(tree: SyntaxTree, table: ObjectTable, dialect: CommentDialect) {
+        let count = table.entries.count
+        phaseOfBuildFile = [Int32](repeating: -1, count: count)
+        ownerOfList = [Int32](repeating: -1, count: count)
+        listOfConfiguration = [Int32](repeating: -1, count: count)
+        groupOfExceptionSet = [Int32](repeating: -1, count: count)
+        targetOfPhase = [Int32](repeating: -1, count: count)
+        let isPhase = table.isaNames.map { $0.hasSuffix("BuildPhase") }
+        for (index, entry) in table.entries.enumerated() {
+            let object = Int(entry.value)
+            if isPhase[Int(entry.isa)], let files = tree.lookup("files", in: object) {
+                mark(files, in: tree, table: table, as: index, into: &phaseOfBuildFile)
+            }
+            if let list = tree.lookup("buildConfigurationList", in: object),
+                let listIndex = table.find(node: list, in: tree),
+                ownerOfList[listIndex] < 0 || ReverseMaps.precedes(index, Int(ownerOfList[listIndex]), tree: tree, table: table) {
+                ownerOfList[listIndex] = Int32(index)
+            }
+            guard dialect == .xcode26 else { continue }
+            if let configurations = tree.lookup("buildConfigurations", in: object) {
+                mark(configurations, in: tree, table: table, as: index, into: &listOfConfiguration)
+            }
+            if let exceptions = tree.lookup("exceptions", in: object) {
+                mark(exceptions, in: tree, table: table, as: index, into: &groupOfExceptionSet)
+            }
+            if let phases = tree.lookup("buildPhases", in: object) {
+                mark(phases, in: tree, table: table, as: index, into: &targetOfPhase)
+            }
+        }
+    }
+
+    private func mark(_ array: Int, in tree: SyntaxTree, table: ObjectTable, as owner: Int, into map: inout [Int32]) {
+        guard tree.nodes[array].kind == .array else { return }
+        for child in tree.children(array) {
+            guard let found = table.find(node: child, in: tree) else { continue }
+            if map[found] < 0 || ReverseMaps.precedes(owner, Int(map[found]), tree: tree, table: table) {
+                map[found] = Int32(owner)
+            }
+        }
+    }
+
+    /// Xcode's order of objects (isa, then id). When two objects claim the same child (a build
+    /// file listed by two phases, say), the first in this order wins, so the comment does not
+    /// depend on where the objects sit in the file and the canonical form is stable.
+    static func precedes(_ a: Int, _ b: Int, tree: SyntaxTree, table: ObjectTable) -> Bool {
+        let left = table.entries[a], right = table.entries[b]
+        if left.isa != right.isa {
+            return table.isaNames[Int(left.isa)].utf8.lexicographicallyPrecedes(table.isaNames[Int(right.isa)].utf8)
+        }
+        return tree.withContent(Int(left.key)) { x in tree.withContent(Int(right.key)) { y in x.lexicographicallyPrecedes(y) } }
+    }
+}

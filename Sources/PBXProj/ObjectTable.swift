@@ -1,0 +1,193 @@
+/// The `objects` dictionary of a parsed project, indexed by object id without allocating a
+/// String per id: an open-addressing hash table over the id bytes in the source.
+///
+/// Each slot holds 32 bits of the id's hash next to the entry index, so a probe that misses
+/// never leaves the slot array, and each entry keeps its id's byte range, so a hit costs one
+/// comparison in the text. That keeps lookups cheap in 50 MB files whose tables do not fit in
+/// the processor's caches.
+struct ObjectTable: Sendable {
+    /// One object: its id node, its dictionary node, its interned isa and its id's text.
+    struct Entry: Sendable {
+        var key: Int32
+        var value: Int32
+        var isa: Int32
+        /// The id's text without quotes (`keyStart == keyEnd == 0` when it has escapes).
+        var keyStart: UInt32
+        var keyEnd: UInt32
+    }
+
+    /// The node of the root dictionary's `objects` value.
+    let objectsNode: Int
+    /// Objects in file order.
+    let entries: [Entry]
+    /// Distinct isa names; `Entry.isa` indexes this.
+    let isaNames: [String]
+    /// `hash tag << 32 | entry index + 1`; 0 is an empty slot.
+    private let slots: [UInt64]
+    private let mask: Int
+    /// The shortest and longest id, to reject most strings before hashing them.
+    private let idLengths: ClosedRange<Int>
+
+    /// Indexes the objects of `tree`, rejecting duplicate ids and objects without an isa.
+    init(tree: SyntaxTree) throws {
+        guard let objects = tree.lookup("objects", in: 0) else {
+            throw PBXProjError.invalidStructure(
+                message: "the project has no 'objects' dictionary; this is not a project.pbxproj file",
+                at: tree.location(ofNode: 0))
+        }
+        guard tree.nodes[objects].kind == .dictionary else {
+            throw PBXProjError.invalidStructure(message: "'objects' must be a dictionary", at: tree.location(ofNode: objects))
+        }
+        objectsNode = objects
+        let (entries, names) = try ObjectTable.readEntries(tree: tree, objects: objects)
+        var capacity = 16
+        while capacity < entries.count * 2 { capacity <<= 1 }
+        var slots = [UInt64](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        var shortest = Int.max, longest = 0
+        for (index, entry) in entries.enumerated() {
+            let key = Int(entry.key)
+            let (hash, length) = tree.withContent(key) { (ObjectTable.hash($0), $0.count) }
+            shortest = min(shortest, length)
+            longest = max(longest, length)
+            let tag = UInt64(UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) >> 32))
+            var slot = hash & mask
+            while slots[slot] != 0 {
+                let other = Int(slots[slot] & 0xFFFF_FFFF) - 1
+                if slots[slot] >> 32 == tag, tree.withContent(key, { tree.contentEquals(Int(entries[other].key), $0) }) {
+                    throw PBXProjError.duplicateObjectID(
+                        id: tree.string(key), at: tree.location(ofNode: key), first: tree.location(ofNode: Int(entries[other].key)))
+                }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = tag << 32 | UInt64(index + 1)
+        }
+        self.entries = entries
+        self.isaNames = names
+        self.slots = slots
+        self.mask = mask
+        self.idLengths = entries.isEmpty ? 0...0 : shortest...longest
+    }
+
+    private static func readEntries(tree: SyntaxTree, objects: Int) throws -> ([Entry], [String]) {
+        var entries: [Entry] = []
+        var names: [String] = []
+        var nameBytes: [[UInt8]] = []
+        var lastIsa: Int32 = -1
+        for (key, value) in tree.entries(objects) {
+            guard tree.nodes[value].kind == .dictionary else {
+                throw PBXProjError.invalidStructure(
+                    message: "object '\(tree.string(key))' is not a dictionary", at: tree.location(ofNode: value))
+            }
+            guard let isaNode = tree.lookup("isa", in: value), tree.isString(isaNode) else {
+                throw PBXProjError.invalidStructure(
+                    message: "object '\(tree.string(key))' has no 'isa'; every object needs its class name",
+                    at: tree.location(ofNode: key))
+            }
+            let isa = intern(isaNode, tree: tree, last: &lastIsa, names: &names, bytes: &nameBytes)
+            let node = tree.nodes[key]
+            var start: UInt32 = 0, end: UInt32 = 0
+            if node.kind == .unquoted {
+                (start, end) = (node.start, node.end)
+            } else if node.flags == 0 {
+                (start, end) = (node.start + 1, node.end - 1)
+            }
+            entries.append(Entry(key: Int32(key), value: Int32(value), isa: isa, keyStart: start, keyEnd: end))
+        }
+        return (entries, names)
+    }
+
+    private static func intern(
+        _ node: Int, tree: SyntaxTree, last: inout Int32, names: inout [String], bytes: inout [[UInt8]]
+    ) -> Int32 {
+        if last >= 0, tree.withContent(node, { $0.elementsEqual(bytes[Int(last)]) }) { return last }
+        let content = tree.contentBytes(node)
+        if let found = bytes.firstIndex(of: content) {
+            last = Int32(found)
+            return last
+        }
+        bytes.append(content)
+        names.append(String(decoding: content, as: UTF8.self))
+        last = Int32(names.count - 1)
+        return last
+    }
+
+    /// A hash over the id's 8-byte words, finished with MurmurHash3's 64-bit mixer so that ids
+    /// differing only in a few characters (sequential ids) spread over the whole table.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var value: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        guard let base = bytes.baseAddress else { return Int(truncatingIfNeeded: value) }
+        var i = 0
+        while i + 8 <= bytes.count {
+            value = (value ^ UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) &* 0x87C3_7B91_1142_53D5
+            value ^= value >> 32
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < bytes.count {
+            tail |= UInt64(base[i]) << shift
+            shift += 8
+            i += 1
+        }
+        value ^= tail
+        value ^= value >> 33
+        value = value &* 0xFF51_AFD7_ED55_8CCD
+        value ^= value >> 33
+        value = value &* 0xC4CE_B9FE_1A85_EC53
+        value ^= value >> 33
+        return Int(truncatingIfNeeded: value)
+    }
+
+    /// The entry index of the object whose id is `id`.
+    func find(_ id: UnsafeBufferPointer<UInt8>, in tree: SyntaxTree) -> Int? {
+        guard idLengths.contains(id.count) else { return nil }
+        let hash = ObjectTable.hash(id)
+        let tag = UInt64(UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) >> 32))
+        return slots.withUnsafeBufferPointer { slots in
+            var slot = hash & mask
+            while true {
+                let value = slots[slot]
+                if value == 0 { return nil }
+                if value >> 32 == tag {
+                    let index = Int(value & 0xFFFF_FFFF) - 1
+                    if keyEquals(index, id, in: tree) { return index }
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    @inline(__always)
+    private func keyEquals(_ index: Int, _ id: UnsafeBufferPointer<UInt8>, in tree: SyntaxTree) -> Bool {
+        let entry = entries[index]
+        guard entry.keyEnd > entry.keyStart || tree.nodes[Int(entry.key)].kind == .unquoted else {
+            return tree.contentEquals(Int(entry.key), id)
+        }
+        guard Int(entry.keyEnd - entry.keyStart) == id.count else { return false }
+        return tree.bytes.withUnsafeBufferPointer { text in
+            ByteCompare.equal(UnsafeBufferPointer(rebasing: text[Int(entry.keyStart)..<Int(entry.keyEnd)]), id)
+        }
+    }
+
+    /// The entry index of the object whose id is `id`.
+    func find(_ id: String, in tree: SyntaxTree) -> Int? {
+        var id = id
+        return id.withUTF8 { find($0, in: tree) }
+    }
+
+    /// The entry index of the object whose id is the content of string node `node`.
+    func find(node: Int, in tree: SyntaxTree) -> Int? {
+        guard tree.isString(node) else { return nil }
+        return tree.withContent(node) { find($0, in: tree) }
+    }
+
+    /// The isa name of entry `index`.
+    func isa(_ index: Int) -> String { isaNames[Int(entries[index].isa)] }
+
+    /// The interned index of an isa name, or nil when no object has it.
+    func isaIndex(_ name: String) -> Int32? {
+        isaNames.firstIndex(of: name).map { Int32($0) }
+    }
+}

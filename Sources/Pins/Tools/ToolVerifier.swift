@@ -1,0 +1,226 @@
+import Basics
+import Foundation
+
+/// `slipway tools verify`, and what the lane runner calls before step one of a lane that
+/// `requires:` tools: offline, and fast when nothing changed (hashes and version outputs are
+/// cached by file identity in the tools cache).
+///
+/// For each tool: is it locked, does the lock still satisfy the Toolfile, is the executable
+/// installed, does its SHA-256 equal the lock's, and does the version it prints equal the lock's
+/// (system tools: is it on PATH and does its version satisfy the constraint).
+public struct ToolVerifier: Sendable {
+    /// The project and its services.
+    public let context: PinsContext
+
+    /// A verifier for the project in `context`.
+    public init(context: PinsContext) {
+        self.context = context
+    }
+
+    /// Verifies the named tools, or all tools and stale lock entries when `names` is nil.
+    /// Drift is reported in the statuses, not thrown.
+    /// - Throws: `PinsError.toolfileNotFound`, `.lockfileNotFound`, `.lockfileCorrupt`,
+    ///   `.lockfileUnsupportedVersion`, `.unknownTool`; `DiagnosticsError` for a bad Toolfile.
+    public func report(for names: [String]? = nil) async throws -> ToolVerifyReport {
+        let toolfile = try context.loadToolfile()
+        let lockfile = try context.lockfileStore.loadRequired()
+        let specs = try select(names, from: toolfile)
+        let cache = VerifyCache.load(from: context.cache.verifyCachePath, fileSystem: context.fileSystem)
+        let outcomes = await checkAll(specs, lockfile: lockfile, cache: cache)
+        var updated = cache
+        for case let (_, _, (path, entry)?) in outcomes { updated.entries[path] = entry }
+        if updated != cache { updated.save(to: context.cache.verifyCachePath, fileSystem: context.fileSystem) }
+        var statuses = outcomes.map(\.1)
+        if names == nil {
+            statuses += staleEntries(lockfile, toolfile)
+        }
+        return ToolVerifyReport(platform: context.platform.description, tools: statuses)
+    }
+
+    /// The statuses of the named tools (the lane runner's `requires:` check); a tool passed
+    /// when its status `isOK`.
+    /// - Throws: as `report(for:)`.
+    public func verify(names: [String]) async throws -> [ToolStatus] {
+        try await report(for: names).tools
+    }
+
+    /// Verifies the named tools and throws when any of them drifted.
+    /// - Throws: `PinsError.toolsNotVerified` with the statuses (its message lists each failed
+    ///   check), and what `report(for:)` throws.
+    public func requireVerified(names: [String]) async throws {
+        let statuses = try await report(for: names).tools
+        if statuses.contains(where: { !$0.isOK }) { throw PinsError.toolsNotVerified(statuses) }
+    }
+
+    /// Checks the tools concurrently (hashing is the cost, and it is spread over the cores),
+    /// biggest executables first so that the workers finish together; results in `specs` order.
+    private func checkAll(_ specs: [ToolSpec], lockfile: Lockfile, cache: VerifyCache) async
+        -> [(Int, ToolStatus, (String, VerifyCache.Entry)?)] {
+        let sizes = specs.map { spec -> Int64 in
+            guard let locked = lockfile.tools[spec.name], let path = executablePath(spec, locked: locked) else { return 0 }
+            return context.files.identity(of: path)?.size ?? 0
+        }
+        return await withTaskGroup(of: (Int, ToolStatus, (String, VerifyCache.Entry)?).self) { group in
+            for index in specs.indices.sorted(by: { sizes[$0] > sizes[$1] }) {
+                let spec = specs[index]
+                group.addTask {
+                    let (status, entry) = await check(spec, locked: lockfile.tools[spec.name], cache: cache)
+                    return (index, status, entry)
+                }
+            }
+            var results: [(Int, ToolStatus, (String, VerifyCache.Entry)?)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }
+        }
+    }
+
+    private func select(_ names: [String]?, from toolfile: Toolfile) throws -> [ToolSpec] {
+        guard let names else { return toolfile.tools }
+        return try names.map { name in
+            guard let spec = toolfile.tool(named: name) else {
+                throw PinsError.unknownTool(name: name, known: toolfile.names)
+            }
+            return spec
+        }
+    }
+
+    private func staleEntries(_ lockfile: Lockfile, _ toolfile: Toolfile) -> [ToolStatus] {
+        lockfile.tools.keys.sorted().filter { toolfile.tool(named: $0) == nil }.map { name in
+            ToolStatus(name: name, source: nil, lockedVersion: lockfile.tools[name]?.version.description, executable: nil,
+                       checks: [ToolCheck(check: .locked, ok: false, expected: "no entry (the Toolfile does not list '\(name)')",
+                                          found: "an entry for \(lockfile.tools[name]?.version.description ?? "?")",
+                                          file: "Toolfile.lock", advice: "Run 'slipway tools lock' to remove it.")])
+        }
+    }
+
+    // MARK: - One tool
+
+    private func check(_ spec: ToolSpec, locked: LockedTool?, cache: VerifyCache) async
+        -> (ToolStatus, (String, VerifyCache.Entry)?) {
+        let toolfileLocation = spec.location.description
+        var status = ToolStatus(name: spec.name, source: spec.source.kind, lockedVersion: locked?.version.description,
+                                executable: nil, checks: [])
+        guard let locked else {
+            status.checks.append(ToolCheck(check: .locked, ok: false, expected: "an entry in Toolfile.lock", found: "none",
+                                           file: "Toolfile.lock", advice: "Run 'slipway tools lock'."))
+            return (status, nil)
+        }
+        status.checks.append(ToolCheck(check: .locked, ok: true, expected: "an entry in Toolfile.lock",
+                                       found: "\(locked.source.rawValue) \(locked.version)", file: "Toolfile.lock"))
+        let mismatch = locked.mismatch(with: spec)
+        status.checks.append(ToolCheck(check: .toolfile, ok: mismatch == nil, expected: expectation(of: spec),
+                                       found: mismatch ?? "\(locked.version)", file: toolfileLocation,
+                                       advice: "Run 'slipway tools lock' to lock what the Toolfile asks for."))
+        guard mismatch == nil else { return (status, nil) }
+        guard let path = executablePath(spec, locked: locked) else {
+            status.checks.append(ToolCheck(check: .installed, ok: false, expected: "'\(spec.executableSubpath)' on PATH",
+                                           found: "not found", file: "PATH", advice: "Install it, or change the Toolfile."))
+            return (status, nil)
+        }
+        status.executable = path
+        guard context.fileSystem.isExecutable(path), let identity = context.files.identity(of: path) else {
+            status.checks.append(ToolCheck(check: .installed, ok: false, expected: "an executable file", found: "nothing",
+                                           file: path, advice: "Run 'slipway tools install'."))
+            return (status, nil)
+        }
+        status.checks.append(ToolCheck(check: .installed, ok: true, expected: "an executable file", found: "an executable file",
+                                       file: path))
+        return await checkContents(spec, locked: locked, path: path, identity: identity, cache: cache, status: status)
+    }
+
+    private func checkContents(_ spec: ToolSpec, locked: LockedTool, path: String, identity: FileIdentity,
+                               cache: VerifyCache, status: ToolStatus) async -> (ToolStatus, (String, VerifyCache.Entry)?) {
+        var status = status
+        var entry = cache.entry(for: path, identity: identity)
+            ?? VerifyCache.Entry(identity: identity, sha256: nil, versionOutputs: [:])
+        if spec.source.kind != .system {
+            let expected = locked.executables[context.platform.description]
+            if entry.sha256 == nil { entry.sha256 = try? context.files.sha256(ofFile: path) }
+            let found = entry.sha256 ?? "unreadable"
+            status.checks.append(ToolCheck(
+                check: .checksum, ok: expected != nil && expected == found,
+                expected: expected ?? "a checksum recorded for \(context.platform)", found: found, file: path,
+                advice: expected == nil
+                    ? "Run 'slipway tools install' on \(context.platform) to record it, and commit Toolfile.lock."
+                    : "The installed executable was changed; run 'slipway tools install' to restore it."))
+        }
+        let key = spec.versionArguments.joined(separator: "\u{1F}")
+        if entry.versionOutputs[key] == nil {
+            let probe = VersionProbe(processRunner: context.processRunner, environment: context.environment)
+            entry.versionOutputs[key] = (try? await probe.output(of: path, arguments: spec.versionArguments)) ?? ""
+        }
+        status.checks.append(versionCheck(spec, locked: locked, output: entry.versionOutputs[key] ?? "", path: path))
+        return (status, (path, entry))
+    }
+
+    private func versionCheck(_ spec: ToolSpec, locked: LockedTool, output: String, path: String) -> ToolCheck {
+        let parsed = VersionProbe.parse(output, pattern: spec.versionPattern)
+        let command = ([spec.executableSubpath] + spec.versionArguments).joined(separator: " ")
+        let found = parsed?.description ?? "no version in the output of '\(command)': '\(output.prefix(80))'"
+        if spec.source.kind == .system {
+            let ok = parsed.map(spec.constraint.isSatisfied) ?? false
+            return ToolCheck(check: .version, ok: ok, expected: "a version satisfying '\(spec.constraint)'", found: found,
+                             file: path, advice: "Install a version that satisfies '\(spec.constraint)', or change the Toolfile.")
+        }
+        let advice = parsed == nil
+            ? "Set 'version-regex' or 'version-args' for '\(spec.name)' in the Toolfile."
+            : "Run 'slipway tools install' to reinstall the locked version."
+        return ToolCheck(check: .version, ok: parsed.map { $0 == locked.version } ?? false,
+                         expected: locked.version.description, found: found, file: path, advice: advice)
+    }
+
+    private func expectation(of spec: ToolSpec) -> String {
+        switch spec.source {
+        case .git(let url, _): return "'\(spec.constraint)' from \(url)"
+        case .archive(let archive): return "'\(spec.constraint)' from \(archive.urlTemplate)"
+        case .system(let executable): return "'\(executable)' on PATH"
+        }
+    }
+
+    // MARK: - Paths
+
+    /// Where the locked executable is (installed, or found on PATH for system tools); nil for a
+    /// system tool that is not on PATH.
+    func executablePath(_ spec: ToolSpec, locked: LockedTool) -> String? {
+        if case .system(let executable) = spec.source {
+            return ExecutableLocator.find(executable, environment: context.environment.variables)
+        }
+        let folder = context.cache.installDirectory(tool: spec.name, version: locked.version, platform: context.platform)
+        return folder + "/" + spec.executableSubpath
+    }
+
+    /// The pinned executable of tool `name` (it is not verified; see `requireVerified`).
+    /// - Throws: `PinsError.unknownTool`, `.lockOutOfDate` when it is not locked,
+    ///   `.systemToolMissing`, and what loading the Toolfile and lock throws.
+    public func executablePath(for name: String) throws -> String {
+        let toolfile = try context.loadToolfile()
+        guard let spec = toolfile.tool(named: name) else { throw PinsError.unknownTool(name: name, known: toolfile.names) }
+        let lockfile = try context.lockfileStore.loadRequired()
+        guard let locked = lockfile.tools[name] else {
+            throw PinsError.lockOutOfDate(path: "Toolfile.lock", problems: ["'\(name)' is not locked"])
+        }
+        guard let path = executablePath(spec, locked: locked) else {
+            throw PinsError.systemToolMissing(tool: name, executable: spec.executableSubpath)
+        }
+        return path
+    }
+
+    /// The folders holding the pinned executables that are installed, in Toolfile order: put
+    /// them first in a lane's plugin search path so that pinned `slipway-step-*` plugins win
+    /// over PATH. Empty when the project has no Toolfile or no lock.
+    /// - Throws: what loading the Toolfile and lock throws.
+    public func executableDirectories() throws -> [String] {
+        guard context.fileSystem.exists(context.toolfilePath) else { return [] }
+        let toolfile = try context.loadToolfile()
+        guard let lockfile = try context.lockfileStore.load() else { return [] }
+        var folders: [String] = []
+        for spec in toolfile.tools where spec.source.kind != .system {
+            guard let locked = lockfile.tools[spec.name], let path = executablePath(spec, locked: locked),
+                  context.fileSystem.isExecutable(path)
+            else { continue }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folders.contains(folder) { folders.append(folder) }
+        }
+        return folders
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Why an archive, checksum, signature or upload could not be made. Each message quotes its
+/// subject and says what to do.
+public enum PublishError: Error, LocalizedError, Sendable, Equatable {
+    /// A file pattern matched no file.
+    case noMatch(pattern: String)
+    /// A pattern names something that is not a regular file where a file is needed.
+    case notAFile(path: String)
+    /// Two inputs would be stored under the same name in an archive.
+    case duplicateEntry(name: String)
+    /// An input to an archive lies outside the folder names are made relative to.
+    case outsideBase(path: String, base: String)
+    /// The archive's format cannot be told from its name.
+    case unknownArchiveFormat(path: String)
+    /// zlib refused to compress (out of memory, a bad level).
+    case compressionFailed(path: String, reason: String)
+    /// A file listed in SHA256SUMS is not inside the folder of the SHA256SUMS file.
+    case notBesideChecksums(file: String, folder: String)
+    /// A key file (or key text) is not what it should be.
+    case malformedKey(source: KeySource, problem: String)
+    /// A protected key was given no passphrase.
+    case passphraseRequired(source: KeySource)
+    /// The passphrase does not decrypt the key.
+    case wrongPassphrase(source: KeySource)
+    /// A key file would be replaced.
+    case keyExists(path: String)
+    /// A signature file is not what it should be.
+    case malformedSignature(path: String, problem: String)
+    /// A signature does not match the file and key.
+    case signatureMismatch(file: String, signature: String)
+    /// gpg could not import an armored secret key.
+    case gpgImportFailed(reason: String)
+    /// gpg failed to sign.
+    case gpgFailed(file: String, reason: String)
+    /// gpg rejected the passphrase.
+    case gpgWrongPassphrase(key: String)
+    /// codesign failed.
+    case codesignFailed(file: String, reason: String)
+    /// A file exists at the destination with different contents.
+    case destinationDiffers(path: String, option: String)
+    /// The server refused the request (4xx); such answers are never retried.
+    case refused(action: String, status: Int, body: String)
+    /// The request kept failing (5xx or the connection) until the attempts ran out.
+    case failedAfterRetries(action: String, attempts: Int, reason: String)
+    /// The server's answer could not be understood.
+    case unexpectedResponse(action: String, problem: String)
+    /// A configuration value is unusable.
+    case invalidConfiguration(name: String, problem: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .noMatch(let pattern):
+            return "no file matches '\(pattern)'. Check the pattern (relative to the working directory) and that an earlier step made the files."
+        case .notAFile(let path):
+            return "'\(path)' is not a regular file. Name files, or a pattern such as 'dist/*' that matches files."
+        case .duplicateEntry(let name):
+            return "two inputs would be stored as '\(name)' in the archive. Rename one, or set 'base' so that their paths differ."
+        case .outsideBase(let path, let base):
+            return "'\(path)' is not inside the base folder '\(base)'. Move it, or change 'base'."
+        case .unknownArchiveFormat(let path):
+            return "cannot tell the archive format of '\(path)'. End the name with .tar.gz, .tgz or .zip, or set 'format'."
+        case .compressionFailed(let path, let reason):
+            return "could not compress '\(path)': \(reason)."
+        case .notBesideChecksums(let file, let folder):
+            return "'\(file)' is not inside '\(folder)', the folder of the checksum file, so 'sha256sum -c' could not find it. Write the checksum file next to the files."
+        case .malformedKey(let source, let problem):
+            return "the key \(source) is malformed: \(problem). Give a signify key file made by 'slipway keys generate' or 'signify -G'."
+        case .passphraseRequired(let source):
+            return "the key \(source) is protected by a passphrase, but none was given. Set the step's 'passphrase' option from a secret."
+        case .wrongPassphrase(let source):
+            return "the passphrase for \(source) is wrong. Check the secret that holds it."
+        case .keyExists(let path):
+            return "'\(path)' already exists. Choose another name, or pass --force to replace it (the old key cannot be recovered)."
+        case .malformedSignature(let path, let problem):
+            return "the signature '\(path)' is malformed: \(problem)."
+        case .signatureMismatch(let file, let signature):
+            return "the signature '\(signature)' does not match '\(file)'. The file changed after signing, or another key signed it."
+        case .gpgImportFailed(let reason):
+            return "gpg could not import the secret key: \(reason). Give an armored secret key, as 'gpg --armor --export-secret-keys' writes it."
+        case .gpgFailed(let file, let reason):
+            return "gpg could not sign '\(file)': \(reason). Check the key and that gpg is installed."
+        case .gpgWrongPassphrase(let key):
+            return "the passphrase for the gpg key '\(key)' is wrong. Check the secret that holds it."
+        case .codesignFailed(let file, let reason):
+            return "codesign could not sign '\(file)': \(reason). Check the identity and keychain."
+        case .destinationDiffers(let path, let option):
+            return "'\(path)' already exists with different contents. Set \(option): true to replace it, or remove it."
+        case .refused(let action, let status, let body):
+            return "\(action) was refused: HTTP \(status)\(Self.excerpt(body)). Check the credentials, permissions and URL; 4xx answers are not retried."
+        case .failedAfterRetries(let action, let attempts, let reason):
+            return "\(action) failed after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(reason). Try again later, or check the server."
+        case .unexpectedResponse(let action, let problem):
+            return "\(action): the server's answer is not understood: \(problem)."
+        case .invalidConfiguration(let name, let problem):
+            return "'\(name)' \(problem)."
+        }
+    }
+
+    /// " (first 200 characters of the body)", or nothing for an empty body.
+    static func excerpt(_ body: String) -> String {
+        let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return "" }
+        let short = trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed
+        return " (\(short.replacingOccurrences(of: "\n", with: " ")))"
+    }
+}

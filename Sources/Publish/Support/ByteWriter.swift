@@ -1,0 +1,34 @@
+import Foundation
+
+/// Appends integers in a fixed byte order (zip and gzip are little-endian, signify big-endian).
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func uint16LE(_ value: UInt16) {
+        bytes += [UInt8(value & 0xFF), UInt8(value >> 8)]
+    }
+
+    mutating func uint32LE(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
+    }
+
+    mutating func uint32BE(_ value: UInt32) {
+        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
+    }
+
+    mutating func append(_ other: [UInt8]) { bytes += other }
+    mutating func append(_ text: String) { bytes += Array(text.utf8) }
+}
+
+extension Sequence where Element == UInt8 {
+    /// Lower-case hexadecimal.
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var result: [UInt8] = []
+        for byte in self {
+            result.append(digits[Int(byte >> 4)])
+            result.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Basics
+import Foundation
+import Pins
+
+/// `slipway deps`: the project's other lockfiles.
+struct DepsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deps",
+        abstract: "Audit the project's dependency lockfiles (Package.resolved, Podfile.lock, Cartfile.resolved, Gemfile.lock).",
+        subcommands: [DepsVerifyCommand.self]
+    )
+}
+
+/// `slipway deps verify`.
+struct DepsVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check offline that the lockfiles agree with their manifests and installs.",
+        discussion: """
+            Package.resolved: schema (v1-v3), originHash, each pin against Package.swift's \
+            requirement (via 'swift package dump-package' when swift is on PATH; cached), \
+            checkouts in .build. Podfile.lock: PODFILE CHECKSUM, DEPENDENCIES vs PODS, \
+            Pods/Manifest.lock, COCOAPODS vs Gemfile.lock. Cartfile vs Cartfile.resolved. \
+            Gemfile.lock: DEPENDENCIES, PLATFORMS, CHECKSUMS. Exit 0: all good; 1: drift; \
+            2: a lockfile cannot be read.
+
+            Examples:
+              slipway deps verify
+              slipway deps verify --json
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print JSON (sorted keys): expected, found and file for every check.")
+    var json = false
+
+    func run() async throws {
+        let env = global.environment()
+        let report: DepsReport
+        do {
+            report = try await DependencyAuditor(context: env.pinsContext(online: false)).audit()
+        } catch {
+            throw PinsFailure.report(error, in: env)
+        }
+        if json {
+            try env.printJSON(report)
+        } else {
+            DepsVerifyCommand.printHuman(report, env: env)
+        }
+        if !report.isOK { throw ExitCodes.failure }
+    }
+
+    static func printHuman(_ report: DepsReport, env: CommandEnvironment) {
+        let style = env.style
+        for file in report.files {
+            let findings = report.findings.filter { $0.file == file }
+            let failures = report.failures.filter { $0.file == file || ($0.file.hasPrefix(".build") && file.hasSuffix("Package.resolved")) }
+            let mark = failures.isEmpty ? style.paint("✓", .green) : style.paint("✗", .red)
+            env.print("\(mark) \(file): \(findings.count) check(s), \(failures.count) failed")
+        }
+        for failure in report.failures {
+            env.print("    " + failure.summary)
+        }
+        for note in report.notes { env.print(style.paint("note: ", .dim) + note) }
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Basics
+import Foundation
+import Networking
+import Pins
+
+extension CommandEnvironment {
+    /// The Pins context for this project; `online` adds the HTTP client (lock, install).
+    func pinsContext(online: Bool) -> PinsContext {
+        PinsContext(projectDirectory: projectDirectory, fileSystem: fileSystem, processRunner: processRunner,
+                    environment: environment, http: online ? URLSessionHTTPClient() : nil)
+    }
+
+    /// Prints `value` as pretty JSON with sorted keys.
+    func printJSON<T: Encodable>(_ value: T) throws {
+        print(String(decoding: try JSONFormatting.encoder().encode(value), as: UTF8.self))
+    }
+}
+
+/// Maps Pins errors to exit codes: a missing or unreadable Toolfile/lockfile and unknown names
+/// are invalid input (2); everything else (drift, a moved tag, a bad checksum) is a failure (1).
+enum PinsFailure {
+    static func report(_ error: any Error, in env: CommandEnvironment) -> ExitCode {
+        guard let pins = error as? PinsError else { return Failure.report(error, in: env) }
+        env.printError(errorText(pins))
+        switch pins {
+        case .toolfileNotFound, .lockfileNotFound, .lockfileCorrupt, .lockfileUnsupportedVersion, .unknownTool,
+             .archiveNeedsExactVersion, .malformedDependencyFile, .unsupportedDependencyFileVersion:
+            return ExitCodes.invalidInput
+        default:
+            return ExitCodes.failure
+        }
+    }
+}
+
+/// Prints lock and install progress: live, rewritten lines on a terminal; a line per step
+/// elsewhere (CI logs).
+final class PinsProgressPrinter: @unchecked Sendable {
+    private let env: CommandEnvironment
+    private let lock = NSLock()
+    private var liveLine = false
+    private var lastPercent: [String: Int] = [:]
+
+    init(env: CommandEnvironment) {
+        self.env = env
+    }
+
+    /// The handler to pass to the locker or installer.
+    var handler: PinsEventHandler { { [self] event in lock.withLock { show(event) } } }
+
+    /// Ends a live line, so that what follows starts on a fresh one.
+    func finish() {
+        lock.withLock {
+            if liveLine { env.standardOutput.write("\n") }
+            liveLine = false
+        }
+    }
+
+    private func show(_ event: PinsEvent) {
+        let style = env.style
+        switch event {
+        case let .downloading(tool, _, progress):
+            guard style.interactive, let fraction = progress.fraction else { return }
+            let percent = Int(fraction * 100)
+            guard lastPercent[tool] != percent else { return }
+            lastPercent[tool] = percent
+            env.standardOutput.write("\r\u{1B}[2K  downloading \(tool) … \(percent)%")
+            liveLine = true
+        case let .resolving(tool):
+            line("  resolving \(tool) …", live: true)
+        case let .building(tool, command):
+            line("  building \(tool): \(command)", live: true)
+        case let .kept(tool, version):
+            line(style.paint("  kept      ", .dim) + "\(tool) \(version)")
+        case let .resolved(tool, version):
+            line(style.paint("  locked    ", .green) + "\(tool) \(version)")
+        case let .alreadyInstalled(tool, version):
+            line(style.paint("  ok        ", .dim) + "\(tool) \(version) (already installed)")
+        case let .installed(tool, version, path):
+            line(style.paint("  installed ", .green) + "\(tool) \(version) → \(path)")
+        case let .removedLeftovers(count):
+            line("  removed \(count) leftover folder(s) of an interrupted install")
+        case let .recordedChecksum(tool, platform):
+            line("  recorded  the \(platform) checksum of \(tool) in Toolfile.lock (commit it)")
+        }
+    }
+
+    /// Prints a line; a `live` one is rewritten by the next line on a terminal.
+    private func line(_ text: String, live: Bool = false) {
+        if env.style.interactive {
+            env.standardOutput.write("\r\u{1B}[2K" + text + (live ? "" : "\n"))
+            liveLine = live
+        } else if !live || text.contains("building") {
+            env.standardOutput.write(text + "\n")
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import ArgumentParser
+import Basics
+import Foundation
+import Sync
+
+/// `slipway sync PATH.xcodeproj`: make the folders on disk match the Xcode groups.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Move files so that the folders on disk match the project's Xcode groups, without losing a file.",
+        discussion: """
+            Every group's folder becomes its parent's folder plus the group's name, and every file \
+            goes to its group's folder. The plan (moves, pbxproj edits, files --prune would delete) \
+            is worked out first and every conflict reported before anything moves; then the moves \
+            run as a transaction with a journal in the .xcodeproj folder, the pbxproj is rewritten \
+            last and atomically (only path and name lines change), and in a git repository the \
+            moves are staged so that 'git status' shows renames. An interrupted sync is rolled \
+            back by 'slipway sync --recover' (or automatically by the next sync). See docs/sync.md.
+
+            EXAMPLES:
+              slipway sync App.xcodeproj --dry-run
+              slipway sync App.xcodeproj
+              slipway sync App.xcodeproj --check                 # in CI: exit 1 when out of place
+              slipway sync App.xcodeproj --exclude /App/Vendor --prune
+              slipway sync App.xcodeproj --recover
+
+            EXIT STATUS:
+              0  in sync (or synced)
+              1  --check found files out of place, or the sync failed (the message says whether the tree was restored)
+              2  invalid input or refused: no project, unreadable pbxproj, unknown --exclude group,
+                 conflicts, a dirty git tree without --allow-dirty (nothing was changed)
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The project: the .xcodeproj folder or the project.pbxproj inside it.", valueName: "path"))
+    var path: String
+
+    @Flag(name: [.customShort("p"), .long], help: "Delete unreferenced source and image files in the groups' folders (listed first).")
+    var prune = false
+
+    @Option(name: [.customShort("e"), .long], help: ArgumentHelp("Leave a group alone, e.g. /App/Vendor (repeatable).", valueName: "group"))
+    var exclude: [String] = []
+
+    @Flag(help: "Keep the groups' children in their order (default: sort by name, folders first).")
+    var noSortByName = false
+
+    @Flag(help: "Do not leave /Libraries, /Frameworks, /Products and /Pods alone.")
+    var noDefaultExclusions = false
+
+    @Flag(name: [.customShort("q"), .long], help: "Print nothing but errors.")
+    var quiet = false
+
+    @Flag(help: "Print the plan (moves, pbxproj edits, deletions) and change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Change nothing; exit 1 and list what is out of place (for CI).")
+    var check = false
+
+    @Flag(help: "Print the report as JSON (sorted keys).")
+    var json = false
+
+    @Flag(help: "Run even when the git working tree has uncommitted changes.")
+    var allowDirty = false
+
+    @Flag(help: "Do not use git: no clean-tree check, no staging.")
+    var noGit = false
+
+    @Flag(help: "Roll back an interrupted sync from its journal.")
+    var recover = false
+
+    func validate() throws {
+        if dryRun && check { throw ValidationError("--dry-run and --check cannot be combined; --check already changes nothing.") }
+        if recover && (dryRun || check || prune || !exclude.isEmpty) {
+            throw ValidationError("--recover takes no other sync options: it only restores the state before the interrupted sync.")
+        }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let path = self.path.hasPrefix("/") || global.directory == nil ? self.path : global.projectDirectory + "/" + self.path
+        let progress = ProgressPrinter(enabled: env.style.interactive && !quiet && !json && !dryRun && !check)
+        var onProgress: (@Sendable (Int, Int) -> Void)?
+        if progress.enabled { onProgress = { @Sendable done, total in progress.update(done, total) } }
+        let sync = ProjectSync(
+            fileSystem: env.fileSystem, environment: env.environment, git: Self.gitOpener(enabled: !noGit), progress: onProgress)
+        do {
+            if recover {
+                try runRecovery(sync, path: path, env: env)
+                return
+            }
+            let options = SyncOptions(
+                prune: prune, exclusions: exclude, sortByName: !noSortByName, defaultExclusions: !noDefaultExclusions,
+                allowDirty: allowDirty, useGit: !noGit)
+            let mode: SyncMode = check ? .check : (dryRun ? .dryRun : .apply)
+            let report = try sync.run(path, options: options, mode: mode)
+            progress.finish()
+            try output(report, env: env)
+            if !report.plan.conflicts.isEmpty { throw ExitCodes.invalidInput }
+            if check && !report.isInSync { throw ExitCodes.failure }
+        } catch let error as SyncError {
+            progress.finish()
+            throw Self.exitCode(for: error, env: env)
+        }
+    }
+
+    private static func gitOpener(enabled: Bool) -> @Sendable (String) throws -> (any SyncGit)? {
+        guard enabled else { return { _ in nil } }
+        return { try LibGit2SyncGit.discover(projectFolder: $0) }
+    }
+
+    private func runRecovery(_ sync: ProjectSync, path: String, env: CommandEnvironment) throws {
+        do {
+            let report = try sync.recover(path)
+            if json { return try printJSON(report, env: env) }
+            if quiet { return }
+            switch report.outcome {
+            case .rolledBack:
+                env.print("Rolled back the interrupted sync: \(report.movesUndone) move(s) undone"
+                    + (report.pbxprojRestored ? ", project.pbxproj restored" : "") + (report.indexRestored ? ", git index restored" : "") + ".")
+            case .rolledForward:
+                env.print("The interrupted sync had finished its work; its clean-up is done now.")
+            }
+        } catch SyncError.nothingToRecover(let project) {
+            if !quiet && !json { env.print("'\(project)' has no interrupted sync; nothing to recover.") }
+            if json { env.print("{\"outcome\":\"nothing-to-recover\"}") }
+        }
+    }
+
+    private func output(_ report: SyncReport, env: CommandEnvironment) throws {
+        if json { return try printJSON(report, env: env) }
+        if report.recovered != nil && !quiet { env.print("Recovered an interrupted sync first (rolled back).") }
+        if quiet {
+            if check && !report.isInSync { env.printError("'\(report.project)' is out of sync with its groups") }
+            if !report.plan.conflicts.isEmpty { env.printError(SyncError.conflicts(report.plan.conflicts).errorDescription ?? "") }
+            return
+        }
+        let style = env.style
+        let paint: (String, String) -> String = { text, color in style.paint(text, Self.color(color)) }
+        for line in report.lines(paint: paint) { env.print(line) }
+        env.print(Self.summary(report))
+        for warning in report.applied?.warnings ?? [] { env.print(style.paint("warning: ", .yellow) + warning) }
+    }
+
+    static func summary(_ report: SyncReport) -> String {
+        let plan = report.plan
+        let project = report.project
+        if !plan.conflicts.isEmpty {
+            return "'\(project)' cannot be synced: \(plan.conflicts.count) conflict(s); nothing was changed."
+        }
+        if report.isInSync { return "'\(project)': the folders already match the groups." }
+        let counts = "\(plan.referenceMoves.count) move(s), \(plan.carried.count) carried, \(plan.pruned.count) deleted, \(plan.edits.count) pbxproj edit(s)"
+        switch report.mode {
+        case .dryRun: return "Dry run: \(counts) planned; nothing was changed."
+        case .check: return "'\(project)' is out of sync with its groups: \(counts) needed. Run 'slipway sync' to fix it."
+        case .apply:
+            let git = report.applied?.staged.map { "; \($0) path(s) staged in git" } ?? ""
+            return "Synced: \(counts)\(git)."
+        }
+    }
+
+    private static func color(_ name: String) -> TerminalStyle.Color {
+        switch name {
+        case "red": return .red
+        case "green": return .green
+        case "yellow": return .yellow
+        case "blue": return .blue
+        default: return .dim
+        }
+    }
+
+    private func printJSON<T: Encodable>(_ value: T, env: CommandEnvironment) throws {
+        env.print(String(decoding: try JSONFormatting.encoder().encode(value), as: UTF8.self))
+    }
+
+    /// Prints a sync error and returns its exit code: refusals before anything changed are
+    /// invalid input (2), failures during the sync or recovery are 1.
+    static func exitCode(for error: SyncError, env: CommandEnvironment) -> ExitCode {
+        env.printError(error.errorDescription ?? "\(error)")
+        switch error {
+        case .applyFailed, .recoveryFailed, .backupDamaged, .git: return ExitCodes.failure
+        default: return ExitCodes.invalidInput
+        }
+    }
+}
+
+/// Live progress of a long apply on a terminal (standard error), rewritten in place.
+final class ProgressPrinter: @unchecked Sendable {
+    let enabled: Bool
+    private let lock = NSLock()
+    private var lastPercent = -1
+    private var shown = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled, total >= 200 else { return }
+        let percent = done * 100 / max(total, 1)
+        lock.withLock {
+            guard percent != lastPercent else { return }
+            lastPercent = percent
+            shown = true
+            FileDescriptorOutput.standardError.write("\rMoving files: \(done)/\(total) (\(percent)%)")
+        }
+    }
+
+    func finish() {
+        lock.withLock {
+            if shown { FileDescriptorOutput.standardError.write("\r\u{1B}[K") }
+            shown = false
+        }
+    }
+}

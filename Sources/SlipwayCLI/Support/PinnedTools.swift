@@ -1,0 +1,29 @@
+import Basics
+import Lanes
+import Pins
+
+/// The project's pinned tools as the lane runner sees them (`requires:` and pinned plugins).
+struct PinnedTools: ToolRequirements {
+    let verifier: ToolVerifier
+
+    init(_ env: CommandEnvironment) {
+        verifier = ToolVerifier(context: PinsContext(projectDirectory: env.projectDirectory, fileSystem: env.fileSystem,
+                                                     processRunner: env.processRunner, environment: env.environment))
+    }
+
+    func requireVerified(names: [String]) async throws {
+        try await verifier.requireVerified(names: names)
+    }
+
+    func executableDirectories() throws -> [String] {
+        try verifier.executableDirectories()
+    }
+}
+
+extension CommandEnvironment {
+    /// The project's lanes and steps, with its pinned tools (for `requires:` and plugins).
+    func workspace(lanes: String = "lanes") -> LaneWorkspace {
+        LaneWorkspace(projectDirectory: projectDirectory, lanesDirectory: lanes, fileSystem: fileSystem,
+                      processRunner: processRunner, environment: environment, tools: PinnedTools(self))
+    }
+}

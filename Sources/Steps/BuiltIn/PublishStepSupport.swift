@@ -1,0 +1,63 @@
+import Basics
+import Foundation
+import Publish
+
+/// What the publishing steps share: pattern expansion relative to the working directory,
+/// display paths for outputs, and progress reports that do not flood the event stream.
+enum PublishStepSupport {
+    /// The files `patterns` match (absolute paths, sorted), directories skipped.
+    /// - Throws: `PublishError.noMatch` naming the first pattern that matches nothing.
+    static func files(_ patterns: [String], in context: StepContext, includeDirectories: Bool = false) throws -> [MatchedPath] {
+        try FileGlob(fileSystem: context.fileSystem).expand(patterns, in: context.workingDirectory,
+                                                            includeDirectories: includeDirectories)
+    }
+
+    /// `path` relative to the working directory when inside it, else absolute: what outputs hold.
+    static func display(_ path: String, in context: StepContext) -> String {
+        let base = context.workingDirectory.hasSuffix("/") ? context.workingDirectory : context.workingDirectory + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
+    /// True for the files signing makes, which a broad pattern such as `dist/*` would otherwise
+    /// pick up on a second run.
+    static func isSignature(_ path: String) -> Bool {
+        path.hasSuffix(".sig") || path.hasSuffix(".minisig") || path.hasSuffix(".asc")
+    }
+
+    /// A throttled progress reporter: one event per 5% of a file, and its end.
+    static func progressReporter(_ events: any StepEventSink, verb: String) -> UploadProgressHandler {
+        let throttle = ProgressThrottle()
+        return { file, progress in
+            guard let fraction = progress.fraction, throttle.shouldReport(file.name, fraction) else { return }
+            events.progress(fraction: fraction, message: "\(verb) \(file.name): \(Int(fraction * 100))%")
+        }
+    }
+
+    /// Byte sizes as lane files write them: `64MiB`, `16 MB`, `5242880`.
+    static func byteSize(_ text: String, option: String) throws -> Int64 {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.prefix { $0.isNumber }
+        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let factors: [String: Int64] = ["": 1, "b": 1, "kb": 1000, "kib": 1 << 10, "k": 1 << 10, "mb": 1_000_000,
+                                        "mib": 1 << 20, "m": 1 << 20, "gb": 1_000_000_000, "gib": 1 << 30, "g": 1 << 30]
+        guard let number = Int64(digits), let factor = factors[unit] else {
+            throw StepError.invalidOption(name: option, problem: "'\(text)' is not a size (try 64MiB, 16MB or a number of bytes)")
+        }
+        return number * factor
+    }
+}
+
+/// Remembers the last fraction reported per file.
+final class ProgressThrottle: @unchecked Sendable {
+    private let lock = NSLockShim()
+    private var last: [String: Double] = [:]
+
+    func shouldReport(_ name: String, _ fraction: Double) -> Bool {
+        lock.locked {
+            let previous = last[name] ?? -1
+            guard fraction >= 1 ? previous < 1 : fraction - previous >= 0.05 else { return false }
+            last[name] = fraction
+            return true
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Basics
+import Sync
+
+/// `sync`: make the folders on disk match an Xcode project's groups (see `slipway sync`).
+public struct SyncStep: Step {
+    public static let description = StepDescription(
+        id: "sync",
+        summary: "Move files so that the folders on disk match an Xcode project's groups, without losing a file",
+        discussion: """
+            The same as 'slipway sync': every group's folder becomes its parent's folder plus the \
+            group's name and every file goes to its group's folder; conflicts are reported before \
+            anything moves; the moves run as a journaled transaction that an interruption cannot \
+            leave half done; project.pbxproj is rewritten last, changing only path and name lines; \
+            in a git repository the moves are staged as renames. With check: true nothing changes \
+            and the step fails when a file is out of place (for CI). A dry run lists the moves.
+            """,
+        options: [
+            .required("project", .string, "The .xcodeproj folder (or the project.pbxproj in it)."),
+            .optional("prune", .bool, default: .bool(false), "Delete unreferenced source and image files in the groups' folders."),
+            .optional("exclude", .list(.string), "Groups to leave alone, as paths from the main group (e.g. /App/Vendor)."),
+            .optional("sort-by-name", .bool, default: .bool(true), "Sort the groups' children by name, folders first."),
+            .optional("default-exclusions", .bool, default: .bool(true), "Leave /Libraries, /Frameworks, /Products and /Pods alone."),
+            .optional("allow-dirty", .bool, default: .bool(false), "Run even when the git working tree has uncommitted changes."),
+            .optional("check", .bool, default: .bool(false), "Change nothing; fail when files are out of place."),
+        ],
+        outputs: [
+            OutputSpec("moved", "How many files and folders moved (or, with check, would move)."),
+            OutputSpec("edits", "How many pbxproj edits were made (or would be)."),
+            OutputSpec("pruned", "How many files were deleted."),
+        ],
+        primaryOption: "project",
+        examples: [
+            StepExample("Sync the project's folders with its groups", "- sync: App.xcodeproj"),
+            StepExample("Fail CI when a file is out of place", "- sync: { project: App.xcodeproj, check: true }"),
+            StepExample("Leave vendored code alone and delete unreferenced sources", """
+                - sync:
+                    project: App.xcodeproj
+                    exclude: [/App/Vendor]
+                    prune: true
+                """),
+        ]
+    )
+
+    let project: String
+    let options: SyncOptions
+    let check: Bool
+
+    public init(options: StepOptions) throws {
+        project = try options.requiredString("project")
+        self.options = SyncOptions(
+            prune: try options.bool("prune"), exclusions: try options.strings("exclude"),
+            sortByName: try options.bool("sort-by-name", default: true),
+            defaultExclusions: try options.bool("default-exclusions", default: true),
+            allowDirty: try options.bool("allow-dirty"))
+        check = try options.bool("check")
+    }
+
+    private func sync(_ context: StepContext) -> ProjectSync {
+        ProjectSync(fileSystem: context.fileSystem, environment: context.environment)
+    }
+
+    public func plan(in context: StepContext) throws -> [Effect] {
+        let report = try sync(context).run(context.resolve(project), options: options, mode: .dryRun)
+        let plan = report.plan
+        if check { return [Effect(.check, "the folders of \(project) match its groups (\(plan.moves.count) move(s) needed now)")] }
+        var effects = plan.conflicts.map { Effect(.check, "conflict: \($0)") }
+        effects += plan.moves.map { move in
+            move.reason == .pruned ? Effect(.delete, "delete \(move.source)") : Effect(.write, "move \(move.source) → \(move.destination)")
+        }
+        if !plan.edits.isEmpty { effects.append(Effect(.write, "edit \(project)/project.pbxproj (\(plan.edits.count) change(s))")) }
+        if effects.isEmpty { effects.append(Effect(.check, "\(project): the folders already match the groups")) }
+        return effects
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let report: SyncReport
+        do {
+            report = try sync(context).run(context.resolve(project), options: options, mode: check ? .check : .apply)
+        } catch let error as SyncError {
+            throw StepError.failed(error.errorDescription ?? "\(error)")
+        }
+        let plan = report.plan
+        if !plan.conflicts.isEmpty { throw StepError.failed(SyncError.conflicts(plan.conflicts).errorDescription ?? "conflicts") }
+        if check && !report.isInSync {
+            let lines = report.lines(limit: 20).joined(separator: "\n")
+            throw StepError.failed("\(project) is out of sync with its groups; run 'slipway sync \(project)':\n\(lines)")
+        }
+        let outputs = ["moved": String(plan.moves.count - plan.pruned.count), "edits": String(plan.edits.count), "pruned": String(plan.pruned.count)]
+        if !check && !report.isInSync {
+            context.events.log(.info, "synced \(project): \(outputs["moved"] ?? "0") move(s), \(plan.edits.count) pbxproj edit(s), \(plan.pruned.count) deleted")
+        }
+        return outputs
+    }
+}

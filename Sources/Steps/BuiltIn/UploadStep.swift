@@ -1,0 +1,130 @@
+import Basics
+import Foundation
+import Networking
+import Publish
+
+/// `upload`: release files to a folder, an S3 bucket, a GitHub release or an HTTP endpoint.
+public struct UploadStep: Step {
+    public static let description = StepDescription(
+        id: "upload",
+        summary: "Upload release files: a folder, S3, a GitHub release or an HTTP endpoint",
+        discussion: """
+            Each file keeps its name at the destination. Requests are retried with exponential \
+            backoff and jitter on 5xx answers and dropped connections, never on 4xx; progress is \
+            reported for large files. Re-running after a partial failure does not duplicate \
+            anything: identical files already at the destination are skipped, and a different \
+            file with the same name is an error unless overwrite (replace, for GitHub) is true; \
+            these checks happen before the first byte is sent.
+
+            to: directory (the default) copies into 'directory'. to: s3 uploads to any \
+            S3-compatible bucket (SigV4; files from multipart-threshold up go in parts of \
+            part-size, 'concurrency' at a time); credentials come from secrets:
+              - upload: { to: s3, files: ["dist/*"], bucket: releases, prefix: v1.2.0,
+                          access-key-id: "${{ secrets.AWS_ACCESS_KEY_ID }}",
+                          secret-access-key: "${{ secrets.AWS_SECRET_ACCESS_KEY }}" }
+            to: github-release reuses or creates the release for 'tag' and uploads its assets:
+              - upload: { to: github-release, files: ["dist/*"], repository: owner/app,
+                          tag: v1.2.0, token: "${{ secrets.GITHUB_TOKEN }}" }
+            to: http PUTs each file to 'url' ({name} is replaced by the file's name), or POSTs \
+            it as multipart/form-data with method: post.
+            """,
+        options: UploadOptions.specs,
+        outputs: [OutputSpec("urls", "Where the files are now, one URL per line.")],
+        examples: [
+            StepExample("Copy into a local folder (no account needed)", "- upload: { files: [\"dist/*\"] }"),
+            StepExample("A shared folder, replacing changed files", """
+                - upload: { to: directory, files: ["dist/*.tar.gz", dist/SHA256SUMS], directory: /srv/releases/slipway, overwrite: true }
+                """),
+            StepExample("PUT to an artifact server", """
+                - upload: { to: http, files: ["dist/*.zip"], url: "https://artifacts.example.com/slipway/{name}" }
+                """),
+        ]
+    )
+
+    let options: UploadOptions
+    let services: UploadServices
+
+    public init(options: StepOptions) throws {
+        try self.init(options: options, services: UploadServices())
+    }
+
+    /// A step with its network and clock injected (tests).
+    public init(options: StepOptions, services: UploadServices) throws {
+        self.options = try UploadOptions(options)
+        self.services = services
+    }
+
+    public func plan(in context: StepContext) throws -> [Effect] {
+        let rule = options.backend == .githubRelease
+            ? (options.replace ? "replacing assets of the same name" : "skipping assets already there")
+            : (options.overwrite ? "replacing changed files" : "skipping identical files")
+        return [Effect(options.backend == .directory ? .write : .network,
+                       "upload \(options.files.joined(separator: ", ")) to \(options.destinationSummary(context)) (\(rule))")]
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let streams = LocalFileStreams()
+        let matches = try PublishStepSupport.files(options.files, in: context)
+        var files: [UploadFile] = []
+        for match in matches {
+            files.append(UploadFile(path: match.path, name: match.name, size: try streams.info(match.path).size))
+        }
+        let uploader = try makeUploader(context, streams: streams)
+        let outcomes = try await uploader.upload(files, progress: PublishStepSupport.progressReporter(context.events, verb: "uploading"))
+        for outcome in outcomes {
+            let verb = outcome.action == .skipped ? "already there, skipped" : outcome.action.rawValue
+            context.events.log(.info, "\(outcome.file.name): \(verb) → \(outcome.url)")
+        }
+        return ["urls": outcomes.map(\.url).joined(separator: "\n")]
+    }
+
+    private func makeUploader(_ context: StepContext, streams: LocalFileStreams) throws -> any Uploader {
+        let events = context.events
+        let attempts = options.attempts
+        let http = RetryingHTTPClient(client: services.httpClient, policy: services.retryPolicy(attempts)) { attempt, reason, wait in
+            events.log(.warning, "attempt \(attempt) of \(attempts) failed: \(reason); retrying in \(DurationParser.format(wait))")
+        }
+        switch options.backend {
+        case .directory:
+            return DirectoryUploader(directory: context.resolve(options.directory), overwrite: options.overwrite,
+                                     fileSystem: context.fileSystem, streams: streams)
+        case .s3:
+            let s3 = try options.s3()
+            let client = S3Client(location: s3.location, credentials: s3.credentials, http: http, now: services.now)
+            return S3Uploader(client: client, settings: s3.settings, streams: streams)
+        case .githubRelease:
+            let github = try options.github()
+            let client = GitHubReleaseClient(apiURL: github.apiURL, uploadURL: github.uploadURL, repository: github.repository,
+                                             token: github.token, http: http)
+            return GitHubReleaseUploader(client: client, release: github.release, replace: options.replace)
+        case .http:
+            let endpoint = try options.http()
+            return HTTPUploader(url: endpoint.url, method: endpoint.method, field: endpoint.field, headers: endpoint.headers,
+                                http: http, fileSystem: context.fileSystem, streams: streams)
+        }
+    }
+}
+
+/// What the upload step reaches the world through; tests inject a client and a sleep that
+/// does not wait.
+public struct UploadServices: Sendable {
+    /// The HTTP transport.
+    public var httpClient: any HTTPClient
+    /// Waits between attempts.
+    public var sleep: @Sendable (Duration) async throws -> Void
+    /// The clock S3 signatures are dated with.
+    public var now: @Sendable () -> Date
+
+    /// The real network, `Task.sleep` and the system clock by default.
+    public init(httpClient: any HTTPClient = URLSessionHTTPClient(),
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.httpClient = httpClient
+        self.sleep = sleep
+        self.now = now
+    }
+
+    func retryPolicy(_ attempts: Int) -> RetryPolicy {
+        RetryPolicy(attempts: attempts, sleep: sleep)
+    }
+}

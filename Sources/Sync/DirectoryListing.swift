@@ -1,0 +1,159 @@
+import Basics
+
+/// A snapshot of the project folder, taken once before planning so that the planner is a pure
+/// function of the project, this listing and the options.
+///
+/// Paths are relative to the folder that holds the `.xcodeproj` ("" is that folder). On a
+/// case-insensitive file system lookups ignore case and return the spelling on disk.
+public struct DirectoryListing: Sendable {
+    /// What an entry is. Symbolic links are never followed.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// A regular file.
+        case file
+        /// A directory.
+        case directory
+        /// A symbolic link (see `Entry.linkDestination`).
+        case symbolicLink
+        /// A socket, device or pipe.
+        case other
+    }
+
+    /// One entry on disk.
+    public struct Entry: Hashable, Sendable {
+        /// The path as spelled on disk, relative to the root.
+        public let path: String
+        /// What it is.
+        public let kind: Kind
+        /// For a symbolic link: what it points to, as stored in the link.
+        public let linkDestination: String?
+
+        /// Creates an entry.
+        public init(path: String, kind: Kind, linkDestination: String? = nil) {
+            self.path = path
+            self.kind = kind
+            self.linkDestination = linkDestination
+        }
+    }
+
+    /// Folder names whose contents are never listed: version control and build output, which no
+    /// project references into and which can hold hundreds of thousands of files.
+    public static let unlistedFolders: Set<String> = [".git", ".build", "DerivedData", "node_modules", ".swiftpm"]
+
+    /// The absolute path of the folder that holds the `.xcodeproj`.
+    public let root: String
+    /// Whether the file system tells `a` and `A` apart.
+    public let isCaseSensitive: Bool
+    private var entries: [String: Entry] = [:]
+    private var childNames: [String: [String]] = [:]
+
+    /// A listing from explicit entries (the root folder is implied); for tests and for callers
+    /// that already know the tree. Missing parent folders are added.
+    public init(root: String, isCaseSensitive: Bool = true, entries list: [Entry]) {
+        self.root = root
+        self.isCaseSensitive = isCaseSensitive
+        entries[""] = Entry(path: "", kind: .directory)
+        childNames[""] = []
+        for entry in list { insert(entry) }
+        for key in childNames.keys { childNames[key]?.sort() }
+    }
+
+    private mutating func insert(_ entry: Entry) {
+        let key = self.key(entry.path)
+        guard entries[key] == nil else { return }
+        let parent = SyncPath.parent(entry.path)
+        if entries[self.key(parent)] == nil { insert(Entry(path: parent, kind: .directory)) }
+        entries[key] = entry
+        childNames[self.key(parent), default: []].append(SyncPath.lastComponent(entry.path))
+        if entry.kind == .directory && childNames[key] == nil { childNames[key] = [] }
+    }
+
+    /// The lookup key of a path: the path itself, or folded to lower case when the file system
+    /// ignores case.
+    public func key(_ path: String) -> String {
+        isCaseSensitive ? path : path.lowercased()
+    }
+
+    /// The entry at `path` (any case on a case-insensitive file system), or nil.
+    public func entry(_ path: String) -> Entry? {
+        entries[key(path)]
+    }
+
+    /// The names in a listed folder, sorted; empty for files, unknown paths and unlisted folders.
+    public func children(of path: String) -> [String] {
+        childNames[key(path)] ?? []
+    }
+
+    /// Whether the folder's contents were listed (false for `unlistedFolders`, bundles of other
+    /// projects and unreadable folders).
+    public func isListed(_ path: String) -> Bool {
+        childNames[key(path)] != nil
+    }
+
+    /// How many entries there are, the root included.
+    public var count: Int { entries.count }
+
+    /// Every entry, in no particular order.
+    public var allEntries: [Entry] { Array(entries.values) }
+
+    /// Lists `root` recursively through `fileSystem`, without following symbolic links and
+    /// without entering `unlistedFolders` or `.xcodeproj`/`.xcworkspace` bundles.
+    /// - Throws: `SyncError.projectFolderUnreadable` when the root itself cannot be listed.
+    public static func scan(root: String, fileSystem: any FileSystem) throws -> DirectoryListing {
+        let names: [String]
+        do {
+            names = try fileSystem.contents(ofDirectory: root)
+        } catch {
+            throw SyncError.projectFolderUnreadable(path: root, reason: errorText(error))
+        }
+        var listing = DirectoryListing(
+            root: root, isCaseSensitive: probeCaseSensitivity(root: root, names: names, fileSystem: fileSystem), entries: [])
+        var pending: [(relative: String, names: [String])] = [("", names)]
+        while let (folder, names) = pending.popLast() {
+            for name in names {
+                let relative = folder.isEmpty ? name : folder + "/" + name
+                let absolute = root + "/" + relative
+                let kind = Self.kind(fileSystem.kind(of: absolute))
+                let destination = kind == .symbolicLink ? fileSystem.destinationOfSymbolicLink(absolute) : nil
+                listing.insertScanned(Entry(path: relative, kind: kind, linkDestination: destination), parent: folder)
+                guard kind == .directory, !unlistedFolders.contains(name), !name.hasSuffix(".xcodeproj"),
+                    !name.hasSuffix(".xcworkspace"), let inner = try? fileSystem.contents(ofDirectory: absolute)
+                else { continue }
+                listing.childNames[listing.key(relative)] = []
+                pending.append((relative, inner))
+            }
+        }
+        return listing
+    }
+
+    private mutating func insertScanned(_ entry: Entry, parent: String) {
+        entries[key(entry.path)] = entry
+        childNames[key(parent), default: []].append(SyncPath.lastComponent(entry.path))
+    }
+
+    private static func kind(_ kind: FileKind?) -> Kind {
+        switch kind {
+        case .file?: return .file
+        case .directory?: return .directory
+        case .symbolicLink?: return .symbolicLink
+        case .other?, nil: return .other
+        }
+    }
+
+    /// Whether the file system at `root` tells `a` from `A`, found without writing anything: an
+    /// entry's name with its case flipped either is listed too (two entries: case-sensitive),
+    /// or reaches the same entry (case-insensitive), or reaches nothing (case-sensitive).
+    static func probeCaseSensitivity(root: String, names: [String], fileSystem: any FileSystem) -> Bool {
+        let listed = Set(names)
+        for name in names {
+            let flipped = name.map { $0.isUppercase ? $0.lowercased() : $0.uppercased() }.joined()
+            guard flipped != name else { continue }
+            if listed.contains(flipped) { return true }
+            return fileSystem.kind(of: root + "/" + flipped) == nil
+        }
+        #if os(macOS)
+        return false
+        #else
+        return true
+        #endif
+    }
+}

@@ -1,0 +1,120 @@
+import Basics
+import PBXProj
+
+/// `slipway sync` as one library call: read the project, recover an interrupted sync, list the
+/// folder, plan, check git, apply.
+///
+/// ```swift
+/// let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: .current)
+/// let report = try sync.run("App.xcodeproj", options: SyncOptions(), mode: .check)
+/// print(report.isInSync)
+/// ```
+public struct ProjectSync: Sendable {
+    /// A project read for syncing.
+    public struct LoadedProject: Sendable {
+        /// The absolute path of the folder holding the `.xcodeproj`.
+        public let root: String
+        /// The `.xcodeproj` folder's name (its path relative to `root`).
+        public let projectBundle: String
+        /// The pbxproj's absolute path.
+        public let pbxprojPath: String
+        /// The bytes on disk.
+        public let bytes: [UInt8]
+        /// The parsed project.
+        public let project: PBXProject
+    }
+
+    let fileSystem: any FileSystem
+    let environment: Environment
+    let openGit: @Sendable (String) throws -> (any SyncGit)?
+    let progress: (@Sendable (Int, Int) -> Void)?
+
+    /// A sync working through `fileSystem`.
+    ///
+    /// - Parameters:
+    ///   - environment: Read for the test-only crash hook (`SyncApplier.testStopAfterMovesVariable`).
+    ///   - git: Opens the repository holding a folder (nil: none); libgit2 by default.
+    ///   - progress: Called after each move with (done, total).
+    public init(
+        fileSystem: any FileSystem, environment: Environment,
+        git: @escaping @Sendable (String) throws -> (any SyncGit)? = { try LibGit2SyncGit.discover(projectFolder: $0) },
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) {
+        self.fileSystem = fileSystem
+        self.environment = environment
+        openGit = git
+        self.progress = progress
+    }
+
+    /// Where the project at `path` (an `.xcodeproj` folder or the pbxproj in it) lives.
+    /// - Throws: `SyncError.projectNotFound`, `.missingPBXProj`.
+    public func locate(_ path: String) throws -> (root: String, projectBundle: String, pbxprojPath: String) {
+        guard fileSystem.kind(of: path) != nil else { throw SyncError.projectNotFound(path: path) }
+        let file = ProjectFile(path: path)
+        let bundle = SyncPath.lastComponent(SyncPath.parent(SyncPath.normalize(file.pbxprojPath)))
+        guard bundle.hasSuffix(".xcodeproj") else { throw SyncError.missingPBXProj(path: path) }
+        let root = file.projectDirectory
+        return (root, bundle, root + "/" + bundle + "/project.pbxproj")
+    }
+
+    /// Reads and parses the project at `path`.
+    /// - Throws: `SyncError.projectNotFound`, `.missingPBXProj`, `.unreadableProject`.
+    public func load(_ path: String) throws -> LoadedProject {
+        let (root, bundle, pbxproj) = try locate(path)
+        let bytes: [UInt8]
+        do {
+            bytes = try fileSystem.read(pbxproj)
+        } catch FileSystemError.notFound {
+            throw SyncError.missingPBXProj(path: path)
+        } catch {
+            throw SyncError.unreadableProject(path: pbxproj, detail: errorText(error))
+        }
+        do {
+            let project = try PBXProject(bytes: bytes, projectName: String(bundle.dropLast(".xcodeproj".count)))
+            return LoadedProject(root: root, projectBundle: bundle, pbxprojPath: pbxproj, bytes: bytes, project: project)
+        } catch {
+            throw SyncError.unreadableProject(path: pbxproj, detail: errorText(error))
+        }
+    }
+
+    /// Plans (and, for `.apply`, applies) the sync of the project at `path`.
+    ///
+    /// A plan with conflicts is returned, never applied. With `.apply`, a journal left by an
+    /// interrupted sync is recovered first (see `recover(_:)`).
+    /// - Throws: what `load(_:)` and `SyncPlanner.plan` throw; `SyncError.interruptedSync` when
+    ///   a journal exists in `.check`/`.dryRun`; `.dirtyWorkingTree`; `.applyFailed`; `.git`.
+    public func run(_ path: String, options: SyncOptions, mode: SyncMode) throws -> SyncReport {
+        var loaded = try load(path)
+        let recovery = SyncRecovery(fileSystem: fileSystem, root: loaded.root, projectBundle: loaded.projectBundle)
+        var recovered: SyncRecovery.Report?
+        if recovery.hasJournal {
+            guard mode == .apply else { throw SyncError.interruptedSync(journal: recovery.journalPath) }
+            recovered = try recovery.recover()
+            loaded = try load(path)
+        }
+        let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: fileSystem)
+        let plan = try SyncPlanner.plan(project: loaded.project, listing: listing, options: options, projectBundle: loaded.projectBundle)
+        var report = SyncReport(project: loaded.pbxprojPath, mode: mode, plan: plan, recovered: recovered)
+        guard mode == .apply, plan.conflicts.isEmpty, !plan.isEmpty else { return report }
+        let git = options.useGit ? try openGit(loaded.root) : nil
+        if let git, !options.allowDirty {
+            let dirty = try git.uncommittedChanges()
+            guard dirty.isEmpty else { throw SyncError.dirtyWorkingTree(repository: loaded.root, paths: dirty) }
+        }
+        report.usedGit = git != nil
+        let applier = SyncApplier(
+            fileSystem: fileSystem, root: loaded.root, projectBundle: loaded.projectBundle, git: git,
+            environment: environment, progress: progress)
+        report.applied = try applier.apply(plan, to: loaded.project, originalBytes: loaded.bytes)
+        return report
+    }
+
+    /// Rolls back the interrupted sync of the project at `path` (or finishes one that had
+    /// passed its commit point).
+    /// - Throws: `SyncError.nothingToRecover` without a journal; what `SyncRecovery.recover()`
+    ///   throws.
+    public func recover(_ path: String) throws -> SyncRecovery.Report {
+        let (root, bundle, _) = try locate(path)
+        return try SyncRecovery(fileSystem: fileSystem, root: root, projectBundle: bundle).recover()
+    }
+}

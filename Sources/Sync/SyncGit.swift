@@ -1,0 +1,112 @@
+import Basics
+import Foundation
+import Git
+
+/// The git operations a sync needs, behind a protocol so that tests can run without git or
+/// inject failures. Paths are relative to the folder that holds the `.xcodeproj`.
+public protocol SyncGit: Sendable {
+    /// The index file (`.git/index`, or the worktree's own).
+    var indexPath: String { get }
+    /// `git status --short`-style lines (`XY path`) for uncommitted changes under the project
+    /// folder, untracked files included and ignored ones not.
+    func uncommittedChanges() throws -> [String]
+    /// Records the paths in the index as they are on disk now: present ones are added, missing
+    /// ones removed, so a moved file shows as a rename. Returns the paths git does not know
+    /// (not on disk and not in the index, e.g. moved files that were ignored), which are skipped.
+    func stage(_ paths: [String]) throws -> [String]
+}
+
+/// `SyncGit` over libgit2.
+public struct LibGit2SyncGit: SyncGit {
+    let repository: GitRepository
+    /// The project folder's path relative to the repository's working directory ("" at its root).
+    let prefix: String
+
+    /// The repository holding `projectFolder`, or nil when there is none (or it is bare).
+    /// - Throws: `SyncError.git` when a repository is found but cannot be opened.
+    public static func discover(projectFolder: String) throws -> LibGit2SyncGit? {
+        let repository: GitRepository
+        do {
+            repository = try GitRepository.discover(from: projectFolder)
+        } catch GitError.notARepository {
+            return nil
+        } catch {
+            throw SyncError.git(operation: "open the repository holding '\(projectFolder)'", reason: errorText(error))
+        }
+        guard let workdir = repository.workingDirectory else { return nil }
+        let real = { (path: String) -> String in
+            guard let resolved = realpath(path, nil) else { return path }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let root = real(workdir), folder = real(projectFolder)
+        let prefix = folder == root ? "" : (folder.hasPrefix(root + "/") ? String(folder.dropFirst(root.count + 1)) : "")
+        return LibGit2SyncGit(repository: repository, prefix: prefix)
+    }
+
+    public var indexPath: String { repository.gitDirectory + "/index" }
+
+    private func repositoryPath(_ path: String) -> String {
+        prefix.isEmpty ? path : (path.isEmpty ? prefix : prefix + "/" + path)
+    }
+
+    public func uncommittedChanges() throws -> [String] {
+        let entries: [GitStatusEntry]
+        do {
+            entries = try repository.status(includeUntracked: true)
+        } catch {
+            throw SyncError.git(operation: "read the status of '\(repository.workingDirectory ?? "")'", reason: errorText(error))
+        }
+        return entries.filter { entry in
+            (prefix.isEmpty || entry.path.hasPrefix(prefix + "/"))
+                && (entry.index != nil || (entry.workTree != nil && entry.workTree != .ignored))
+        }.map { "\(Self.code($0)) \($0.path)" }
+    }
+
+    public func stage(_ paths: [String]) throws -> [String] {
+        var remaining = paths.map(repositoryPath)
+        var skipped: [String] = []
+        for _ in 0..<64 {
+            do {
+                try repository.stage(paths: remaining)
+                return skipped
+            } catch GitError.pathNotFound(let path, _) {
+                let before = remaining.count
+                remaining.removeAll { $0 == path }
+                guard remaining.count < before else { break }
+                skipped.append(path)
+            } catch {
+                throw SyncError.git(operation: "stage the moves", reason: errorText(error))
+            }
+        }
+        // Many unknown paths: stage one at a time (slower, but each failure is known).
+        for path in remaining {
+            do {
+                try repository.stage(paths: [path])
+            } catch GitError.pathNotFound {
+                skipped.append(path)
+            } catch {
+                throw SyncError.git(operation: "stage '\(path)'", reason: errorText(error))
+            }
+        }
+        return skipped
+    }
+
+    /// The two letters of `git status --short`.
+    static func code(_ entry: GitStatusEntry) -> String {
+        func letter(_ change: GitChange?) -> String {
+            switch change {
+            case nil: return " "
+            case .new?: return "A"
+            case .modified?: return "M"
+            case .deleted?: return "D"
+            case .renamed?: return "R"
+            case .typeChange?: return "T"
+            case .conflicted?: return "U"
+            case .ignored?: return "!"
+            }
+        }
+        if entry.index == nil && entry.workTree == .new { return "??" }
+        return letter(entry.index) + letter(entry.workTree)
+    }
+}

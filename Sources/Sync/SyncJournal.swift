@@ -1,0 +1,153 @@
+import Basics
+import Crypto
+import Foundation
+
+/// The record of a sync in progress, so that an interrupted run can be undone exactly.
+///
+/// It lives in the `.xcodeproj` folder as `.slipway-sync-journal.json`, in JSON Lines: the
+/// first line is the header (format version, the original pbxproj's SHA-256 and the name of its
+/// saved copy, every planned move), written atomically and flushed before the first move; each
+/// later line is one event (a folder about to be created, a move done, the git index saved,
+/// the pbxproj written, the commit). Events are appended as they happen and flushed to the disk
+/// every `flushInterval` moves and at every phase change: a killed process loses nothing (the
+/// kernel has the bytes), and because every move is a rename whose effect can be seen on disk,
+/// recovery checks each move's source and destination instead of trusting the last line.
+public struct SyncJournal: Sendable {
+    /// The journal's file name inside the `.xcodeproj` folder.
+    public static let fileName = ".slipway-sync-journal.json"
+    /// The saved original pbxproj.
+    public static let pbxprojBackupName = ".slipway-sync-original.pbxproj"
+    /// The saved original git index.
+    public static let indexBackupName = ".slipway-sync-original.index"
+    /// The folder that holds files `--prune` deletes until the sync is complete.
+    public static let trashFolderName = ".slipway-sync-trash"
+    /// The format version this Slipway writes and reads.
+    public static let currentVersion = 1
+
+    /// The first line.
+    public struct Header: Codable, Sendable, Equatable {
+        /// The format version.
+        public var version: Int
+        /// Always `slipway-sync`.
+        public var kind: String
+        /// The `.xcodeproj` folder's path relative to the folder the move paths are relative to.
+        public var projectBundle: String
+        /// SHA-256 (hex) of the pbxproj before the sync.
+        public var pbxprojSHA256: String
+        /// The moves, in order; paths relative to the folder holding the `.xcodeproj`.
+        public var moves: [SyncMove]
+        /// The git index file, when the sync stages its moves.
+        public var gitIndex: String?
+    }
+
+    /// One thing that happened.
+    public struct Event: Codable, Sendable, Equatable {
+        /// What happened.
+        public enum Kind: String, Codable, Sendable {
+            /// A folder is about to be created (`path`).
+            case createDirectory
+            /// Move `index` was done.
+            case moved
+            /// The git index was saved (`path`: "absent" when there was none).
+            case indexSaved
+            /// Staging in the git index started.
+            case stagingStarted
+            /// Staging finished.
+            case staged
+            /// The new pbxproj was written.
+            case pbxprojWritten
+            /// The sync is complete; only clean-up remains (recovery finishes it).
+            case committed
+        }
+
+        /// What happened.
+        public var event: Kind
+        /// The move's index.
+        public var index: Int?
+        /// The folder, or a detail.
+        public var path: String?
+
+        /// Creates an event.
+        public init(_ event: Kind, index: Int? = nil, path: String? = nil) {
+            self.event = event
+            self.index = index
+            self.path = path
+        }
+    }
+
+    /// The header.
+    public var header: Header
+    /// The events in order.
+    public var events: [Event]
+
+    /// Whether the sync reached its commit point.
+    public var isCommitted: Bool { events.contains { $0.event == .committed } }
+    /// The highest move index recorded as done (-1: none).
+    public var lastMoved: Int { events.reduce(-1) { $1.event == .moved ? max($0, $1.index ?? -1) : $0 } }
+    /// The folders the sync created, in order.
+    public var createdDirectories: [String] { events.filter { $0.event == .createDirectory }.compactMap(\.path) }
+
+    /// Reads the journal at `path`. A damaged last line (a write cut short) is ignored.
+    /// - Throws: `SyncError.unreadableJournal` for a damaged header or a newer version.
+    public static func read(_ path: String, fileSystem: any FileSystem) throws -> SyncJournal {
+        let bytes: [UInt8]
+        do { bytes = try fileSystem.read(path) } catch { throw SyncError.unreadableJournal(path: path, reason: errorText(error)) }
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        guard let first = lines.first else { throw SyncError.unreadableJournal(path: path, reason: "it is empty") }
+        struct Version: Decodable { var version: Int?; var kind: String? }
+        let decoder = JSONDecoder()
+        guard let version = try? decoder.decode(Version.self, from: Data(first)), version.kind == "slipway-sync",
+            let number = version.version
+        else { throw SyncError.unreadableJournal(path: path, reason: "its first line is not a Slipway sync journal header") }
+        guard number <= currentVersion else {
+            throw SyncError.unreadableJournal(path: path, reason: "it was written by a newer Slipway (format \(number); this one reads \(currentVersion)); recover with that version")
+        }
+        guard let header = try? decoder.decode(Header.self, from: Data(first)) else {
+            throw SyncError.unreadableJournal(path: path, reason: "its header is damaged")
+        }
+        let events = lines.dropFirst().compactMap { try? decoder.decode(Event.self, from: Data($0)) }
+        return SyncJournal(header: header, events: events)
+    }
+
+    /// SHA-256 of `bytes`, in lower-case hex.
+    public static func sha256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Writes a journal: the header once, then events.
+struct JournalWriter {
+    let fileSystem: any FileSystem
+    /// The journal's absolute path.
+    let path: String
+    /// Moves between two flushes to the disk.
+    let flushInterval: Int
+    private(set) var journal: SyncJournal
+    private var unflushedMoves = 0
+
+    init(fileSystem: any FileSystem, path: String, header: SyncJournal.Header, flushInterval: Int = 64) {
+        self.fileSystem = fileSystem
+        self.path = path
+        self.flushInterval = flushInterval
+        journal = SyncJournal(header: header, events: [])
+    }
+
+    /// Writes the header atomically and flushes the file and its folder.
+    func start() throws {
+        let line = try JSONFormatting.line(journal.header) + "\n"
+        try fileSystem.writeAtomically(Array(line.utf8), to: path)
+        try fileSystem.synchronizeDirectory(SyncPath.parent(path))
+    }
+
+    /// Appends an event; moves are flushed every `flushInterval`, everything else at once.
+    mutating func record(_ event: SyncJournal.Event) throws {
+        journal.events.append(event)
+        var flush = true
+        if event.event == .moved {
+            unflushedMoves += 1
+            flush = unflushedMoves >= flushInterval
+        }
+        if flush { unflushedMoves = 0 }
+        try fileSystem.append(Array((try JSONFormatting.line(event) + "\n").utf8), to: path, synchronize: flush)
+    }
+}

@@ -1,0 +1,107 @@
+import PBXProj
+
+extension PlanBuilder {
+    /// Sends every movable unit to its group's folder; references that cannot move are reported.
+    mutating func placeUnits() {
+        var placed: [String: Int] = [:]
+        for index in order where roles[index] == .unit {
+            let node = tree.nodes[index]
+            guard let parent = node.parent, (node.element.sourceTree ?? "<group>") == "<group>" else { continue }
+            switch node.element.kind {
+            case .fileReference, .versionGroup, .synchronizedRootGroup: break
+            default: continue
+            }
+            guard case .relative(let original) = node.resolvedPath, !original.isEmpty else { continue }
+            if SyncPath.isOutside(original) {
+                plan.unmoved.append(UnmovedReference(path: original, reason: .outsideProject))
+                continue
+            }
+            guard let entry = listing.entry(original) else {
+                plan.unmoved.append(UnmovedReference(path: original, reason: .missing))
+                continue
+            }
+            let source = entry.path
+            if let first = placed[key(source)] {
+                // Another reference to the same file decided first; this one follows it.
+                sharedFiles[key(source), default: [first]].append(index)
+                continue
+            }
+            placed[key(source)] = index
+            if isPinnedPath(source) || SyncPath.ancestors(source).contains(where: { unitPaths.contains(key($0)) }) {
+                plan.unmoved.append(UnmovedReference(path: original, reason: .insideAnotherItem))
+                continue
+            }
+            guard case .relative(var target) = folders[parent], !SyncPath.isOutside(target) else { continue }
+            if tree.nodes[parent].element.kind == .variantGroup, !SyncPath.lastComponent(target).hasSuffix(".lproj") {
+                let language = SyncPath.lastComponent(SyncPath.parent(source))
+                if language.hasSuffix(".lproj") { target = SyncPath.join(target, language) }
+            }
+            target = SyncPath.join(target, SyncPath.lastComponent(source))
+            guard key(target) != key(source), !isPinnedPath(target) else { continue }
+            addMove(SyncMove(source: source, destination: target, reason: .reference))
+        }
+    }
+
+    mutating func addMove(_ move: SyncMove) {
+        moveBySource[key(move.source)] = plan.moves.count
+        plan.moves.append(move)
+    }
+
+    /// Carries what nothing refers to along with its group's folder, and (with `--prune`) moves
+    /// unreferenced source and image files aside for deletion. A folder is carried from only
+    /// when every group that owns it moves it to the same place; an excluded owner keeps it.
+    mutating func carryAndPrune() {
+        var owners: [String: (folder: String, targets: Set<String>, stays: Bool, excluded: Bool)] = [:]
+        var ownedInOrder: [String] = []
+        for index in order.dropFirst() where [.folderGroup, .anchored, .excluded].contains(roles[index]) {
+            let node = tree.nodes[index]
+            guard node.element.kind == .group, case .relative(let original) = node.resolvedPath, !original.isEmpty,
+                !SyncPath.isOutside(original), groupFolders.contains(key(original)),
+                let entry = listing.entry(original), entry.kind == .directory, listing.isListed(original), !isPinnedPath(entry.path)
+            else { continue }
+            let folderKey = key(entry.path)
+            if owners[folderKey] == nil {
+                owners[folderKey] = (entry.path, [], false, false)
+                ownedInOrder.append(folderKey)
+            }
+            if roles[index] == .excluded {
+                owners[folderKey]?.excluded = true
+            } else if roles[index] == .folderGroup, case .relative(let folder) = folders[index], key(folder) != folderKey {
+                owners[folderKey]?.targets.insert(folder)
+            } else {
+                owners[folderKey]?.stays = true
+            }
+        }
+        for folderKey in ownedInOrder {
+            guard let owner = owners[folderKey], !owner.excluded else { continue }
+            let destination = !owner.stays && owner.targets.count == 1 ? owner.targets.first : nil
+            guard destination != nil || options.prune else { continue }
+            walk(owner.folder, to: destination)
+        }
+    }
+
+    /// One folder of a group: unreferenced entries go to `destination` (when the folder moves)
+    /// or, if prunable, aside; referenced subfolders that no group owns are walked in turn.
+    private mutating func walk(_ folder: String, to destination: String?) {
+        for name in listing.children(of: folder) {
+            let path = folder.isEmpty ? name : folder + "/" + name
+            let pathKey = key(path)
+            guard name != ".git", !isPinnedPath(path), let entry = listing.entry(path) else { continue }
+            if claimed.contains(pathKey) {
+                if entry.kind == .directory, !groupFolders.contains(pathKey), !unitPaths.contains(pathKey) {
+                    walk(path, to: destination.map { SyncPath.join($0, name) })
+                }
+                continue
+            }
+            if options.prune && entry.kind == .file && PrunableExtensions.contains(name) {
+                let trash = projectBundle + "/" + SyncJournal.trashFolderName + "/\(plan.moves.count)-" + name
+                addMove(SyncMove(source: path, destination: trash, reason: .pruned))
+                continue
+            }
+            if options.prune && entry.kind == .directory { walk(path, to: nil) }
+            if let destination {
+                addMove(SyncMove(source: path, destination: SyncPath.join(destination, name), reason: .carried))
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Basics
+import PBXProj
+
+/// Works out what a sync does, without touching the disk: a pure function of the project model,
+/// a directory listing and the options.
+///
+/// Every group's folder is its parent's folder plus the group's name; every reference under a
+/// `<group>` chain goes to its group's folder (a localized file keeps its `xx.lproj`); bundles,
+/// folder references, model versions and synchronized folders move whole. Everything else keeps
+/// pointing where it pointed: paths of references that do not move are recomputed only where
+/// their group's folder changed.
+public enum SyncPlanner {
+    /// The plan for `project` against `listing`.
+    ///
+    /// - Parameter projectBundle: The `.xcodeproj` folder's path relative to `listing.root`
+    ///   (nothing inside it ever moves; the journal's trash lives there).
+    /// - Returns: A plan; check `conflicts` before applying it.
+    /// - Throws: `SyncError.unknownGroups` for exclusions that match no group,
+    ///   `SyncError.unreadableProject` when the group tree is broken (a cycle, no main group).
+    public static func plan(
+        project: PBXProject, listing: DirectoryListing, options: SyncOptions, projectBundle: String? = nil
+    ) throws -> SyncPlan {
+        let tree: GroupTree
+        do {
+            tree = try project.groupTree()
+        } catch {
+            throw SyncError.unreadableProject(path: (projectBundle ?? project.projectName + ".xcodeproj") + "/project.pbxproj", detail: errorText(error))
+        }
+        var builder = PlanBuilder(
+            project: project, tree: tree, listing: listing, options: options,
+            projectBundle: projectBundle ?? project.projectName + ".xcodeproj")
+        try builder.markExclusions()
+        builder.computeOrder()
+        builder.assignGroupFolders()
+        builder.collectClaims()
+        builder.placeUnits()
+        builder.carryAndPrune()
+        builder.checkTargets()
+        builder.computeEdits()
+        builder.rewriteBuildSettings()
+        if options.sortByName { builder.sortGroups() }
+        builder.orderMoves()
+        return builder.plan
+    }
+}
+
+/// The planner's working state: one slot per group-tree node, filled pass by pass.
+struct PlanBuilder {
+    /// What the sync does with a tree node.
+    enum Role: Equatable {
+        /// The main group: its folder is the project folder's and never moves.
+        case main
+        /// An excluded group, or anything inside one: stays where it is.
+        case excluded
+        /// A group that gets (or keeps) a folder of its own, named after the group.
+        case folderGroup
+        /// A group without name or path, or a variant group: its children live in its parent's
+        /// folder.
+        case passThrough
+        /// A group whose folder cannot move: `SOURCE_ROOT`, absolute or build-setting-relative,
+        /// or outside the project folder. Its children are still synced below it.
+        case anchored
+        /// A file reference, version group, synchronized folder or reference proxy.
+        case unit
+        /// Something inside a unit (a model version): moves with it.
+        case insideUnit
+        /// A second occurrence of an element placed earlier in the tree.
+        case alias
+    }
+
+    let project: PBXProject
+    let tree: GroupTree
+    let listing: DirectoryListing
+    let options: SyncOptions
+    let projectBundle: String
+    /// `projectDirPath`, normalized: what `SOURCE_ROOT` and build settings are relative to.
+    let base: String
+
+    var roles: [Role]
+    /// For groups: the folder their children resolve against after the sync.
+    var folders: [ResolvedPath]
+    /// Node indexes in the order the tree will have after the sync (see `computeOrder`).
+    var order: [Int] = []
+    /// The first node of each element, in `order`.
+    var firstNode: [ObjectID: Int] = [:]
+    /// The sorted children of the groups that sorting reorders (or would).
+    var sortedOrder: [ObjectID: [ObjectID]] = [:]
+    /// Group-tree paths (`/App/Models`) of the excluded groups' nodes.
+    var excludedRoots: Set<Int> = []
+
+    /// Keys of every path something in the project refers to, with their ancestors.
+    var claimed: Set<String> = []
+    /// Keys of folders that belong to a group (its own `path`).
+    var groupFolders: Set<String> = []
+    /// Keys of every unit's path on disk (moving or not): nothing inside them moves on its own.
+    var unitPaths: Set<String> = []
+    /// Keys of paths nothing may move out of or into: `.xcodeproj` bundles, local packages.
+    var pinned: Set<String> = []
+    /// Files that several references point at: source key → their nodes, the deciding one first.
+    var sharedFiles: [String: [Int]] = [:]
+    /// Source key → index in `plan.moves`.
+    var moveBySource: [String: Int] = [:]
+    /// Final `path`/`name` of elements the edits touch.
+    var finalPath: [ObjectID: String?] = [:]
+    var finalName: [ObjectID: String?] = [:]
+    var finalSourceTree: [ObjectID: String] = [:]
+    /// Elements listed by several groups that became `SOURCE_ROOT`-relative.
+    var madeProjectRelative: Set<ObjectID> = []
+
+    var plan = SyncPlan()
+
+    init(project: PBXProject, tree: GroupTree, listing: DirectoryListing, options: SyncOptions, projectBundle: String) {
+        self.project = project
+        self.tree = tree
+        self.listing = listing
+        self.options = options
+        self.projectBundle = projectBundle
+        base = SyncPath.normalize(project.projectObject?.string("projectDirPath") ?? "")
+        roles = Array(repeating: .unit, count: tree.nodes.count)
+        folders = tree.nodes.map(\.resolvedPath)
+    }
+
+    func key(_ path: String) -> String { listing.key(path) }
+
+    /// A node's element's display name: its name, else its path's last component.
+    func displayName(_ element: FileElement) -> String {
+        let name = finalName[element.id] ?? element.name
+        let path = finalPath[element.id] ?? element.path
+        return name ?? path.map { SyncPath.lastComponent($0) } ?? ""
+    }
+
+    /// `/App/Models`: a node's place in the group tree, by display names.
+    func treePath(_ index: Int) -> String {
+        var parts: [String] = []
+        var current: Int? = index
+        while let node = current, node != 0 {
+            parts.append(displayName(tree.nodes[node].element))
+            current = tree.nodes[node].parent
+        }
+        return "/" + parts.reversed().joined(separator: "/")
+    }
+
+    /// Where a path will be after the moves: a moved entry's destination, or the place inside
+    /// one; anything else stays.
+    func mapped(_ path: String) -> String {
+        guard !path.isEmpty, !SyncPath.isOutside(path), !moveBySource.isEmpty else { return path }
+        var prefix = path
+        while !prefix.isEmpty {
+            if let index = moveBySource[key(prefix)] {
+                let move = plan.moves[index]
+                let rest = path.dropFirst(prefix.count)
+                return move.destination + rest
+            }
+            prefix = SyncPath.parent(prefix)
+        }
+        return path
+    }
+
+    func mapped(_ resolved: ResolvedPath) -> ResolvedPath {
+        switch resolved {
+        case .relative(let path): return .relative(mapped(path))
+        case .absolute(let path):
+            guard let inside = SyncPath.removingPrefix(listing.root, from: path) else { return resolved }
+            let moved = mapped(inside)
+            return moved == inside ? resolved : .absolute(moved.isEmpty ? listing.root : listing.root + "/" + moved)
+        case .buildSetting: return resolved
+        }
+    }
+
+    /// Whether a path lies in (or is) a pinned item.
+    func isPinned(_ path: String) -> Bool {
+        if pinned.contains(key(path)) { return true }
+        return SyncPath.ancestors(path).contains { pinned.contains(key($0)) }
+    }
+}

@@ -1,0 +1,72 @@
+/// How a sync runs.
+public enum SyncMode: String, Codable, Sendable {
+    /// Move files and write the project.
+    case apply
+    /// Only print the plan.
+    case dryRun = "dry-run"
+    /// Only check: out of place means failure (for CI).
+    case check
+}
+
+/// The outcome of `slipway sync`, for people and (as JSON, `--json`) for machines.
+public struct SyncReport: Codable, Sendable {
+    /// The format version of this report.
+    public var version = 1
+    /// The `project.pbxproj` synced.
+    public var project: String
+    /// How it ran.
+    public var mode: SyncMode
+    /// The plan (what was done, or would be).
+    public var plan: SyncPlan
+    /// What applying did (nil for `--dry-run` and `--check`).
+    public var applied: SyncApplier.Result?
+    /// A recovery of an interrupted sync that ran first.
+    public var recovered: SyncRecovery.Report?
+    /// Whether git was used (dirty check and staging).
+    public var usedGit: Bool
+
+    /// Creates a report.
+    public init(project: String, mode: SyncMode, plan: SyncPlan, applied: SyncApplier.Result? = nil,
+                recovered: SyncRecovery.Report? = nil, usedGit: Bool = false) {
+        self.project = project
+        self.mode = mode
+        self.plan = plan
+        self.applied = applied
+        self.recovered = recovered
+        self.usedGit = usedGit
+    }
+
+    /// True when nothing is (or was) out of place.
+    public var isInSync: Bool { plan.isEmpty && plan.conflicts.isEmpty }
+
+    /// Human lines: moves (`from → to`), carried files, files referenced from several groups,
+    /// files deleted, references left alone, pbxproj edits and conflicts. Colours come from the
+    /// caller's `paint`.
+    public func lines(limit: Int = 200, paint: (String, String) -> String = { text, _ in text }) -> [String] {
+        var lines: [String] = []
+        func section(_ title: String, _ items: [String], color: String) {
+            guard !items.isEmpty else { return }
+            lines.append(paint("\(title) (\(items.count)):", color))
+            lines += items.prefix(limit).map { "  \($0)" }
+            if items.count > limit { lines.append("  ... and \(items.count - limit) more (--json lists all)") }
+        }
+        section("Conflicts", plan.conflicts.map(\.description), color: "red")
+        section("Moves", plan.referenceMoves.map { "\($0.source) → \($0.destination)" }, color: "green")
+        section("Unreferenced files carried along", plan.carried.map { "\($0.source) → \($0.destination)" }, color: "yellow")
+        section(mode == .apply ? "Deleted (--prune)" : "Would delete (--prune)", plan.pruned, color: "red")
+        section("Referenced from several groups", plan.multiReferenced.map { reference in
+            "\(reference.path) (in \(reference.groups.joined(separator: ", ")))" + (reference.madeProjectRelative ? " — now relative to the project folder" : "")
+        }, color: "yellow")
+        section("project.pbxproj edits", plan.edits.map(\.summary), color: "blue")
+        section("Not moved", plan.unmoved.map { "\($0.path) (\(Self.describe($0.reason)))" }, color: "dim")
+        return lines
+    }
+
+    static func describe(_ reason: UnmovedReference.Reason) -> String {
+        switch reason {
+        case .missing: return "not on disk"
+        case .outsideProject: return "outside the project folder"
+        case .insideAnotherItem: return "inside another reference, a package or a project"
+        }
+    }
+}

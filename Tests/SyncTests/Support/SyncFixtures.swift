@@ -1,0 +1,189 @@
+import Basics
+import Crypto
+import Foundation
+import PBXProj
+import Sync
+import TestSupport
+
+/// A corpus project rebuilt on disk: its tree list as files whose content is their own path,
+/// the real pbxproj at its place, and the files it references outside its folder.
+final class CorpusTree: @unchecked Sendable {
+    let entry: PBXProjCorpusEntry
+    let directory: TemporaryDirectory
+    /// The folder holding the `.xcodeproj` (two levels below the temporary directory, so that
+    /// `../../x` references have somewhere to be).
+    let root: String
+    let bundle: String
+
+    var projectPath: String { root + "/" + bundle }
+    var pbxprojPath: String { projectPath + "/project.pbxproj" }
+
+    init(_ entry: PBXProjCorpusEntry, git: Bool) throws {
+        self.entry = entry
+        directory = try TemporaryDirectory(prefix: "sync-corpus")
+        root = directory.path + "/outer/inner/project"
+        let components = entry.repositoryPath.split(separator: "/")
+        bundle = components.count >= 2 ? String(components[components.count - 2]) : entry.projectName + ".xcodeproj"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for path in try entry.treePaths().sorted() where !path.isEmpty {
+            try Self.write(root + "/" + path, contents: path)
+        }
+        for (path, status) in try entry.outsidePaths() {
+            let full = root + "/" + path
+            if status == "exists-dir" {
+                try manager.createDirectory(atPath: full, withIntermediateDirectories: true)
+            } else if status == "exists" {
+                try Self.write(full, contents: path)
+            }
+        }
+        try manager.createDirectory(atPath: projectPath, withIntermediateDirectories: true)
+        try Data(try entry.bytes()).write(to: URL(fileURLWithPath: pbxprojPath))
+        if git {
+            try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: root)
+            try GitFixture.run(["add", "-A"], in: root)
+            try GitFixture.run(["commit", "--quiet", "-m", "corpus tree"], in: root)
+        }
+    }
+
+    static func write(_ path: String, contents: String) throws {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data((contents + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Every corpus entry, or nil (with a printed note) when the corpus is absent.
+    static func entries(for test: String) throws -> [PBXProjCorpusEntry]? {
+        guard let directory = Corpus.pbxprojDirectory else {
+            print("SKIPPED \(test): the pbxproj corpus (../shared/corpus/pbxproj or $SLIPWAY_CORPUS) is not here")
+            return nil
+        }
+        return try PBXProjCorpusManifest.entries(in: directory)
+    }
+}
+
+/// Every file, folder and link under a folder with a digest of its content: two snapshots are
+/// equal when the trees are byte for byte the same.
+struct TreeSnapshot: Equatable, CustomStringConvertible {
+    var entries: [String: String]
+
+    init(_ folder: String, skipping: Set<String> = [".git"]) {
+        var entries: [String: String] = [:]
+        var pending = [""]
+        let fileSystem = LocalFileSystem()
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
+            for name in (try? fileSystem.contents(ofDirectory: path)) ?? [] where !skipping.contains(name) {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                let full = folder + "/" + child
+                switch fileSystem.kind(of: full) {
+                case .directory?:
+                    entries[child + "/"] = "dir"
+                    pending.append(child)
+                case .symbolicLink?:
+                    entries[child] = "link:" + (fileSystem.destinationOfSymbolicLink(full) ?? "?")
+                default:
+                    entries[child] = SyncJournal.sha256((try? fileSystem.read(full)) ?? [])
+                }
+            }
+        }
+        self.entries = entries
+    }
+
+    /// The multiset of file contents (digests with counts).
+    var contents: [String: Int] {
+        var result: [String: Int] = [:]
+        for (path, digest) in entries where !path.hasSuffix("/") { result[digest, default: 0] += 1 }
+        return result
+    }
+
+    var description: String {
+        entries.keys.sorted().prefix(40).joined(separator: "\n")
+    }
+
+    /// What differs, for failure messages.
+    func difference(from other: TreeSnapshot) -> String {
+        let gone = Set(other.entries.keys).subtracting(entries.keys).sorted().prefix(10)
+        let new = Set(entries.keys).subtracting(other.entries.keys).sorted().prefix(10)
+        let changed = entries.keys.filter { other.entries[$0] != nil && other.entries[$0] != entries[$0] }.sorted().prefix(10)
+        return "missing: \(Array(gone)) added: \(Array(new)) changed: \(Array(changed))"
+    }
+}
+
+/// A file system that fails on purpose: the Nth write (atomic write or append) with "no space
+/// left", or moves out of one folder with "permission denied", as a full disk or a read-only
+/// folder would. Everything else goes to the real file system.
+final class FaultyFileSystem: FileSystem, @unchecked Sendable {
+    private let base = LocalFileSystem()
+    private let lock = NSLock()
+    private var writes = 0
+    /// The 1-based write that fails (nil: none).
+    var failingWrite: Int?
+    /// Moves from inside this folder fail (nil: none).
+    var readOnlyFolder: String?
+
+    init(failingWrite: Int? = nil, readOnlyFolder: String? = nil) {
+        self.failingWrite = failingWrite
+        self.readOnlyFolder = readOnlyFolder
+    }
+
+    var writeCount: Int { lock.withLock { writes } }
+
+    private func countWrite(_ path: String) throws {
+        let number = lock.withLock { () -> Int in
+            writes += 1
+            return writes
+        }
+        if number == failingWrite { throw FileSystemError.from(errno: ENOSPC, path: path, operation: "write") }
+    }
+
+    private func checkFolder(_ path: String, operation: String) throws {
+        guard let readOnlyFolder, path.hasPrefix(readOnlyFolder + "/") else { return }
+        throw FileSystemError.from(errno: EACCES, path: path, operation: operation)
+    }
+
+    func read(_ path: String) throws -> [UInt8] { try base.read(path) }
+    func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        try countWrite(path)
+        try checkFolder(path, operation: "write")
+        try base.writeAtomically(bytes, to: path)
+    }
+    func createDirectory(_ path: String) throws {
+        try checkFolder(path, operation: "create the directory")
+        try base.createDirectory(path)
+    }
+    func contents(ofDirectory path: String) throws -> [String] { try base.contents(ofDirectory: path) }
+    func move(_ source: String, to destination: String) throws {
+        try checkFolder(source, operation: "move")
+        try checkFolder(destination, operation: "move")
+        try base.move(source, to: destination)
+    }
+    func remove(_ path: String) throws { try base.remove(path) }
+    func kind(of path: String) -> FileKind? { base.kind(of: path) }
+    func isExecutable(_ path: String) -> Bool { base.isExecutable(path) }
+    func moveWithoutReplacing(_ source: String, to destination: String) throws {
+        try checkFolder(source, operation: "move")
+        try checkFolder(destination, operation: "move")
+        try base.moveWithoutReplacing(source, to: destination)
+    }
+    func removeEmptyDirectory(_ path: String) throws { try base.removeEmptyDirectory(path) }
+    func destinationOfSymbolicLink(_ path: String) -> String? { base.destinationOfSymbolicLink(path) }
+    func synchronizeDirectory(_ path: String) throws { try base.synchronizeDirectory(path) }
+    func append(_ bytes: [UInt8], to path: String, synchronize: Bool) throws {
+        try countWrite(path)
+        try base.append(bytes, to: path, synchronize: synchronize)
+    }
+}
+
+/// `git status --porcelain` lines of a folder's repository.
+func porcelainStatus(_ folder: String) throws -> [String] {
+    try GitFixture.run(["status", "--porcelain", "--untracked-files=all"], in: folder)
+        .split(separator: "\n").map(String.init)
+}
+
+/// The bytes of a file (empty when missing).
+func fileBytes(_ path: String) -> [UInt8] {
+    (try? LocalFileSystem().read(path)) ?? []
+}

@@ -22,7 +22,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
             ExecCommand.self,
             SyncCommand.self,
             KeysCommand.self,
-            // XcodeprojCommand.self,  (re-enabled when the PBXProj work lands)
+            XcodeprojCommand.self,
         ]
     )
 

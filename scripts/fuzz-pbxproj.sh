@@ -33,6 +33,8 @@ echo "fuzz-pbxproj: running for $seconds s over $work/seeds" >&2
 cd "$work"
 # Swift's own crash backtracer and AddressSanitizer get in each other's way.
 export SWIFT_BACKTRACE=enable=no
-"$work/pbxproj-fuzz" "$work/seeds" \
+parallel=()
+if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi  # logs then go to fuzz-N.log
+exec "$work/pbxproj-fuzz" "$work/seeds" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=500000 \
-    -jobs="$jobs" -workers="$jobs" -artifact_prefix="$work/crashes/" -print_final_stats=1
+    "${parallel[@]}" -artifact_prefix="$work/crashes/" -print_final_stats=1

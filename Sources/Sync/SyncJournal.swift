@@ -38,6 +38,16 @@ public struct SyncJournal: Sendable {
         public var moves: [SyncMove]
         /// The git index file, when the sync stages its moves.
         public var gitIndex: String?
+
+        /// Creates a header.
+        public init(version: Int, kind: String, projectBundle: String, pbxprojSHA256: String, moves: [SyncMove], gitIndex: String?) {
+            self.version = version
+            self.kind = kind
+            self.projectBundle = projectBundle
+            self.pbxprojSHA256 = pbxprojSHA256
+            self.moves = moves
+            self.gitIndex = gitIndex
+        }
     }
 
     /// One thing that happened.

@@ -3,7 +3,8 @@ extension PlanBuilder {
     /// that move ran).
     func isVacated(_ path: String) -> Bool {
         if moveBySource[key(path)] != nil { return true }
-        return SyncPath.ancestors(path).contains { moveBySource[key($0)] != nil }
+        for ancestor in SyncPath.Ancestors(path) where moveBySource[key(String(ancestor))] != nil { return true }
+        return false
     }
 
     /// Finds every conflict among the moves at once: two moves to one path, a path taken by

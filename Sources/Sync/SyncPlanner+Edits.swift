@@ -173,7 +173,7 @@ extension PlanBuilder {
         for index in order.dropFirst() where [.folderGroup, .passThrough, .anchored].contains(roles[index]) {
             let element = tree.nodes[index].element
             guard let sorted = sortedOrder[element.id], sorted != element.children else { continue }
-            let names = sorted.map { id in project.fileElement(id).map { displayName($0) } ?? id.rawValue }
+            let names = sorted.map { id in firstNode[id].map { displayName(tree.nodes[$0].element) } ?? id.rawValue }
             plan.edits.append(PBXProjEdit(
                 object: element.id.rawValue, subject: displayName(element), key: .children, oldValue: nil,
                 newValue: names.joined(separator: ", "), children: sorted.map(\.rawValue)))

@@ -119,11 +119,11 @@ extension PlanBuilder {
     /// Records every path the project refers to (with its ancestors), the groups' own folders,
     /// the units' paths and the pinned items.
     mutating func collectClaims() {
-        pinned.insert(key(projectBundle))
+        pinned.append(key(projectBundle))
         for reference in project.swiftPackageReferences {
             if case .local(let relativePath) = reference.location {
                 let path = SyncPath.join(base, relativePath)
-                if !SyncPath.isOutside(path) { pinned.insert(key(path)); claim(path) }
+                if !SyncPath.isOutside(path) { pinned.append(key(path)); claim(path) }
             }
         }
         for (index, node) in tree.nodes.enumerated() {
@@ -149,12 +149,5 @@ extension PlanBuilder {
             guard claimed.insert(key(current)).inserted else { return }
             current = SyncPath.parent(current)
         }
-    }
-
-    /// Whether nothing may move out of or into `path`: inside an `.xcodeproj` or
-    /// `.xcworkspace`, or a local Swift package.
-    func isPinnedPath(_ path: String) -> Bool {
-        if isPinned(path) { return true }
-        return path.split(separator: "/").contains { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcworkspace") }
     }
 }

@@ -27,19 +27,27 @@ extension PlanBuilder {
                 continue
             }
             placed[key(source)] = index
-            if isPinnedPath(source) || SyncPath.ancestors(source).contains(where: { unitPaths.contains(key($0)) }) {
+            if isPinnedPath(source) || isInsideUnit(source) {
                 plan.unmoved.append(UnmovedReference(path: original, reason: .insideAnotherItem))
                 continue
             }
             guard case .relative(var target) = folders[parent], !SyncPath.isOutside(target) else { continue }
-            if tree.nodes[parent].element.kind == .variantGroup, !SyncPath.lastComponent(target).hasSuffix(".lproj") {
-                let language = SyncPath.lastComponent(SyncPath.parent(source))
-                if language.hasSuffix(".lproj") { target = SyncPath.join(target, language) }
+            // A localized file keeps its language folder (`Base.lproj/Main.storyboard`), whether
+            // or not it is in a variant group: moving it out would change its localization.
+            let language = SyncPath.lastComponent(SyncPath.parent(source))
+            if language.hasSuffix(".lproj"), !SyncPath.lastComponent(target).hasSuffix(".lproj") {
+                target = SyncPath.join(target, language)
             }
             target = SyncPath.join(target, SyncPath.lastComponent(source))
             guard key(target) != key(source), !isPinnedPath(target) else { continue }
             addMove(SyncMove(source: source, destination: target, reason: .reference))
         }
+    }
+
+    /// Whether a folder above `path` is itself a reference (a folder reference, bundle, ...).
+    func isInsideUnit(_ path: String) -> Bool {
+        for ancestor in SyncPath.Ancestors(path) where unitPaths.contains(key(String(ancestor))) { return true }
+        return false
     }
 
     mutating func addMove(_ move: SyncMove) {

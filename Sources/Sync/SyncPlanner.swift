@@ -94,8 +94,9 @@ struct PlanBuilder {
     var groupFolders: Set<String> = []
     /// Keys of every unit's path on disk (moving or not): nothing inside them moves on its own.
     var unitPaths: Set<String> = []
-    /// Keys of paths nothing may move out of or into: `.xcodeproj` bundles, local packages.
-    var pinned: Set<String> = []
+    /// Keys of paths nothing may move out of or into besides `.xcodeproj`/`.xcworkspace`
+    /// bundles: the project's own bundle and local Swift packages.
+    var pinned: [String] = []
     /// Files that several references point at: source key → their nodes, the deciding one first.
     var sharedFiles: [String: [Int]] = [:]
     /// Source key → index in `plan.moves`.
@@ -144,14 +145,9 @@ struct PlanBuilder {
     /// one; anything else stays.
     func mapped(_ path: String) -> String {
         guard !path.isEmpty, !SyncPath.isOutside(path), !moveBySource.isEmpty else { return path }
-        var prefix = path
-        while !prefix.isEmpty {
-            if let index = moveBySource[key(prefix)] {
-                let move = plan.moves[index]
-                let rest = path.dropFirst(prefix.count)
-                return move.destination + rest
-            }
-            prefix = SyncPath.parent(prefix)
+        if let index = moveBySource[key(path)] { return plan.moves[index].destination }
+        for prefix in SyncPath.Ancestors(path) {
+            if let index = moveBySource[key(String(prefix))] { return plan.moves[index].destination + path[prefix.endIndex...] }
         }
         return path
     }
@@ -167,9 +163,12 @@ struct PlanBuilder {
         }
     }
 
-    /// Whether a path lies in (or is) a pinned item.
-    func isPinned(_ path: String) -> Bool {
-        if pinned.contains(key(path)) { return true }
-        return SyncPath.ancestors(path).contains { pinned.contains(key($0)) }
+    /// Whether nothing may move out of or into `path`: inside an `.xcodeproj` or
+    /// `.xcworkspace`, or a local Swift package.
+    func isPinnedPath(_ path: String) -> Bool {
+        if SyncPath.hasProjectBundleComponent(path) { return true }
+        let pathKey = key(path)
+        for item in pinned where SyncPath.isWithin(pathKey, item) { return true }
+        return false
     }
 }

@@ -99,6 +99,10 @@ enum PBXProjBenchmark {
     private static func sizeChild(_ arguments: [String]) throws {
         guard arguments.count == 2, let runs = Int(arguments[1]) else { throw BenchError("usage: pbxproj size-child PATH RUNS") }
         let path = arguments[0]
+        // Warm up on a small project first, so that the baseline includes the code and runtime
+        // pages every read touches and the peak above it is what the file's size costs.
+        let warmUp = try PBXProject(bytes: try SyntheticProject.make(megabytes: 0), projectName: "WarmUp")
+        _ = try warmUp.canonicalSerialized().count + warmUp.serialized().count
         let baseline = memoryKiB("VmRSS")
         let size = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0)
         let megabytes = size / 1_000_000
@@ -114,11 +118,12 @@ enum PBXProjBenchmark {
         }
         let peakCanonical = memoryKiB("VmHWM")
         let label = String(format: "synthetic %.1f MB", megabytes)
-        Bench.report("\(label): read + write", "\(Bench.ms(readWrite)) = \(String(format: "%.2f", readWrite * 1000 / megabytes)) ms/MB",
-            target: megabytes >= 40 ? "≤ 400 ms, linear" : "linear")
-        Bench.report("  read + canonical write", "\(Bench.ms(canonical)) = \(String(format: "%.2f", canonical * 1000 / megabytes)) ms/MB", target: "—")
-        Bench.report("  peak RSS, read + write", memoryText(peakReadWrite, baseline: baseline, fileBytes: size), target: "≤ 4× file")
-        Bench.report("  peak RSS, with canonical write", memoryText(peakCanonical, baseline: baseline, fileBytes: size), target: "—")
+        Bench.report("\(label): read + write", Bench.ms(readWrite), target: megabytes >= 40 ? "≤ 400 ms" : "—")
+        Bench.report("  read + write per MB", Bench.ms(readWrite / megabytes), target: "flat across sizes")
+        Bench.report("  read + canonical write", Bench.ms(canonical), target: "—")
+        Bench.report("  read + canonical write per MB", Bench.ms(canonical / megabytes), target: "—")
+        print("  peak RSS, read + write:      " + memoryText(peakReadWrite, baseline: baseline, fileBytes: size) + " (target ≤ 4×)")
+        print("  peak RSS, + canonical write: " + memoryText(peakCanonical, baseline: baseline, fileBytes: size))
         if sink == 42 { print("") }
     }
 
@@ -126,7 +131,8 @@ enum PBXProjBenchmark {
         let mib = Double(peak) / 1024
         let ratio = Double(peak) * 1024 / fileBytes
         let above = Double(peak - baseline) * 1024 / fileBytes
-        return String(format: "%.1f MiB = %.2f× file (%.2f× above the %.1f MiB start-up)", mib, ratio, above, Double(baseline) / 1024)
+        return String(format: "%.1f MiB = %.2f× the file; %.2f× counting only what reading and writing added to the %.1f MiB before",
+                      mib, ratio, above, Double(baseline) / 1024)
     }
 
     /// A field of /proc/self/status in KiB (0 where there is no /proc).
@@ -170,7 +176,7 @@ enum PBXProjBenchmark {
 /// The text is made canonical by Slipway's own writer, as Xcode would have written it.
 enum SyntheticProject {
     static func make(megabytes: Int) throws -> [UInt8] {
-        let modules = max(1, megabytes * 1_000_000 / 24_500)
+        let modules = max(1, megabytes * 1_000_000 / 27_600)
         var objects: [String] = []
         var counter = 0
         func id(_ kind: Int) -> String {

@@ -6,6 +6,8 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "lanes": LanesBenchmark.run,
     "pins": PinsBenchmark.run,
     "pbxproj": PBXProjBenchmark.run,
+    "publish": PublishBenchmark.run,
+    "sync": SyncBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

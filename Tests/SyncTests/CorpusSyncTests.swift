@@ -36,14 +36,10 @@ struct CorpusSyncTests {
 
     /// Syncs one project and returns which invariants hold.
     private func check(_ entry: PBXProjCorpusEntry) throws -> [String: Bool] {
-        var clock = ContinuousClock.now
-        func lap(_ what: String) { if entry.baseName.contains("duckduckgo") { print("lap \(what): \(ContinuousClock.now - clock)") }; clock = ContinuousClock.now }
         let tree = try CorpusTree(entry, git: true)
-        lap("tree")
         let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment())
         let outer = tree.directory.path
         let before = TreeSnapshot(outer)
-        lap("snapshot")
         let originalBytes = fileBytes(tree.pbxprojPath)
         guard let original = try? PBXProject(bytes: originalBytes, projectName: entry.projectName) else {
             // Unreadable (the merge-conflict fixture): the sync must refuse and change nothing.
@@ -56,11 +52,8 @@ struct CorpusSyncTests {
         }
         var results: [String: Bool] = [:]
         let resolvedBefore = try existingReferences(original, root: tree.root)
-        lap("resolved")
         let checkBefore = try sync.run(tree.projectPath, options: SyncOptions(), mode: .check)
-        lap("check")
         let report = try sync.run(tree.projectPath, options: SyncOptions(), mode: .apply)
-        lap("apply")
         results["refuses-or-syncs"] = report.plan.conflicts.isEmpty
         let newBytes = fileBytes(tree.pbxprojPath)
         let synced = try PBXProject(bytes: newBytes, projectName: entry.projectName)
@@ -75,9 +68,7 @@ struct CorpusSyncTests {
         beforeFiles.entries[pbxprojEntry] = nil
         results["contents-unchanged"] = after.contents == beforeFiles.contents
         if after.contents != beforeFiles.contents { print("\(entry.baseName): contents differ: \(after.difference(from: beforeFiles))") }
-        lap("after")
         results["git-shows-renames"] = try gitShowsRenames(tree, report: report)
-        lap("git")
         let second = try sync.run(tree.projectPath, options: SyncOptions(), mode: .check)
         results["second-sync-no-op"] = second.isInSync
         if !second.isInSync { print("\(entry.baseName): second sync: \(second.lines(limit: 5).joined(separator: "\n"))") }
@@ -113,9 +104,8 @@ struct CorpusSyncTests {
                 return false
             }
             let container = (move.destination as NSString).deletingLastPathComponent
-            let inVariant = tree.nodes[parent].element.kind == .variantGroup && container.hasSuffix(".lproj")
             let languageFolder = (container as NSString).deletingLastPathComponent
-            if container != folder && !(inVariant && languageFolder == folder) {
+            if container != folder && !(container.hasSuffix(".lproj") && languageFolder == folder) {
                 print("moved '\(move.destination)' is not in its group's folder '\(folder)'")
                 return false
             }

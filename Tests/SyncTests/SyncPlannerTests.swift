@@ -213,7 +213,7 @@ struct SyncPlannerTests {
 
     @Test("sorting by name puts folders first and is only a children edit; --no-sort-by-name keeps the order")
     func sorting() throws {
-        let mini = MiniProject(children: [.group(nil, path: "App", [.file("b.swift"), .group("Zed", path: "Zed", []), .file("A.swift")])])
+        let mini = MiniProject(children: [.group(nil, path: "App", [.file("b.swift"), .group(nil, path: "Zed", []), .file("A.swift")])])
         let files = ["App/b.swift", "App/A.swift", "App/Zed/"]
         let plan = try mini.plan(files: files)
         #expect(plan.moves.isEmpty)
@@ -242,7 +242,7 @@ struct SyncPlannerTests {
     }
 
     /// Applies the plan to the listing and the project in memory and plans again: nothing left.
-    private func expectSecondPlanEmpty(_ mini: MiniProject, files: [String], plan: SyncPlan) throws {
+    func expectSecondPlanEmpty(_ mini: MiniProject, files: [String], plan: SyncPlan) throws {
         var project = try mini.project()
         try plan.applyEdits(to: &project)
         let moved = files.map { file -> String in
@@ -257,5 +257,16 @@ struct SyncPlannerTests {
         let listing = DirectoryListing(root: "/project", entries: entries)
         let second = try SyncPlanner.plan(project: edited, listing: listing, options: SyncOptions(), projectBundle: "App.xcodeproj")
         #expect(second.isEmpty, "second plan: \(second.moveList) \(second.edits.map(\.summary))")
+    }
+}
+
+extension SyncPlannerTests {
+    @Test("a localized file outside a variant group keeps its .lproj folder too")
+    func localizedPlainReference() throws {
+        let mini = MiniProject(children: [.group(nil, path: "App", [.group("Interface", [.file("Base.lproj/Main.storyboard")])])])
+        let plan = try mini.plan(files: ["App/Base.lproj/Main.storyboard"])
+        #expect(plan.moveList == ["App/Base.lproj/Main.storyboard → App/Interface/Base.lproj/Main.storyboard"])
+        #expect(plan.edit(.path, of: "Main.storyboard") == nil, "'Base.lproj/Main.storyboard' still resolves")
+        try expectSecondPlanEmpty(mini, files: ["App/Base.lproj/Main.storyboard"], plan: plan)
     }
 }

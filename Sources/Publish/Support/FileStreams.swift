@@ -171,20 +171,23 @@ final class LocalReadableFile: ReadableFile, @unchecked Sendable {
     }
 
     func read(at offset: Int64, count: Int) throws -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        try result.withUnsafeMutableBytes { raw in
-            while filled < count, let base = raw.baseAddress {
-                let got = pread(descriptor, base + filled, count - filled, off_t(offset) + off_t(filled))
+        var failure: (any Error)?
+        // Uninitialised storage: zero-filling a part buffer first would touch every page twice.
+        let result = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            while initialized < count {
+                let got = pread(descriptor, base + initialized, count - initialized, off_t(offset) + off_t(initialized))
                 if got < 0 {
                     if errno == EINTR { continue }
-                    throw FileSystemError.from(errno: errno, path: path, operation: "read")
+                    failure = FileSystemError.from(errno: errno, path: path, operation: "read")
+                    return
                 }
-                if got == 0 { break }
-                filled += got
+                if got == 0 { return }
+                initialized += got
             }
         }
-        if filled < count { result.removeLast(count - filled) }
+        if let failure { throw failure }
         return result
     }
 

@@ -26,8 +26,9 @@ final class CorpusTree: @unchecked Sendable {
         bundle = components.count >= 2 ? String(components[components.count - 2]) : entry.projectName + ".xcodeproj"
         let manager = FileManager.default
         try manager.createDirectory(atPath: root, withIntermediateDirectories: true)
+        var folders: Set<String> = [root]
         for path in try entry.treePaths().sorted() where !path.isEmpty {
-            try Self.write(root + "/" + path, contents: path)
+            try Self.fastWrite(root, path, folders: &folders)
         }
         for (path, status) in try entry.outsidePaths() {
             let full = root + "/" + path
@@ -44,6 +45,30 @@ final class CorpusTree: @unchecked Sendable {
             try GitFixture.run(["add", "-A"], in: root)
             try GitFixture.run(["commit", "--quiet", "-m", "corpus tree"], in: root)
         }
+    }
+
+    /// Writes `root/path` (content: `path`), creating folders once each.
+    private static func fastWrite(_ root: String, _ path: String, folders: inout Set<String>) throws {
+        var missing: [String] = []
+        var folder = (root + "/" + path as NSString).deletingLastPathComponent
+        while !folders.contains(folder) {
+            missing.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        for folder in missing.reversed() {
+            if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw FileSystemError.from(errno: errno, path: folder, operation: "create") }
+            folders.insert(folder)
+        }
+        let file = root + "/" + path
+        if folders.contains(file) { return }
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EISDIR { return }
+            throw FileSystemError.from(errno: errno, path: file, operation: "write")
+        }
+        defer { close(descriptor) }
+        let bytes = Array((path + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
     }
 
     static func write(_ path: String, contents: String) throws {
@@ -186,4 +211,28 @@ func porcelainStatus(_ folder: String) throws -> [String] {
 /// The bytes of a file (empty when missing).
 func fileBytes(_ path: String) -> [UInt8] {
     (try? LocalFileSystem().read(path)) ?? []
+}
+
+/// A small generated project (see `SyntheticXcodeProject`) in a fresh folder, committed to git
+/// unless `git` is false.
+struct SyntheticRepository {
+    let directory: TemporaryDirectory
+    let bundle: String
+    var root: String { directory.path }
+    var pbxprojPath: String { bundle + "/project.pbxproj" }
+
+    init(files: Int = 12, groups: Int = 3, git: Bool = true) throws {
+        directory = try TemporaryDirectory(prefix: "sync-synthetic")
+        bundle = try SyntheticXcodeProject.write(files: files, groups: groups, in: directory.path)
+        if git {
+            try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: directory.path)
+            try GitFixture.run(["add", "-A"], in: directory.path)
+            try GitFixture.run(["commit", "--quiet", "-m", "synthetic"], in: directory.path)
+        }
+    }
+
+    /// The working tree (without `.git`) and the git index, byte for byte.
+    func state() -> (tree: TreeSnapshot, index: [UInt8]) {
+        (TreeSnapshot(root), fileBytes(root + "/.git/index"))
+    }
 }

@@ -1,0 +1,178 @@
+import Basics
+import Foundation
+import PBXProj
+import Sync
+import TestSupport
+
+/// Issue #4's figures: planning the DuckDuckGo-macOS project against its rebuilt tree, the whole
+/// `slipway sync` process on that tree (a fresh copy, committed to git, per run), and plan +
+/// apply of synthetic projects (20,000 files in 2,000 groups, and smaller ones to show the
+/// growth is linear).
+///
+/// `slipway-bench sync [--runs N] [--corpus DIR] [--slipway PATH] [--sizes 5000,10000,20000]`
+enum SyncBenchmark {
+    static let largeProject = "duckduckgo__apple-browsers__DuckDuckGo-macOS"
+
+    static func run(_ arguments: [String]) async throws {
+        if arguments.first == "plan-loop", arguments.count >= 3, let count = Int(arguments[2]) {
+            return try planLoop(arguments[1], count: count)
+        }
+        let runs = option("--runs", arguments).flatMap { Int($0) } ?? 11
+        let sizes = (option("--sizes", arguments) ?? "5000,10000,20000").split(separator: ",").compactMap { Int($0) }
+        print("slipway-bench sync — medians of \(runs) runs")
+        let folder = NSTemporaryDirectory() + "slipway-bench-sync-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        if let corpus = corpusDirectory(arguments), let entry = try PBXProjCorpusManifest.entries(in: corpus).first(where: { $0.baseName == largeProject }) {
+            let pristine = try rebuild(entry, in: folder + "/pristine")
+            try measurePlan(pristine, runs: runs)
+            try await measureWholeProcess(pristine, folder: folder, runs: runs, arguments: arguments)
+        } else {
+            print("(no corpus: pass --corpus DIR or set SLIPWAY_CORPUS to measure the DuckDuckGo project)")
+        }
+        var perFile: [Double] = []
+        for size in sizes {
+            perFile.append(try await measureSynthetic(files: size, folder: folder, runs: size >= 20_000 ? max(5, runs / 2) : runs))
+        }
+        if perFile.count > 1, let first = perFile.first, let last = perFile.last {
+            print(String(format: "growth: %.1f µs per file at %d files, %.1f at %d (ratio %.2f; 1.00 is linear)",
+                         first * 1e6, sizes[0], last * 1e6, sizes[sizes.count - 1], last / first))
+        }
+    }
+
+    // MARK: - DuckDuckGo-macOS
+
+    /// The corpus project's tree (each file's content is its path), committed to git; returns
+    /// the `.xcodeproj` path.
+    private static func rebuild(_ entry: PBXProjCorpusEntry, in folder: String) throws -> String {
+        let root = folder + "/work/project"
+        let manager = FileManager.default
+        for path in try entry.treePaths().sorted() {
+            let full = root + "/" + path
+            try manager.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data((path + "\n").utf8).write(to: URL(fileURLWithPath: full))
+        }
+        for (path, status) in try entry.outsidePaths() where status.hasPrefix("exists") {
+            if status == "exists-dir" {
+                try manager.createDirectory(atPath: root + "/" + path, withIntermediateDirectories: true)
+            }
+        }
+        let bundle = root + "/" + entry.projectName + ".xcodeproj"
+        try manager.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        try Data(try entry.bytes()).write(to: URL(fileURLWithPath: bundle + "/project.pbxproj"))
+        try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: root)
+        try GitFixture.run(["add", "-A"], in: root)
+        try GitFixture.run(["commit", "--quiet", "-m", "tree"], in: root)
+        return bundle
+    }
+
+    private static func measurePlan(_ bundle: String, runs: Int) throws {
+        let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment())
+        let loaded = try sync.load(bundle)
+        let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem())
+        var plan = SyncPlan()
+        let planTime = try median(runs) {
+            plan = try SyncPlanner.plan(project: loaded.project, listing: listing, options: SyncOptions(), projectBundle: loaded.projectBundle)
+        }
+        let readTime = try median(runs) { _ = try sync.load(bundle) }
+        let scanTime = try median(runs) { _ = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem()) }
+        print("DuckDuckGo-macOS: \(listing.count) entries on disk; the plan has \(plan.moves.count) move(s), \(plan.edits.count) pbxproj edit(s)")
+        Bench.report("DuckDuckGo-macOS: plan (pure)", Bench.ms(planTime), target: "≤ 50 ms")
+        Bench.report("DuckDuckGo-macOS: read + parse the pbxproj", Bench.ms(readTime), target: "—")
+        Bench.report("DuckDuckGo-macOS: list the folder", Bench.ms(scanTime), target: "—")
+    }
+
+    private static func measureWholeProcess(_ bundle: String, folder: String, runs: Int, arguments: [String]) async throws {
+        let slipway = Bench.slipwayBinary(arguments)
+        guard FileManager.default.isExecutableFile(atPath: slipway) else {
+            print("(no slipway binary at \(slipway): build it with swift build -c release, or pass --slipway PATH)")
+            return
+        }
+        let pristine = ((bundle as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        let name = (bundle as NSString).lastPathComponent
+        var samples: [Double] = []
+        for index in 0...runs {
+            let copy = folder + "/run\(index)"
+            try await Bench.run("/bin/cp", ["-a", pristine, copy])
+            try await Bench.run("/usr/bin/env", ["git", "-C", copy + "/project", "update-index", "-q", "--refresh"])
+            let start = ContinuousClock.now
+            try await Bench.run(slipway, ["sync", copy + "/project/" + name, "--quiet"])
+            let elapsed = ContinuousClock.now - start
+            if index > 0 { samples.append(seconds(elapsed)) }
+            try? FileManager.default.removeItem(atPath: copy)
+        }
+        samples.sort()
+        Bench.report("DuckDuckGo-macOS: whole 'slipway sync' (git)", Bench.ms(samples[samples.count / 2]), target: "≤ 500 ms")
+        // `--check` on a synced copy (exit 0), as CI runs it.
+        let synced = folder + "/synced"
+        try await Bench.run("/bin/cp", ["-a", pristine, synced])
+        try await Bench.run(slipway, ["sync", synced + "/project/" + name, "--quiet"])
+        let check = try await Bench.median(runs: runs) { try await Bench.run(slipway, ["sync", synced + "/project/" + name, "--check", "--quiet"]) }
+        Bench.report("DuckDuckGo-macOS: whole 'slipway sync --check' (in sync)", Bench.ms(check), target: "—")
+    }
+
+    /// `slipway-bench sync plan-loop PROJECT N`: plans PROJECT N times (for a profiler).
+    private static func planLoop(_ bundle: String, count: Int) throws {
+        let loaded = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).load(bundle)
+        let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem())
+        let time = try median(count) {
+            _ = try SyncPlanner.plan(project: loaded.project, listing: listing, options: SyncOptions(), projectBundle: loaded.projectBundle)
+        }
+        print("plan: \(Bench.ms(time)) median of \(count)")
+    }
+
+    // MARK: - Synthetic projects
+
+    /// Plan + apply (no git) of `files` files in `files / 10` groups; returns seconds per file.
+    private static func measureSynthetic(files: Int, folder: String, runs: Int) async throws -> Double {
+        let template = folder + "/synthetic\(files)"
+        try SyntheticXcodeProject.write(files: files, groups: max(1, files / 10), in: template)
+        let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment(), git: { _ in nil })
+        var samples: [Double] = []
+        var moved = 0
+        for index in 0...runs {
+            let copy = folder + "/synthetic-run\(index)"
+            try await Bench.run("/bin/cp", ["-a", template, copy])
+            let start = ContinuousClock.now
+            let report = try sync.run(copy + "/App.xcodeproj", options: SyncOptions(useGit: false), mode: .apply)
+            let elapsed = ContinuousClock.now - start
+            moved = report.applied?.moved ?? 0
+            if index > 0 { samples.append(seconds(elapsed)) }
+            try? FileManager.default.removeItem(atPath: copy)
+        }
+        samples.sort()
+        let value = samples[samples.count / 2]
+        Bench.report("synthetic \(files) files / \(max(1, files / 10)) groups: plan + apply", Bench.ms(value) + " (\(moved) moves)",
+                     target: files >= 20_000 ? "≤ 2 s" : "linear")
+        return value / Double(files)
+    }
+
+    // MARK: - Helpers
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func median(_ runs: Int, _ body: () throws -> Void) throws -> Double {
+        try body()
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            try body()
+            samples.append(seconds(ContinuousClock.now - start))
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+
+    private static func option(_ name: String, _ arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
+    private static func corpusDirectory(_ arguments: [String]) -> String? {
+        let candidates = [option("--corpus", arguments), ProcessInfo.processInfo.environment["SLIPWAY_CORPUS"],
+                          FileManager.default.currentDirectoryPath + "/../shared/corpus/pbxproj"]
+        return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0 + "/MANIFEST.tsv") }
+    }
+}

@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport"]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport"]),
         .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "PBXProj", "Git", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport"]),
         .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "TestSupport"]),
         .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport"]),

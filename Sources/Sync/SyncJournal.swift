@@ -9,7 +9,7 @@ import Foundation
 /// saved copy, every planned move), written atomically and flushed before the first move; each
 /// later line is one event (a folder about to be created, a move done, the git index saved,
 /// the pbxproj written, the commit). Events are appended as they happen and flushed to the disk
-/// every `flushInterval` moves and at every phase change: a killed process loses nothing (the
+/// every 64 moves or folder creations and at every phase change: a killed process loses nothing (the
 /// kernel has the bytes), and because every move is a rename whose effect can be seen on disk,
 /// recovery checks each move's source and destination instead of trusting the last line.
 public struct SyncJournal: Sendable {
@@ -149,15 +149,20 @@ struct JournalWriter {
         try fileSystem.synchronizeDirectory(SyncPath.parent(path))
     }
 
-    /// Appends an event; moves are flushed every `flushInterval`, everything else at once.
+    /// Appends an event. Moves and folder creations are flushed to the disk every
+    /// `flushInterval` events (recovery checks the disk for them anyway), phase changes at once.
     mutating func record(_ event: SyncJournal.Event) throws {
         journal.events.append(event)
         var flush = true
-        if event.event == .moved {
+        if event.event == .moved || event.event == .createDirectory {
             unflushedMoves += 1
             flush = unflushedMoves >= flushInterval
         }
         if flush { unflushedMoves = 0 }
-        try fileSystem.append(Array((try JSONFormatting.line(event) + "\n").utf8), to: path, synchronize: flush)
+        // The most frequent line, written without an encoder (same bytes, sorted keys).
+        let line = event.event == .moved && event.path == nil
+            ? "{\"event\":\"moved\",\"index\":\(event.index ?? -1)}"
+            : try JSONFormatting.line(event)
+        try fileSystem.append(Array((line + "\n").utf8), to: path, synchronize: flush)
     }
 }

@@ -85,7 +85,7 @@ public struct SyncRecovery: Sendable {
                 guard fileSystem.kind(of: destination) != nil, fileSystem.kind(of: source) == nil else { continue }
                 try step("moving '\(move.destination)' back to '\(move.source)'") {
                     let parent = SyncPath.parent(move.source)
-                    if !parent.isEmpty && !fileSystem.isDirectory(absolute(parent)) { try fileSystem.createDirectory(absolute(parent)) }
+                    if !parent.isEmpty && fileSystem.kind(of: absolute(parent)) != .directory { try fileSystem.createDirectory(absolute(parent)) }
                     try fileSystem.moveWithoutReplacing(destination, to: source)
                 }
                 report.movesUndone += 1

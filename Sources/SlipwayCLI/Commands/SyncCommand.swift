@@ -20,15 +20,16 @@ struct SyncCommand: AsyncParsableCommand {
             EXAMPLES:
               slipway sync App.xcodeproj --dry-run
               slipway sync App.xcodeproj
-              slipway sync App.xcodeproj --check                 # in CI: exit 1 when out of place
+              slipway sync App.xcodeproj --check      # CI: exit 1 if out of place
               slipway sync App.xcodeproj --exclude /App/Vendor --prune
               slipway sync App.xcodeproj --recover
 
             EXIT STATUS:
-              0  in sync (or synced)
-              1  --check found files out of place, or the sync failed (the message says whether the tree was restored)
-              2  invalid input or refused: no project, unreadable pbxproj, unknown --exclude group,
-                 conflicts, a dirty git tree without --allow-dirty (nothing was changed)
+              0  in sync, or synced
+              1  --check found files out of place, or the sync failed
+                 (the message says whether everything was restored)
+              2  refused, nothing changed: no project, unreadable pbxproj,
+                 unknown --exclude group, conflicts, dirty git tree
             """
     )
 
@@ -130,7 +131,11 @@ struct SyncCommand: AsyncParsableCommand {
 
     private func output(_ report: SyncReport, env: CommandEnvironment) throws {
         if json { return try printJSON(report, env: env) }
-        if report.recovered != nil && !quiet { env.print("Recovered an interrupted sync first (rolled back).") }
+        if let recovered = report.recovered, !quiet {
+            env.print(recovered.outcome == .rolledBack
+                ? "Recovered an interrupted sync first: rolled back \(recovered.movesUndone) move(s)."
+                : "Recovered an interrupted sync first: it had finished; its clean-up is done now.")
+        }
         if quiet {
             if check && !report.isInSync { env.printError("'\(report.project)' is out of sync with its groups") }
             if !report.plan.conflicts.isEmpty { env.printError(SyncError.conflicts(report.plan.conflicts).errorDescription ?? "") }

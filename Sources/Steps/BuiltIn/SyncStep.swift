@@ -41,9 +41,12 @@ public struct SyncStep: Step {
         ]
     )
 
-    let project: String
-    let options: SyncOptions
-    let check: Bool
+    /// The project, as given (relative to the lane's working directory).
+    public let project: String
+    /// The sync's options.
+    public let options: SyncOptions
+    /// Only check; fail when something is out of place.
+    public let check: Bool
 
     public init(options: StepOptions) throws {
         project = try options.requiredString("project")

@@ -22,7 +22,7 @@ public enum ResolvedPath: Hashable, Sendable, CustomStringConvertible {
     public func absolutePath(projectDirectory: String) -> String? {
         switch self {
         case .relative(let path):
-            return PathNormalizer.normalize(path.isEmpty ? projectDirectory : projectDirectory + "/" + path)
+            return ProjectPath.normalize(path.isEmpty ? projectDirectory : projectDirectory + "/" + path)
         case .absolute(let path):
             return path
         case .buildSetting:
@@ -30,12 +30,13 @@ public enum ResolvedPath: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    func appending(_ component: String) -> ResolvedPath {
-        if component.hasPrefix("/") { return .absolute(PathNormalizer.normalize(component)) }
+    /// This path with `component` appended (an absolute component replaces it), normalized.
+    public func appending(_ component: String) -> ResolvedPath {
+        if component.hasPrefix("/") { return .absolute(ProjectPath.normalize(component)) }
         switch self {
-        case .relative(let base): return .relative(PathNormalizer.join(base, component))
-        case .absolute(let base): return .absolute(PathNormalizer.normalize(base + "/" + component))
-        case .buildSetting(let name, let base): return .buildSetting(name: name, path: PathNormalizer.join(base, component))
+        case .relative(let base): return .relative(ProjectPath.join(base, component))
+        case .absolute(let base): return .absolute(ProjectPath.normalize(base + "/" + component))
+        case .buildSetting(let name, let base): return .buildSetting(name: name, path: ProjectPath.join(base, component))
         }
     }
 }
@@ -78,7 +79,7 @@ extension PBXProject {
             throw PBXProjError.invalidStructure(message: "the project has no main group ('mainGroup'); the file is damaged", at: nil)
         }
         let projectDirPath = projectObject?.string("projectDirPath") ?? ""
-        let base = ResolvedPath.relative(PathNormalizer.normalize(projectDirPath))
+        let base = ResolvedPath.relative(ProjectPath.normalize(projectDirPath))
         var nodes = [GroupTree.Node(element: root, parent: nil, depth: 0, resolvedPath: resolve(root, parent: base), children: [])]
         enum Step { case enter(ObjectID, parent: Int), exit(ObjectID) }
         var stack: [Step] = [.exit(main)] + root.children.reversed().map { .enter($0, parent: 0) }
@@ -118,7 +119,7 @@ extension PBXProject {
         if let node = try groupTree().nodes.first(where: { $0.element.id == id }) { return node.resolvedPath }
         guard let element = fileElement(id), element.sourceTree != "<group>", element.sourceTree != nil else { return nil }
         let projectDirPath = projectObject?.string("projectDirPath") ?? ""
-        return resolve(element, parent: .relative(PathNormalizer.normalize(projectDirPath)))
+        return resolve(element, parent: .relative(ProjectPath.normalize(projectDirPath)))
     }
 
     private func resolve(_ element: FileElement, parent: ResolvedPath) -> ResolvedPath {
@@ -128,38 +129,11 @@ extension PBXProject {
             return parent.appending(path)
         case "SOURCE_ROOT":
             let projectDirPath = projectObject?.string("projectDirPath") ?? ""
-            return ResolvedPath.relative(PathNormalizer.normalize(projectDirPath)).appending(path)
+            return ResolvedPath.relative(ProjectPath.normalize(projectDirPath)).appending(path)
         case "<absolute>":
-            return .absolute(PathNormalizer.normalize(path))
+            return .absolute(ProjectPath.normalize(path))
         case let variable:
-            return .buildSetting(name: variable, path: PathNormalizer.normalize(path))
+            return .buildSetting(name: variable, path: ProjectPath.normalize(path))
         }
-    }
-}
-
-/// Lexical path arithmetic (no file-system access): `.` and `..` collapsed, duplicate slashes
-/// removed, leading `..` kept.
-enum PathNormalizer {
-    static func normalize(_ path: String) -> String {
-        let absolute = path.hasPrefix("/")
-        var parts: [Substring] = []
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if component == "." { continue }
-            if component == "..", let last = parts.last, last != ".." {
-                parts.removeLast()
-            } else if component == "..", absolute, parts.isEmpty {
-                continue
-            } else {
-                parts.append(component)
-            }
-        }
-        let joined = parts.joined(separator: "/")
-        return absolute ? "/" + joined : joined
-    }
-
-    static func join(_ base: String, _ component: String) -> String {
-        if component.isEmpty { return normalize(base) }
-        if base.isEmpty { return normalize(component) }
-        return normalize(base + "/" + component)
     }
 }

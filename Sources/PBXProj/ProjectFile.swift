@@ -42,11 +42,11 @@ public struct ProjectFile: Hashable, Sendable {
 
     /// `path` made absolute and lexically normalized.
     private static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return PathNormalizer.normalize(path) }
+        if path.hasPrefix("/") { return ProjectPath.normalize(path) }
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return PathNormalizer.normalize(directory + "/" + path)
+        return ProjectPath.normalize(directory + "/" + path)
     }
 
     private static func lastComponent(_ path: String) -> String {

@@ -1,3 +1,4 @@
+import PBXProj
 import Basics
 
 /// A snapshot of the project folder, taken once before planning so that the planner is a pure
@@ -60,10 +61,10 @@ public struct DirectoryListing: Sendable {
     private mutating func insert(_ entry: Entry) {
         let key = self.key(entry.path)
         guard entries[key] == nil else { return }
-        let parent = SyncPath.parent(entry.path)
+        let parent = ProjectPath.parent(entry.path)
         if entries[self.key(parent)] == nil { insert(Entry(path: parent, kind: .directory)) }
         entries[key] = entry
-        childNames[self.key(parent), default: []].append(SyncPath.lastComponent(entry.path))
+        childNames[self.key(parent), default: []].append(ProjectPath.lastComponent(entry.path))
         if entry.kind == .directory && childNames[key] == nil { childNames[key] = [] }
     }
 
@@ -127,7 +128,7 @@ public struct DirectoryListing: Sendable {
 
     private mutating func insertScanned(_ entry: Entry, parent: String) {
         entries[key(entry.path)] = entry
-        childNames[key(parent), default: []].append(SyncPath.lastComponent(entry.path))
+        childNames[key(parent), default: []].append(ProjectPath.lastComponent(entry.path))
     }
 
     private static func kind(_ kind: FileKind?) -> Kind {

@@ -51,7 +51,7 @@ public struct ProjectSync: Sendable {
     public func locate(_ path: String) throws -> (root: String, projectBundle: String, pbxprojPath: String) {
         guard fileSystem.kind(of: path) != nil else { throw SyncError.projectNotFound(path: path) }
         let file = ProjectFile(path: path)
-        let bundle = SyncPath.lastComponent(SyncPath.parent(SyncPath.normalize(file.pbxprojPath)))
+        let bundle = ProjectPath.lastComponent(ProjectPath.parent(ProjectPath.normalize(file.pbxprojPath)))
         guard bundle.hasSuffix(".xcodeproj") else { throw SyncError.missingPBXProj(path: path) }
         let root = file.projectDirectory
         return (root, bundle, root + "/" + bundle + "/project.pbxproj")

@@ -118,7 +118,7 @@ public struct SyncApplier: Sendable {
         var folders: Set<String> = []
         for (index, move) in moves.enumerated() {
             stage = "moving '\(move.source)' to '\(move.destination)'"
-            try ensureFolder(SyncPath.parent(move.destination), known: &folders, writer: &writer, result: &result)
+            try ensureFolder(ProjectPath.parent(move.destination), known: &folders, writer: &writer, result: &result)
             try fileSystem.moveWithoutReplacing(absolute(move.source), to: absolute(move.destination))
             try writer.record(.init(.moved, index: index))
             result.moved += 1
@@ -139,7 +139,7 @@ public struct SyncApplier: Sendable {
         default:
             throw FileSystemError.failed(path: absolute(folder), operation: "create the folder", reason: "a file is in the way")
         }
-        try ensureFolder(SyncPath.parent(folder), known: &known, writer: &writer, result: &result)
+        try ensureFolder(ProjectPath.parent(folder), known: &known, writer: &writer, result: &result)
         try writer.record(.init(.createDirectory, path: folder))
         try fileSystem.createDirectory(absolute(folder))
         result.createdFolders.append(folder)

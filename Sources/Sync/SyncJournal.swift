@@ -1,3 +1,4 @@
+import PBXProj
 import Basics
 import Crypto
 import Foundation
@@ -146,7 +147,7 @@ struct JournalWriter {
     func start() throws {
         let line = try JSONFormatting.line(journal.header) + "\n"
         try fileSystem.writeAtomically(Array(line.utf8), to: path)
-        try fileSystem.synchronizeDirectory(SyncPath.parent(path))
+        try fileSystem.synchronizeDirectory(ProjectPath.parent(path))
     }
 
     /// Appends an event. Moves and folder creations are flushed to the disk every

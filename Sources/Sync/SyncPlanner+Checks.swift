@@ -1,9 +1,11 @@
+import PBXProj
+
 extension PlanBuilder {
     /// Whether `path`, or a folder above it, is moved away by the plan (so that it is free once
     /// that move ran).
     func isVacated(_ path: String) -> Bool {
         if moveBySource[key(path)] != nil { return true }
-        for ancestor in SyncPath.Ancestors(path) where moveBySource[key(String(ancestor))] != nil { return true }
+        for ancestor in ProjectPath.Ancestors(path) where moveBySource[key(String(ancestor))] != nil { return true }
         return false
     }
 
@@ -38,7 +40,7 @@ extension PlanBuilder {
                         ? "'\(move.source)' would go here, where another reference already is; rename one of them or put them in different groups"
                         : "'\(move.source)' would go here, but a file nothing in the project refers to is already there; move or delete it first (--prune deletes unreferenced source files)"))
             }
-            for ancestor in SyncPath.ancestors(move.destination) {
+            for ancestor in ProjectPath.ancestors(move.destination) {
                 let ancestorKey = key(ancestor)
                 let onDisk = listing.entry(ancestor)
                 let blockedOnDisk = onDisk != nil && onDisk?.kind != .directory && !isVacated(ancestor)
@@ -66,8 +68,8 @@ extension PlanBuilder {
         guard let entry = listing.entry(move.source), entry.kind == .symbolicLink,
             let destination = entry.linkDestination, !destination.hasPrefix("/")
         else { return }
-        let before = SyncPath.join(SyncPath.parent(move.source), destination)
-        let after = SyncPath.join(SyncPath.parent(move.destination), destination)
+        let before = ProjectPath.join(ProjectPath.parent(move.source), destination)
+        let after = ProjectPath.join(ProjectPath.parent(move.destination), destination)
         guard key(mapped(before)) != key(after) else { return }
         plan.conflicts.append(SyncConflict(
             kind: .symbolicLinkWouldBreak, path: move.source,
@@ -81,7 +83,7 @@ extension PlanBuilder {
         var dependencies: [[Int]] = Array(repeating: [], count: moves.count)
         var any = false
         for (index, move) in moves.enumerated() where move.reason != .pruned {
-            for path in [move.destination] + SyncPath.ancestors(move.destination) {
+            for path in [move.destination] + ProjectPath.ancestors(move.destination) {
                 if let other = moveBySource[key(path)], other != index {
                     dependencies[index].append(other)
                     any = true

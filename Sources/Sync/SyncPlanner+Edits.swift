@@ -1,17 +1,6 @@
 import PBXProj
 
 extension PlanBuilder {
-    /// Where a relative or absolute resolved path goes with `component` appended.
-    static func appending(_ base: ResolvedPath, _ component: String?) -> ResolvedPath {
-        let component = component ?? ""
-        if component.hasPrefix("/") { return .absolute(SyncPath.normalize(component)) }
-        switch base {
-        case .relative(let path): return .relative(SyncPath.join(path, component))
-        case .absolute(let path): return .absolute(SyncPath.normalize(path + "/" + component))
-        case .buildSetting(let name, let path): return .buildSetting(name: name, path: SyncPath.join(path, component))
-        }
-    }
-
     func sameLocation(_ left: ResolvedPath, _ right: ResolvedPath) -> Bool {
         switch (left, right) {
         case (.relative(let a), .relative(let b)), (.absolute(let a), .absolute(let b)): return key(a) == key(b)
@@ -63,10 +52,10 @@ extension PlanBuilder {
         guard let first = firstNode[element.id] else { return }
         let sourceTree = finalSourceTree[element.id] ?? element.sourceTree ?? "<group>"
         let path = finalPath[element.id] ?? element.path
-        var after = sourceTree == "<group>" ? Self.appending(folders[parent], path) : locations[first]
+        var after = sourceTree == "<group>" ? folders[parent].appending(path ?? "") : locations[first]
         let before = sameLocation(tree.nodes[index].resolvedPath, tree.nodes[first].resolvedPath)
         if sourceTree == "<group>", before, !sameLocation(after, locations[first]),
-            case .relative(let target) = locations[first], let relative = SyncPath.relative(from: base, to: target) {
+            case .relative(let target) = locations[first], let relative = ProjectPath.relative(from: base, to: target) {
             edit(element, .sourceTree, old: element.sourceTree, new: "SOURCE_ROOT")
             finalSourceTree[element.id] = "SOURCE_ROOT"
             let shown = displayName(element)
@@ -88,13 +77,13 @@ extension PlanBuilder {
         switch element.sourceTree ?? "<group>" {
         case "<group>":
             guard case .relative(let folder) = parentFolder, case .relative(let target) = desired else { return false }
-            if sameLocation(Self.appending(parentFolder, element.path), desired) { return false }
-            guard let relative = SyncPath.relative(from: folder, to: target) else { return false }
+            if sameLocation(parentFolder.appending(element.path ?? ""), desired) { return false }
+            guard let relative = ProjectPath.relative(from: folder, to: target) else { return false }
             setPath(element, relative.isEmpty ? nil : relative)
             return true
         case "SOURCE_ROOT":
             guard case .relative(let target) = desired, !sameLocation(desired, node.resolvedPath),
-                let relative = SyncPath.relative(from: base, to: target)
+                let relative = ProjectPath.relative(from: base, to: target)
             else { return false }
             setPath(element, relative.isEmpty ? nil : relative)
             return true
@@ -121,7 +110,7 @@ extension PlanBuilder {
 
     private mutating func edit(_ element: FileElement, _ key: PBXProjEdit.Key, old: String?, new: String?) {
         plan.edits.append(PBXProjEdit(
-            object: element.id.rawValue, subject: element.name ?? element.path.map { SyncPath.lastComponent($0) } ?? element.id.rawValue,
+            object: element.id.rawValue, subject: element.name ?? element.path.map { ProjectPath.lastComponent($0) } ?? element.id.rawValue,
             key: key, oldValue: old, newValue: new))
     }
 
@@ -160,10 +149,10 @@ extension PlanBuilder {
         let prefix = Self.settingPrefixes.first { value.hasPrefix($0) } ?? ""
         let rest = String(value.dropFirst(prefix.count))
         guard !rest.isEmpty, !rest.hasPrefix("/"), !rest.contains("$") else { return nil }
-        let path = SyncPath.join(base, rest)
-        guard !SyncPath.isOutside(path) else { return nil }
+        let path = ProjectPath.join(base, rest)
+        guard !ProjectPath.isOutside(path) else { return nil }
         let moved = mapped(path)
-        guard key(moved) != key(path), let relative = SyncPath.relative(from: base, to: moved) else { return nil }
+        guard key(moved) != key(path), let relative = ProjectPath.relative(from: base, to: moved) else { return nil }
         return prefix + relative
     }
 

@@ -69,18 +69,18 @@ extension PlanBuilder {
         let element = tree.nodes[index].element
         let original = tree.nodes[index].resolvedPath
         guard (element.sourceTree ?? "<group>") == "<group>", case .relative(let originalPath) = original,
-            !SyncPath.isOutside(originalPath), case .relative(let parentFolder) = folders[parent], !SyncPath.isOutside(parentFolder)
+            !ProjectPath.isOutside(originalPath), case .relative(let parentFolder) = folders[parent], !ProjectPath.isOutside(parentFolder)
         else {
             roles[index] = .anchored
             return
         }
-        let path = element.path.map(SyncPath.normalize) ?? ""
+        let path = element.path.map(ProjectPath.normalize) ?? ""
         if element.name == nil && path.isEmpty {
             roles[index] = .passThrough
             folders[index] = folders[parent]
             return
         }
-        let name = element.name ?? SyncPath.lastComponent(path)
+        let name = element.name ?? ProjectPath.lastComponent(path)
         if let problem = Self.folderNameProblem(name, fromName: element.name != nil) {
             if element.name == nil {
                 // A path such as `..` or `.`: keep the folder it points at.
@@ -94,13 +94,13 @@ extension PlanBuilder {
             return
         }
         roles[index] = .folderGroup
-        folders[index] = .relative(SyncPath.join(parentFolder, name))
+        folders[index] = .relative(ProjectPath.join(parentFolder, name))
     }
 
     private mutating func assignVariant(_ index: Int, parent: Int) {
         let element = tree.nodes[index].element
         guard (element.sourceTree ?? "<group>") == "<group>", case .relative(let parentFolder) = folders[parent],
-            !SyncPath.isOutside(parentFolder)
+            !ProjectPath.isOutside(parentFolder)
         else {
             roles[index] = .anchored
             return
@@ -122,12 +122,12 @@ extension PlanBuilder {
         pinned.append(key(projectBundle))
         for reference in project.swiftPackageReferences {
             if case .local(let relativePath) = reference.location {
-                let path = SyncPath.join(base, relativePath)
-                if !SyncPath.isOutside(path) { pinned.append(key(path)); claim(path) }
+                let path = ProjectPath.join(base, relativePath)
+                if !ProjectPath.isOutside(path) { pinned.append(key(path)); claim(path) }
             }
         }
         for (index, node) in tree.nodes.enumerated() {
-            guard case .relative(let path) = node.resolvedPath, !SyncPath.isOutside(path) else { continue }
+            guard case .relative(let path) = node.resolvedPath, !ProjectPath.isOutside(path) else { continue }
             claim(path)
             let element = node.element
             if element.kind == .variantGroup { continue }
@@ -147,7 +147,7 @@ extension PlanBuilder {
         var current = listing.entry(path)?.path ?? path
         while !current.isEmpty && current != "/" {
             guard claimed.insert(key(current)).inserted else { return }
-            current = SyncPath.parent(current)
+            current = ProjectPath.parent(current)
         }
     }
 }

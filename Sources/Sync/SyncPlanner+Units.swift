@@ -12,7 +12,7 @@ extension PlanBuilder {
             default: continue
             }
             guard case .relative(let original) = node.resolvedPath, !original.isEmpty else { continue }
-            if SyncPath.isOutside(original) {
+            if ProjectPath.isOutside(original) {
                 plan.unmoved.append(UnmovedReference(path: original, reason: .outsideProject))
                 continue
             }
@@ -31,14 +31,14 @@ extension PlanBuilder {
                 plan.unmoved.append(UnmovedReference(path: original, reason: .insideAnotherItem))
                 continue
             }
-            guard case .relative(var target) = folders[parent], !SyncPath.isOutside(target) else { continue }
+            guard case .relative(var target) = folders[parent], !ProjectPath.isOutside(target) else { continue }
             // A localized file keeps its language folder (`Base.lproj/Main.storyboard`), whether
             // or not it is in a variant group: moving it out would change its localization.
-            let language = SyncPath.lastComponent(SyncPath.parent(source))
-            if language.hasSuffix(".lproj"), !SyncPath.lastComponent(target).hasSuffix(".lproj") {
-                target = SyncPath.join(target, language)
+            let language = ProjectPath.lastComponent(ProjectPath.parent(source))
+            if language.hasSuffix(".lproj"), !ProjectPath.lastComponent(target).hasSuffix(".lproj") {
+                target = ProjectPath.join(target, language)
             }
-            target = SyncPath.join(target, SyncPath.lastComponent(source))
+            target = ProjectPath.join(target, ProjectPath.lastComponent(source))
             guard key(target) != key(source), !isPinnedPath(target) else { continue }
             addMove(SyncMove(source: source, destination: target, reason: .reference))
         }
@@ -46,7 +46,7 @@ extension PlanBuilder {
 
     /// Whether a folder above `path` is itself a reference (a folder reference, bundle, ...).
     func isInsideUnit(_ path: String) -> Bool {
-        for ancestor in SyncPath.Ancestors(path) where unitPaths.contains(key(String(ancestor))) { return true }
+        for ancestor in ProjectPath.Ancestors(path) where unitPaths.contains(key(String(ancestor))) { return true }
         return false
     }
 
@@ -64,7 +64,7 @@ extension PlanBuilder {
         for index in order.dropFirst() where [.folderGroup, .anchored, .excluded].contains(roles[index]) {
             let node = tree.nodes[index]
             guard node.element.kind == .group, case .relative(let original) = node.resolvedPath, !original.isEmpty,
-                !SyncPath.isOutside(original), groupFolders.contains(key(original)),
+                !ProjectPath.isOutside(original), groupFolders.contains(key(original)),
                 let entry = listing.entry(original), entry.kind == .directory, listing.isListed(original), !isPinnedPath(entry.path)
             else { continue }
             let folderKey = key(entry.path)
@@ -97,7 +97,7 @@ extension PlanBuilder {
             guard name != ".git", !isPinnedPath(path), let entry = listing.entry(path) else { continue }
             if claimed.contains(pathKey) {
                 if entry.kind == .directory, !groupFolders.contains(pathKey), !unitPaths.contains(pathKey) {
-                    walk(path, to: destination.map { SyncPath.join($0, name) })
+                    walk(path, to: destination.map { ProjectPath.join($0, name) })
                 }
                 continue
             }
@@ -108,7 +108,7 @@ extension PlanBuilder {
             }
             if options.prune && entry.kind == .directory { walk(path, to: nil) }
             if let destination {
-                addMove(SyncMove(source: path, destination: SyncPath.join(destination, name), reason: .carried))
+                addMove(SyncMove(source: path, destination: ProjectPath.join(destination, name), reason: .carried))
             }
         }
     }

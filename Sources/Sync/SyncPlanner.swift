@@ -116,7 +116,7 @@ struct PlanBuilder {
         self.listing = listing
         self.options = options
         self.projectBundle = projectBundle
-        base = SyncPath.normalize(project.projectObject?.string("projectDirPath") ?? "")
+        base = ProjectPath.normalize(project.projectObject?.string("projectDirPath") ?? "")
         roles = Array(repeating: .unit, count: tree.nodes.count)
         folders = tree.nodes.map(\.resolvedPath)
     }
@@ -127,7 +127,7 @@ struct PlanBuilder {
     func displayName(_ element: FileElement) -> String {
         let name = finalName[element.id] ?? element.name
         let path = finalPath[element.id] ?? element.path
-        return name ?? path.map { SyncPath.lastComponent($0) } ?? ""
+        return name ?? path.map { ProjectPath.lastComponent($0) } ?? ""
     }
 
     /// `/App/Models`: a node's place in the group tree, by display names.
@@ -144,9 +144,9 @@ struct PlanBuilder {
     /// Where a path will be after the moves: a moved entry's destination, or the place inside
     /// one; anything else stays.
     func mapped(_ path: String) -> String {
-        guard !path.isEmpty, !SyncPath.isOutside(path), !moveBySource.isEmpty else { return path }
+        guard !path.isEmpty, !ProjectPath.isOutside(path), !moveBySource.isEmpty else { return path }
         if let index = moveBySource[key(path)] { return plan.moves[index].destination }
-        for prefix in SyncPath.Ancestors(path) {
+        for prefix in ProjectPath.Ancestors(path) {
             if let index = moveBySource[key(String(prefix))] { return plan.moves[index].destination + path[prefix.endIndex...] }
         }
         return path
@@ -156,7 +156,7 @@ struct PlanBuilder {
         switch resolved {
         case .relative(let path): return .relative(mapped(path))
         case .absolute(let path):
-            guard let inside = SyncPath.removingPrefix(listing.root, from: path) else { return resolved }
+            guard let inside = ProjectPath.removingPrefix(listing.root, from: path) else { return resolved }
             let moved = mapped(inside)
             return moved == inside ? resolved : .absolute(moved.isEmpty ? listing.root : listing.root + "/" + moved)
         case .buildSetting: return resolved
@@ -166,9 +166,9 @@ struct PlanBuilder {
     /// Whether nothing may move out of or into `path`: inside an `.xcodeproj` or
     /// `.xcworkspace`, or a local Swift package.
     func isPinnedPath(_ path: String) -> Bool {
-        if SyncPath.hasProjectBundleComponent(path) { return true }
+        if ProjectPath.hasProjectBundleComponent(path) { return true }
         let pathKey = key(path)
-        for item in pinned where SyncPath.isWithin(pathKey, item) { return true }
+        for item in pinned where ProjectPath.isWithin(pathKey, item) { return true }
         return false
     }
 }

@@ -1,3 +1,4 @@
+import PBXProj
 import Basics
 
 /// Undoes an interrupted sync from its journal, or finishes one that passed its commit point.
@@ -84,7 +85,7 @@ public struct SyncRecovery: Sendable {
                 let source = absolute(move.source), destination = absolute(move.destination)
                 guard fileSystem.kind(of: destination) != nil, fileSystem.kind(of: source) == nil else { continue }
                 try step("moving '\(move.destination)' back to '\(move.source)'") {
-                    let parent = SyncPath.parent(move.source)
+                    let parent = ProjectPath.parent(move.source)
                     if !parent.isEmpty && fileSystem.kind(of: absolute(parent)) != .directory { try fileSystem.createDirectory(absolute(parent)) }
                     try fileSystem.moveWithoutReplacing(destination, to: source)
                 }
@@ -124,7 +125,7 @@ public struct SyncRecovery: Sendable {
         guard SyncJournal.sha256(bytes) == saved.path else { throw SyncError.backupDamaged(path: backup) }
         if fileSystem.exists(indexPath), try fileSystem.read(indexPath) == bytes { return false }
         try fileSystem.writeAtomically(bytes, to: indexPath)
-        removeStrayTemporaries(in: SyncPath.parent(indexPath), names: ["index"])
+        removeStrayTemporaries(in: ProjectPath.parent(indexPath), names: ["index"])
         return true
     }
 
@@ -165,9 +166,9 @@ public struct SyncRecovery: Sendable {
         let trash = bundlePath + "/" + SyncJournal.trashFolderName
         do { try fileSystem.remove(trash) } catch { warnings.append(errorText(error)) }
         var folders: Set<String> = []
-        for move in journal.header.moves { for folder in SyncPath.ancestors(move.source) { folders.insert(folder) } }
+        for move in journal.header.moves { for folder in ProjectPath.ancestors(move.source) { folders.insert(folder) } }
         let deepestFirst = folders.sorted { $0.split(separator: "/").count > $1.split(separator: "/").count }
-        for folder in deepestFirst where !SyncPath.isWithin(folder, projectBundle) {
+        for folder in deepestFirst where !ProjectPath.isWithin(folder, projectBundle) {
             let path = absolute(folder)
             if fileSystem.kind(of: path) == .directory, (try? fileSystem.contents(ofDirectory: path))?.isEmpty == true,
                 (try? fileSystem.removeEmptyDirectory(path)) != nil {

@@ -13,7 +13,7 @@ struct ProjectFileTests {
         let folder = ProjectFile(path: directory.path + "/My App.xcodeproj/")
         #expect(folder.projectName == "My App")
         #expect(folder.pbxprojPath == directory.path + "/My App.xcodeproj/project.pbxproj")
-        #expect(folder.projectDirectory == PathNormalizer.normalize(directory.path))
+        #expect(folder.projectDirectory == ProjectPath.normalize(directory.path))
         let file = ProjectFile(path: directory.path + "/My App.xcodeproj/project.pbxproj")
         #expect(file.projectName == "My App")
         #expect(file.projectDirectory == folder.projectDirectory)

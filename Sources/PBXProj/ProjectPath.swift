@@ -1,15 +1,15 @@
-/// Lexical path arithmetic on paths relative to the folder that holds the `.xcodeproj` (no disk
-/// access): `.` and `..` collapsed, duplicate slashes removed, a leading `..` kept for paths
+/// Lexical path arithmetic on project paths, usually relative to the folder that holds the
+/// `.xcodeproj` (no disk access): `.` and `..` collapsed, duplicate slashes removed, a leading `..` kept for paths
 /// outside that folder. The empty string is the folder itself.
 ///
 /// Everything works on UTF-8 bytes (a `/` is never part of another character), and the common
 /// case — a path that is already normal — is recognised in one scan without allocating.
-enum SyncPath {
-    static let slash = UInt8(ascii: "/")
+public enum ProjectPath {
+    public static let slash = UInt8(ascii: "/")
     private static let dot = UInt8(ascii: ".")
 
     /// `path` with `.`/`..` collapsed and no empty components.
-    static func normalize(_ path: String) -> String {
+    public static func normalize(_ path: String) -> String {
         if isNormal(path) { return path }
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
@@ -29,7 +29,7 @@ enum SyncPath {
 
     /// Whether `normalize` would return `path` unchanged: no empty or `.` component, no `..`
     /// after a real component (or at the start of an absolute path), no trailing slash.
-    static func isNormal(_ path: String) -> Bool {
+    public static func isNormal(_ path: String) -> Bool {
         let bytes = path.utf8
         guard var index = bytes.indices.first else { return true }
         let absolute = bytes[index] == slash
@@ -61,7 +61,7 @@ enum SyncPath {
     }
 
     /// `base/component`, normalized; an absolute component replaces the base.
-    static func join(_ base: String, _ component: String) -> String {
+    public static func join(_ base: String, _ component: String) -> String {
         if component.hasPrefix("/") { return normalize(component) }
         if component.isEmpty { return base }
         if base.isEmpty { return normalize(component) }
@@ -70,53 +70,54 @@ enum SyncPath {
     }
 
     /// The folder holding `path` ("" for a top-level entry).
-    static func parent(_ path: String) -> String {
+    public static func parent(_ path: String) -> String {
         guard let slashIndex = path.utf8.lastIndex(of: slash) else { return "" }
         return slashIndex == path.startIndex ? "/" : String(path[..<slashIndex])
     }
 
     /// The last component.
-    static func lastComponent(_ path: String) -> String {
+    public static func lastComponent(_ path: String) -> String {
         guard let slashIndex = path.utf8.lastIndex(of: slash) else { return path }
         return String(path[path.utf8.index(after: slashIndex)...])
     }
 
     /// Whether a relative path leaves the project folder.
-    static func isOutside(_ path: String) -> Bool {
+    public static func isOutside(_ path: String) -> Bool {
         path == ".." || path.hasPrefix("../") || path.hasPrefix("/")
     }
 
     /// Whether `path` is `ancestor` or lies below it.
-    static func isWithin(_ path: String, _ ancestor: String) -> Bool {
+    public static func isWithin(_ path: String, _ ancestor: String) -> Bool {
         if ancestor.isEmpty { return !isOutside(path) }
         return path == ancestor || (path.hasPrefix(ancestor) && path.utf8.dropFirst(ancestor.utf8.count).first == slash)
     }
 
     /// The proper ancestors of a path, nearest first, down to (not including) "", without
     /// allocating an array.
-    struct Ancestors: Sequence, IteratorProtocol {
+    public struct Ancestors: Sequence, IteratorProtocol {
         let path: String
         var end: String.Index
 
-        init(_ path: String) {
+        /// The ancestors of `path`.
+        public init(_ path: String) {
             self.path = path
             end = path.endIndex
         }
 
-        mutating func next() -> Substring? {
-            guard let slashIndex = path.utf8[..<end].lastIndex(of: SyncPath.slash), slashIndex != path.startIndex else { return nil }
+        public mutating func next() -> Substring? {
+            guard let slashIndex = path.utf8[..<end].lastIndex(of: ProjectPath.slash), slashIndex != path.startIndex else { return nil }
             end = slashIndex
             return path[..<slashIndex]
         }
     }
 
     /// The proper ancestors of `path`, nearest first, down to (not including) "".
-    static func ancestors(_ path: String) -> [String] {
+    public static func ancestors(_ path: String) -> [String] {
         Ancestors(path).map(String.init)
     }
 
     /// Whether a component of `path` is an `.xcodeproj` or `.xcworkspace` bundle.
-    static func hasProjectBundleComponent(_ path: String) -> Bool {
+    public static func hasProjectBundleComponent(_ path: String) -> Bool {
         let bytes = Array(path.utf8)
         var end = bytes.count
         while end > 0 {
@@ -139,7 +140,7 @@ enum SyncPath {
     /// The path that leads from folder `from` to `to` (both normalized, relative to the same
     /// folder): "" when they are equal, `../x` when `to` is a sibling, and so on. Nil when the
     /// way up from `from` would have to climb out of a `..` (the names there are unknown).
-    static func relative(from: String, to: String) -> String? {
+    public static func relative(from: String, to: String) -> String? {
         if from.isEmpty { return to }
         if to == from { return "" }
         if isWithin(to, from) && !from.hasPrefix("..") { return dropping(from.utf8.count + 1, from: to) }
@@ -153,7 +154,7 @@ enum SyncPath {
     }
 
     /// `path` without a leading `base/` (nil when it is not below `base`).
-    static func removingPrefix(_ base: String, from path: String) -> String? {
+    public static func removingPrefix(_ base: String, from path: String) -> String? {
         if base.isEmpty { return path }
         if path == base { return "" }
         guard isWithin(path, base) else { return nil }

@@ -21,6 +21,38 @@ enum Bench {
         return samples[samples.count / 2]
     }
 
+    /// The synchronous form of `median(runs:warmUp:_:)`, for in-process work.
+    static func median(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Double {
+        if warmUp { try body() }
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            try body()
+            samples.append(seconds(ContinuousClock.now - start))
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The value after `--name` in the arguments, if any.
+    static func option(_ name: String, _ arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
+    /// The pbxproj corpus: `--corpus DIR`, `$SLIPWAY_CORPUS`, or `../shared/corpus/pbxproj`,
+    /// the first that holds `file` (a path inside the corpus).
+    static func corpusDirectory(_ arguments: [String], containing file: String = "MANIFEST.tsv") -> String? {
+        let candidates = [option("--corpus", arguments), ProcessInfo.processInfo.environment["SLIPWAY_CORPUS"],
+                          FileManager.default.currentDirectoryPath + "/../shared/corpus/pbxproj"]
+        return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0 + "/" + file) }
+    }
+
     /// `slipway` next to this benchmark binary (build both with `swift build -c release`).
     static func slipwayBinary(_ arguments: [String]) -> String {
         if let index = arguments.firstIndex(of: "--slipway"), index + 1 < arguments.count { return arguments[index + 1] }

@@ -12,14 +12,14 @@ enum PBXProjBenchmark {
 
     static func run(_ arguments: [String]) async throws {
         if arguments.first == "size-child" { return try sizeChild(Array(arguments.dropFirst())) }
-        let runs = option("--runs", arguments).flatMap { Int($0) } ?? 21
-        let sizes = (option("--sizes", arguments) ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
+        let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 21
+        let sizes = (Bench.option("--sizes", arguments) ?? "1,10,50").split(separator: ",").compactMap { Int($0) }
         print("slipway-bench pbxproj — medians of \(runs) runs")
         let folder = NSTemporaryDirectory() + "slipway-bench-pbxproj-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
-        if let corpus = corpusDirectory(arguments) {
+        if let corpus = Bench.corpusDirectory(arguments, containing: "files/\(largeProject).pbxproj") {
             let project = try installLargeProject(corpus: corpus, in: folder)
             try measureLargeProject(project, runs: runs)
             try await measureWholeProcess(project, runs: runs, arguments: arguments)
@@ -49,12 +49,12 @@ enum PBXProjBenchmark {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/project.pbxproj")))
         let megabytes = Double(bytes.count) / 1_000_000
         var sink = 0
-        let readWrite = try timeMedian(runs) {
+        let readWrite = try Bench.median(runs: runs) {
             let project = try PBXProject(bytes: bytes, projectName: "DuckDuckGo-macOS")
             sink &+= try project.serialized().count
         }
         Bench.report("DuckDuckGo-macOS (\(String(format: "%.2f", megabytes)) MB): read + write", Bench.ms(readWrite), target: "≤ 10 ms")
-        let fromDisk = try timeMedian(runs) {
+        let fromDisk = try Bench.median(runs: runs) {
             let project = try PBXProject(contentsOf: folder)
             sink &+= try project.serialized().count
         }
@@ -63,18 +63,18 @@ enum PBXProjBenchmark {
         guard let file = project.fileReferences.dropFirst(project.fileReferences.count / 2).first else {
             throw BenchError("the DuckDuckGo project has no file references")
         }
-        let edited = try timeMedian(runs) {
+        let edited = try Bench.median(runs: runs) {
             var copy = try PBXProject(bytes: bytes, projectName: "DuckDuckGo-macOS")
             try copy.setPath(of: file.id, to: "Renamed/File.swift")
             sink &+= try copy.serialized().count
         }
         Bench.report("  read + rename one file + write", Bench.ms(edited), target: "—")
-        let canonical = try timeMedian(runs) {
+        let canonical = try Bench.median(runs: runs) {
             let project = try PBXProject(bytes: bytes, projectName: "DuckDuckGo-macOS")
             sink &+= try project.canonicalSerialized().count
         }
         Bench.report("  read + canonical write", Bench.ms(canonical), target: "—")
-        let validate = try timeMedian(max(5, runs / 3)) { sink &+= project.validate().count }
+        let validate = try Bench.median(runs: max(5, runs / 3)) { sink &+= project.validate().count }
         Bench.report("  validate (references + group tree)", Bench.ms(validate), target: "—")
         if sink == 42 { print("") }
     }
@@ -107,12 +107,12 @@ enum PBXProjBenchmark {
         let size = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0)
         let megabytes = size / 1_000_000
         var sink = 0
-        let readWrite = try timeMedian(runs) {
+        let readWrite = try Bench.median(runs: runs) {
             let project = try PBXProject(contentsOf: path)
             sink &+= try project.serialized().count
         }
         let peakReadWrite = memoryKiB("VmHWM")
-        let canonical = try timeMedian(max(3, runs / 2)) {
+        let canonical = try Bench.median(runs: max(3, runs / 2)) {
             let project = try PBXProject(contentsOf: path)
             sink &+= try project.canonicalSerialized().count
         }
@@ -146,29 +146,8 @@ enum PBXProjBenchmark {
 
     // MARK: - Helpers
 
-    private static func timeMedian(_ runs: Int, _ body: () throws -> Void) throws -> Double {
-        try body()
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = ContinuousClock.now
-            try body()
-            let elapsed = ContinuousClock.now - start
-            samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        }
-        samples.sort()
-        return samples[samples.count / 2]
-    }
 
-    private static func option(_ name: String, _ arguments: [String]) -> String? {
-        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-        return arguments[index + 1]
-    }
 
-    private static func corpusDirectory(_ arguments: [String]) -> String? {
-        let candidates = [option("--corpus", arguments), ProcessInfo.processInfo.environment["SLIPWAY_CORPUS"],
-                          FileManager.default.currentDirectoryPath + "/../shared/corpus/pbxproj"]
-        return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0 + "/files/\(largeProject).pbxproj") }
-    }
 }
 
 /// Synthetic projects of a given size, shaped like real ones: modules of 50 Swift files, each

@@ -17,13 +17,13 @@ enum SyncBenchmark {
         if arguments.first == "plan-loop", arguments.count >= 3, let count = Int(arguments[2]) {
             return try planLoop(arguments[1], count: count)
         }
-        let runs = option("--runs", arguments).flatMap { Int($0) } ?? 11
-        let sizes = (option("--sizes", arguments) ?? "5000,10000,20000").split(separator: ",").compactMap { Int($0) }
+        let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 11
+        let sizes = (Bench.option("--sizes", arguments) ?? "5000,10000,20000").split(separator: ",").compactMap { Int($0) }
         print("slipway-bench sync — medians of \(runs) runs")
         let folder = NSTemporaryDirectory() + "slipway-bench-sync-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        if let corpus = corpusDirectory(arguments), let entry = try PBXProjCorpusManifest.entries(in: corpus).first(where: { $0.baseName == largeProject }) {
+        if let corpus = Bench.corpusDirectory(arguments), let entry = try PBXProjCorpusManifest.entries(in: corpus).first(where: { $0.baseName == largeProject }) {
             let pristine = try rebuild(entry, in: folder + "/pristine")
             try measurePlan(pristine, runs: runs)
             try await measureWholeProcess(pristine, folder: folder, runs: runs, arguments: arguments)
@@ -71,11 +71,11 @@ enum SyncBenchmark {
         let loaded = try sync.load(bundle)
         let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem())
         var plan = SyncPlan()
-        let planTime = try median(runs) {
+        let planTime = try Bench.median(runs: runs) {
             plan = try SyncPlanner.plan(project: loaded.project, listing: listing, options: SyncOptions(), projectBundle: loaded.projectBundle)
         }
-        let readTime = try median(runs) { _ = try sync.load(bundle) }
-        let scanTime = try median(runs) { _ = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem()) }
+        let readTime = try Bench.median(runs: runs) { _ = try sync.load(bundle) }
+        let scanTime = try Bench.median(runs: runs) { _ = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem()) }
         print("DuckDuckGo-macOS: \(listing.count) entries on disk; the plan has \(plan.moves.count) move(s), \(plan.edits.count) pbxproj edit(s)")
         Bench.report("DuckDuckGo-macOS: plan (pure)", Bench.ms(planTime), target: "≤ 50 ms")
         Bench.report("DuckDuckGo-macOS: read + parse the pbxproj", Bench.ms(readTime), target: "—")
@@ -99,7 +99,7 @@ enum SyncBenchmark {
             let start = ContinuousClock.now
             try await Bench.run(slipway, ["sync", copy + "/project/" + name, "--quiet"])
             let elapsed = ContinuousClock.now - start
-            if index > 0 { samples.append(seconds(elapsed)) }
+            if index > 0 { samples.append(Bench.seconds(elapsed)) }
             try? FileManager.default.removeItem(atPath: copy)
         }
         samples.sort()
@@ -116,7 +116,7 @@ enum SyncBenchmark {
     private static func planLoop(_ bundle: String, count: Int) throws {
         let loaded = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).load(bundle)
         let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem())
-        let time = try median(count) {
+        let time = try Bench.median(runs: count) {
             _ = try SyncPlanner.plan(project: loaded.project, listing: listing, options: SyncOptions(), projectBundle: loaded.projectBundle)
         }
         print("plan: \(Bench.ms(time)) median of \(count)")
@@ -140,7 +140,7 @@ enum SyncBenchmark {
             let report = try sync.run(copy + "/App.xcodeproj", options: SyncOptions(useGit: false), mode: .apply)
             let elapsed = ContinuousClock.now - start
             moved = report.applied?.moved ?? 0
-            if index > 0 { samples.append(seconds(elapsed)) }
+            if index > 0 { samples.append(Bench.seconds(elapsed)) }
             try? FileManager.default.removeItem(atPath: copy)
         }
         samples.sort()
@@ -152,30 +152,7 @@ enum SyncBenchmark {
 
     // MARK: - Helpers
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 
-    private static func median(_ runs: Int, _ body: () throws -> Void) throws -> Double {
-        try body()
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = ContinuousClock.now
-            try body()
-            samples.append(seconds(ContinuousClock.now - start))
-        }
-        samples.sort()
-        return samples[samples.count / 2]
-    }
 
-    private static func option(_ name: String, _ arguments: [String]) -> String? {
-        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-        return arguments[index + 1]
-    }
 
-    private static func corpusDirectory(_ arguments: [String]) -> String? {
-        let candidates = [option("--corpus", arguments), ProcessInfo.processInfo.environment["SLIPWAY_CORPUS"],
-                          FileManager.default.currentDirectoryPath + "/../shared/corpus/pbxproj"]
-        return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0 + "/MANIFEST.tsv") }
-    }
 }

@@ -72,17 +72,7 @@ public final class GitHTTPServer: @unchecked Sendable {
             def log_message(self, *args):
                 pass
 
-            def read_body(self):
-                if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-                    data = b""
-                    while True:
-                        size = int(self.rfile.readline().strip().split(b";")[0], 16)
-                        if size == 0:
-                            self.rfile.readline()
-                            return data
-                        data += self.rfile.read(size)
-                        self.rfile.readline()
-                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            \#(PythonSnippets.readBody)
 
             def handle_any(self):
                 if self.headers.get("Authorization") != expected:

@@ -101,17 +101,7 @@ public final class GitHubContractFake: @unchecked Sendable {
                 self.end_headers()
                 self.wfile.write(body)
 
-            def read_body(self):
-                if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-                    data = b""
-                    while True:
-                        size = int(self.rfile.readline().strip().split(b";")[0], 16)
-                        if size == 0:
-                            self.rfile.readline()
-                            return data
-                        data += self.rfile.read(size)
-                        self.rfile.readline()
-                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            \#(PythonSnippets.readBody)
 
             def base(self):
                 return "http://127.0.0.1:%d" % self.server.server_address[1]

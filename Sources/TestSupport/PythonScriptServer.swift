@@ -120,3 +120,22 @@ public final class PythonScriptServer: @unchecked Sendable {
         return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
     }
 }
+
+/// Python shared by the loopback test servers' scripts, interpolated into their handler classes
+/// (each line after the first carries the class-body indentation).
+enum PythonSnippets {
+    /// `read_body(self)`: the request body, plain or chunked (URLSession streams file bodies chunked).
+    static let readBody = """
+        def read_body(self):
+                if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+                    data = b""
+                    while True:
+                        size = int(self.rfile.readline().strip().split(b";")[0], 16)
+                        if size == 0:
+                            self.rfile.readline()
+                            return data
+                        data += self.rfile.read(size)
+                        self.rfile.readline()
+                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        """
+}

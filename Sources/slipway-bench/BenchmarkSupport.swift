@@ -53,7 +53,11 @@ enum Bench {
         return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0 + "/" + file) }
     }
 
-    /// `slipway` next to this benchmark binary (build both with `swift build -c release`).
+    /// How to build the binaries measured: on Linux the Swift runtime and Foundation are linked
+    /// statically, as a shipped Slipway is (a third of the start-up time is the dynamic loader).
+    static let buildCommand = "swift build -c release --static-swift-stdlib"
+
+    /// `slipway` next to this benchmark binary (build both with `buildCommand`).
     static func slipwayBinary(_ arguments: [String]) -> String {
         if let index = arguments.firstIndex(of: "--slipway"), index + 1 < arguments.count { return arguments[index + 1] }
         let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

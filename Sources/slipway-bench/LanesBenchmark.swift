@@ -9,7 +9,7 @@ enum LanesBenchmark {
         let slipway = Bench.slipwayBinary(arguments)
         let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 21
         guard FileManager.default.isExecutableFile(atPath: slipway) else {
-            throw BenchError("no slipway binary at \(slipway); build with 'swift build -c release' or pass --slipway PATH")
+            throw BenchError("no slipway binary at \(slipway); build with '\(Bench.buildCommand)' or pass --slipway PATH")
         }
         let folder = try makeProject()
         defer { try? FileManager.default.removeItem(atPath: folder) }

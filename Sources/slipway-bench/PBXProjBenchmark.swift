@@ -82,7 +82,7 @@ enum PBXProjBenchmark {
     private static func measureWholeProcess(_ folder: String, runs: Int, arguments: [String]) async throws {
         let slipway = Bench.slipwayBinary(arguments)
         guard FileManager.default.isExecutableFile(atPath: slipway) else {
-            print("(no slipway binary at \(slipway): build it with 'swift build -c release' or pass --slipway PATH)")
+            print("(no slipway binary at \(slipway): build it with '\(Bench.buildCommand)' or pass --slipway PATH)")
             return
         }
         let check = try await Bench.median(runs: runs) { try await Bench.run(slipway, ["xcodeproj", "format", folder, "--check"]) }

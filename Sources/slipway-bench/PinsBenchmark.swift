@@ -9,7 +9,7 @@ enum PinsBenchmark {
         let slipway = Bench.slipwayBinary(arguments)
         let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 21
         guard FileManager.default.isExecutableFile(atPath: slipway) else {
-            throw BenchError("no slipway binary at \(slipway); build with 'swift build -c release' or pass --slipway PATH")
+            throw BenchError("no slipway binary at \(slipway); build with '\(Bench.buildCommand)' or pass --slipway PATH")
         }
         let root = NSTemporaryDirectory() + "slipway-bench-pins-\(UUID().uuidString)"
         let keep = arguments.contains("--keep")

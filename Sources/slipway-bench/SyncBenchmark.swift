@@ -85,7 +85,7 @@ enum SyncBenchmark {
     private static func measureWholeProcess(_ bundle: String, folder: String, runs: Int, arguments: [String]) async throws {
         let slipway = Bench.slipwayBinary(arguments)
         guard FileManager.default.isExecutableFile(atPath: slipway) else {
-            print("(no slipway binary at \(slipway): build it with swift build -c release, or pass --slipway PATH)")
+            print("(no slipway binary at \(slipway): build it with '\(Bench.buildCommand)' or pass --slipway PATH)")
             return
         }
         let pristine = ((bundle as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent

@@ -1,29 +1,59 @@
 #!/usr/bin/env bash
 # The quick start: installs what is missing, builds Slipway, then releases a sample Swift package
-# with a real lane (tests, release build, archive, checksums) in a throwaway folder.
+# with the release lane `slipway init` writes (version from the commits, changelog, tests, release
+# build, archive, checksums, ed25519 signatures, release commit and tag, upload into a local
+# folder), in a throwaway folder with a throwaway key.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 ./scripts/setup.sh
 echo "==> building slipway (release)"
-swift build -c release --product slipway
+if [ "$(uname)" = "Darwin" ]; then
+  swift build -c release --product slipway
+else
+  swift build -c release --static-swift-stdlib --product slipway
+fi
 slipway="$root/.build/release/slipway"
 
 demo=$(mktemp -d "${TMPDIR:-/tmp}/slipway-demo-XXXXXX")
-echo "==> sample package in $demo"
-cp -R "$root/templates/demo-package/." "$demo/"
-cd "$demo"
+package="$demo/hello"
+echo "==> sample package in $package"
+mkdir -p "$package"
+cp -R "$root/templates/demo-package/." "$package/"
+cd "$package"
 "$slipway" init
-printf '.build/\ndist/\n.slipway/\n' > .gitignore
 git init -q -b main
+git config user.name "Slipway Demo"
+git config user.email demo@example.com
 git add -A
-git -c user.name="Slipway Demo" -c user.email=demo@example.com commit -qm "Initial commit"
+git commit -qm "Initial commit"
+git tag -a v0.1.0 -m "hello 0.1.0"
+cat > Sources/hello/main.swift <<'EOF'
+import Greeting
+
+let names = CommandLine.arguments.dropFirst()
+for name in names.isEmpty ? ["world"] : Array(names) { print(greeting(for: name)) }
+EOF
+git commit -qam "feat: greet everyone named on the command line"
+
+echo "==> a throwaway signing key in $demo/keys (outside the package)"
+"$slipway" keys generate --no-passphrase --output "$demo/keys" --name demo
 
 echo "==> slipway lanes"
 "$slipway" lanes
-echo "==> slipway run release --input product=hello"
-"$slipway" run release --input product=hello
+echo "==> SIGNING_KEY=… slipway run release --input product=hello"
+SIGNING_KEY="$(cat "$demo/keys/demo.sec")" "$slipway" run release --input product=hello
+
+published="$package/.slipway/published"
 echo
-echo "released into $demo/dist:"
-ls -l "$demo/dist"
+echo "released $(cat VERSION) (tag $(git describe --tags --abbrev=0)); published in $published:"
+ls -l "$published"
+if command -v signify-openbsd >/dev/null; then
+  echo "==> signify-openbsd -V"
+  for file in "$published"/*.sig; do
+    printf '%s: ' "$(basename "${file%.sig}")"
+    signify-openbsd -V -p "$demo/keys/demo.pub" -m "${file%.sig}"
+  done
+fi
+(cd "$published" && sha256sum -c SHA256SUMS 2>/dev/null || shasum -a 256 -c SHA256SUMS)

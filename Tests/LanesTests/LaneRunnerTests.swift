@@ -63,6 +63,22 @@ import Testing
         #expect(deployed.status("deploy") == .succeeded)
     }
 
+    @Test func aTrueConditionAfterAFailureIsSkippedBecauseOfTheFailure() async throws {
+        let fixture = try LaneFixture(["l": """
+            inputs:
+              deploy: { type: bool, default: true }
+            steps:
+              - run: exit 1
+              - run: echo deploying
+                id: deploy
+                if: ${{ inputs.deploy }}
+            """])
+        let outcome = try await fixture.run("l")
+        #expect(outcome.status("deploy") == .skipped)
+        #expect(outcome.console.contains("deploy skipped: an earlier step failed"), "\(outcome.console)")
+        #expect(!outcome.console.contains("is false"))
+    }
+
     @Test func retriesWithBackoffUntilSuccess() async throws {
         let fixture = try LaneFixture(["l": """
             steps:

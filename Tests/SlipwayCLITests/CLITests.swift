@@ -80,6 +80,61 @@ import TestSupport
         #expect(valid.standardOutput.contains("✓ ci: 3 steps, valid"))
     }
 
+    /// What scripts/quickstart.sh does: the demo package from templates/, the lanes of `slipway
+    /// init`, a tag and a feat commit, and the whole release lane with a throwaway key.
+    @Test(.enabled(if: ReleaseChecks.hasSignify, "\(ReleaseChecks.noSignify)"), .timeLimit(.minutes(15)))
+    func initsReleaseLaneReleasesTheDemoPackage() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-demo")
+        let package = folder.path + "/hello"
+        try FileManager.default.copyItem(atPath: Corpus.repositoryRoot + "/templates/demo-package", toPath: package)
+        #expect(try slipway(["init"], in: package).status == 0)
+        @discardableResult func git(_ arguments: String...) throws -> String { try GitFixture.run(arguments, in: package) }
+        try git("init", "--quiet", "--initial-branch=main")
+        try git("config", "user.name", GitFixture.userName)
+        try git("config", "user.email", GitFixture.userEmail)
+        try git("add", "-A")
+        try git("commit", "--quiet", "-m", "Initial commit")
+        try git("tag", "-a", "v0.1.0", "-m", "hello 0.1.0")
+        try Data("/// How `hello` says goodbye.\npublic func farewell(for name: String) -> String { \"Goodbye, \\(name)!\" }\n".utf8)
+            .write(to: URL(fileURLWithPath: package + "/Sources/Greeting/Farewell.swift"))
+        try git("add", "-A")
+        try git("commit", "--quiet", "-m", "feat: say goodbye")
+        let feature = try git("rev-parse", "--short=7", "HEAD")
+        let keys = try slipway(["keys", "generate", "--no-passphrase", "--output", folder.path + "/keys", "--name", "demo"])
+        #expect(keys.status == 0, "\(keys.standardError)")
+        let secretKey = try String(contentsOfFile: folder.path + "/keys/demo.sec", encoding: .utf8)
+
+        let run = try slipway(["run", "release", "--input", "product=hello", "--no-color"], in: package,
+                              environment: ["SIGNING_KEY": secretKey, "SIGNING_KEY_PASSPHRASE": nil, "GITHUB_ACTIONS": nil])
+        #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
+        try #require(run.status == 0)
+        for step in ["git.ensure-clean", "swift.test", "version", "changelog.update", "build", "archive", "checksums", "sign",
+                     "git.commit", "git.tag", "upload"] {
+            #expect(run.standardOutput.contains("✓ \(step) ("), "\(step) did not succeed")
+        }
+        #expect(run.standardOutput.contains("| 11 | upload"))
+        #expect(run.standardOutput.contains("✓ lane 'release' succeeded"))
+        #expect(!run.standardOutput.contains(secretKey.split(separator: "\n").last.map(String.init) ?? secretKey))
+
+        #expect(try String(contentsOfFile: package + "/VERSION", encoding: .utf8) == "0.2.0\n")
+        #expect(try git("log", "-1", "--format=%s") == "chore(release): 0.2.0")
+        #expect(try git("rev-parse", "v0.2.0^{commit}") == git("rev-parse", "HEAD"))
+        #expect(try git("status", "--porcelain") == "")
+        let section = ReleaseChecks.section("0.2.0", underUnreleasedIn: try git("show", "HEAD:CHANGELOG.md"))
+        #expect(section?.contains("### Added\n- say goodbye (\(feature))") == true, "\(section ?? "no 0.2.0 section under Unreleased")")
+
+        let published = package + "/.slipway/published"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: published).sorted()
+            == ["SHA256SUMS", "SHA256SUMS.sig", "hello-0.2.0.tar.gz", "hello-0.2.0.tar.gz.sig"])
+        for file in ["hello-0.2.0.tar.gz", "SHA256SUMS"] {
+            let verified = try ReleaseChecks.verifySignature(of: file, publicKey: folder.path + "/keys/demo.pub", in: published)
+            #expect(verified.standardOutput == "Signature Verified\n", "\(file): \(verified.standardError)")
+        }
+        #expect(try ReleaseChecks.checkSums(in: published).standardOutput == "hello-0.2.0.tar.gz: OK\n")
+        let listing = try CommandResult.run("/usr/bin/env", ["tar", "-tzf", published + "/hello-0.2.0.tar.gz"])
+        #expect(listing.standardOutput == "hello-0.2.0/\nhello-0.2.0/CHANGELOG.md\nhello-0.2.0/hello\n")
+    }
+
     @Test func lanesListsWithoutRunning() throws {
         let folder = try project([
             "release": "description: Ship it\ninputs:\n  bump: { default: auto, choices: [auto, major] }\nsecrets: [TOKEN]\nsteps:\n  - run: touch ran\n",

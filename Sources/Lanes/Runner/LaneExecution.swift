@@ -84,17 +84,21 @@ struct LaneExecution: Sendable {
         let value = try state.evaluate(condition, stepEnvironment: [:])
         // A condition that does not ask about the run's status only applies while all is well,
         // as in GitHub Actions: `if: inputs.deploy` does not run after a failure.
-        let statusChecked = condition.parts.contains {
+        if !checksStatus(invocation) && !invocation.isFinally && (state.hasFailed || state.isCancelled) { return false }
+        return value.isTruthy
+    }
+
+    /// Whether the step's condition calls success(), failure(), always() or cancelled().
+    private func checksStatus(_ invocation: StepInvocation) -> Bool {
+        invocation.condition?.parts.contains {
             if case .expression(let expression, _) = $0 { return expression.callsStatusFunction }
             return false
-        }
-        if !statusChecked && !invocation.isFinally && (state.hasFailed || state.isCancelled) { return false }
-        return value.isTruthy
+        } ?? false
     }
 
     private func skipReason(_ invocation: StepInvocation) -> String {
         if state.isCancelled { return "the run was interrupted" }
-        if invocation.condition == nil && state.hasFailed { return "an earlier step failed" }
+        if state.hasFailed && !invocation.isFinally && !checksStatus(invocation) { return "an earlier step failed" }
         return "condition '\(invocation.condition?.source ?? "")' is false"
     }
 

@@ -26,27 +26,67 @@ public enum EmbeddedTemplates {
 
         """#,
         "release.yml": #"""
-        # Package a release build of this Swift package into dist/.
-        # Run it with: slipway run release --dry-run   (then without --dry-run)
-        description: Test, build for release and package into dist/
+        # Release this Swift package: the next version from the commits since the last tag (written to
+        # VERSION), a CHANGELOG.md section, tests, a release build, a .tar.gz, SHA256SUMS, ed25519
+        # signatures, a release commit and tag, and an upload into a local folder (no account needed).
+        # It needs a VERSION file and a CHANGELOG.md with a '## [Unreleased]' heading, and a key pair:
+        #   slipway keys generate --no-passphrase --output ~/.slipway-keys --name release
+        # Run it with:
+        #   SIGNING_KEY="$(cat ~/.slipway-keys/release.sec)" slipway run release --input product=NAME --dry-run
+        # (then without --dry-run); the signatures verify with: signify -V -p release.pub -m FILE
+        description: Version, changelog, test, build, archive, checksums, sign, tag and publish
 
         inputs:
           product:
-            description: The executable product to package
+            description: The executable product to release
             type: string
             required: true
+          strategy:
+            description: auto (from conventional commits), major, minor, patch, 'prerelease rc' or a version
+            default: auto
+          upload-directory:
+            description: The folder the release files are copied into
+            default: .slipway/published
+
+        secrets:
+          SIGNING_KEY:
+            description: The ed25519 secret key (from 'slipway keys generate'), its contents or its path
+          SIGNING_KEY_PASSPHRASE:
+            description: The key's passphrase, when it has one
+            required: false
 
         steps:
           - git.ensure-clean
           - swift.test
+          - version.bump: { strategy: "${{ inputs.strategy }}", version-file: VERSION }
+            id: version
+          - changelog.update: { version: "${{ steps.version.outputs.version }}" }
           - swift.build: { configuration: release, product: "${{ inputs.product }}" }
             id: build
-          - run: |
-              mkdir -p dist
-              tar -czf "dist/${{ inputs.product }}.tar.gz" -C "${{ steps.build.outputs.bin-path }}" "${{ inputs.product }}"
-              echo "archive=dist/${{ inputs.product }}.tar.gz" >> "$SLIPWAY_OUTPUT"
-            id: package
-          - run: sha256sum "${{ steps.package.outputs.archive }}" > dist/SHA256SUMS
+          - archive:
+              files: ["${{ steps.build.outputs.bin-path }}/${{ inputs.product }}", CHANGELOG.md]
+              output: "dist/${{ inputs.product }}-${{ steps.version.outputs.version }}.tar.gz"
+              prefix: "${{ inputs.product }}-${{ steps.version.outputs.version }}"
+            id: archive
+          - checksums: { files: ["${{ steps.archive.outputs.path }}"], output: dist/SHA256SUMS }
+            id: checksums
+          - sign:
+              backend: ed25519
+              files: ["${{ steps.archive.outputs.path }}", "${{ steps.checksums.outputs.path }}"]
+              key: "${{ secrets.SIGNING_KEY }}"
+              passphrase: "${{ secrets.SIGNING_KEY_PASSPHRASE }}"
+          - git.commit:
+              message: "chore(release): ${{ steps.version.outputs.version }}"
+              paths: [VERSION, CHANGELOG.md]
+          - git.tag: { name: "${{ steps.version.outputs.tag }}" }
+          - upload:
+              to: directory
+              directory: "${{ inputs.upload-directory }}"
+              files:
+                - "${{ steps.archive.outputs.path }}"
+                - "${{ steps.archive.outputs.path }}.sig"
+                - "${{ steps.checksums.outputs.path }}"
+                - "${{ steps.checksums.outputs.path }}.sig"
 
         """#,
     ]

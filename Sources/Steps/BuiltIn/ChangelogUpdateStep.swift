@@ -54,6 +54,10 @@ public struct ChangelogUpdateStep: Step {
         guard let semver = SemanticVersion(tag: version) else {
             throw StepError.invalidOption(name: "version", problem: "'\(version)' is not a semantic version")
         }
+        return try render(context, semver: semver)
+    }
+
+    func render(_ context: StepContext, semver: SemanticVersion) throws -> (entry: String, updated: String, unchanged: Bool) {
         let planner = try ReleasePlanner(directory: context.workingDirectory, tagPrefix: tagPrefix)
         let state = try planner.state(since: since)
         let renderer = try template.map { try ChangelogRenderer(template: context.fileSystem.readText(context.resolve($0)), name: $0) }
@@ -63,7 +67,18 @@ public struct ChangelogUpdateStep: Step {
         return (entry, try file.inserting(entry, version: semver.description), file.contains(version: semver.description))
     }
 
+    /// A version that comes from an earlier step's output in a dry run, where that step only
+    /// planned: the runner puts `<steps.ID.outputs.NAME>` in its place.
+    var isPlannedOutput: Bool { SemanticVersion(tag: version) == nil && version.contains("<steps.") }
+
     public func plan(in context: StepContext) throws -> [Effect] {
+        if context.isDryRun && isPlannedOutput {
+            // Render the section with a stand-in version, so that the plan still shows the
+            // commits and checks the changelog and template; then name the version as planned.
+            let standIn = try SemanticVersion(major: 0, minor: 0, patch: 0, prerelease: ["planned", "by", "slipway"])
+            let entry = try render(context, semver: standIn).entry.replacingOccurrences(of: standIn.description, with: version)
+            return [Effect(.write, "insert into \(path):\n" + entry.trimmingCharacters(in: .newlines))]
+        }
         let result = try render(context)
         if result.unchanged { return [Effect(.check, "\(path) already has a section for \(version)")] }
         return [Effect(.write, "insert into \(path):\n" + result.entry.trimmingCharacters(in: .newlines))]

@@ -29,7 +29,7 @@ enum PublishStepSupport {
         let throttle = ProgressThrottle()
         return { file, progress in
             guard let fraction = progress.fraction, throttle.shouldReport(file.name, fraction) else { return }
-            events.progress(fraction: fraction, message: "\(verb) \(file.name): \(Int(fraction * 100))%")
+            events.progress(fraction: fraction, message: "\(verb) \(file.name)")
         }
     }
 

@@ -42,7 +42,7 @@ let package = Package(
 
         /// Lane files: parsing with source locations, validation, expressions, the runner,
         /// events, reports and the run journal.
-        .target(name: "Lanes", dependencies: ["Steps", "Basics", "Yams"]),
+        .target(name: "Lanes", dependencies: ["Steps", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Basics", "Git"]),
 
@@ -52,7 +52,7 @@ let package = Package(
         /// Package.resolved, Podfile.lock, Cartfile.resolved and Gemfile.lock.
         .target(
             name: "Pins",
-            dependencies: ["Git", "Basics", "Yams", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Git", "Basics", "YAMLSupport", "Yams", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         /// Releases: conventional commits, the next semantic version, changelog entries through
@@ -91,6 +91,9 @@ let package = Package(
         /// Side effects behind protocols: file system, processes, environment, terminal,
         /// diagnostics and secret redaction.
         .target(name: "Basics"),
+        /// YAML read through Yams into trees whose every node knows its line and column, with
+        /// libyaml's errors as diagnostics: lane files (Lanes) and Toolfiles (Pins).
+        .target(name: "YAMLSupport", dependencies: ["Basics", "Yams"]),
         /// Basics' HTTPClient over Foundation's URLSession; only code that talks to the network
         /// links it.
         .target(name: "Networking", dependencies: ["Basics"]),

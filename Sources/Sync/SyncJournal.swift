@@ -122,7 +122,7 @@ public struct SyncJournal: Sendable {
 
     /// SHA-256 of `bytes`, in lower-case hex.
     public static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: bytes).hexString
     }
 }
 

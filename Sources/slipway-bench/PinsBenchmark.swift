@@ -28,24 +28,101 @@ enum PinsBenchmark {
         print("20 tools installed, \(megabytes) MB of executables")
 
         let verifyCache = root + "/cache/tools/verify-cache.json"
-        let cold = try await Bench.median(runs: max(5, runs / 2)) {
-            try? FileManager.default.removeItem(atPath: verifyCache)
-            try await runChecked(slipway, ["tools", "verify", "-C", project], environment)
+        let verify = ["tools", "verify", "-C", project]
+        print("cold: the verify cache is removed before each run; the page cache is warm (the executables were just read)")
+        let cold = try await medians(runs: max(5, runs / 2), before: { try? FileManager.default.removeItem(atPath: verifyCache) }) {
+            try await runChecked(slipway, verify, environment)
         }
-        Bench.report("tools verify, 20 tools, cold (no verify cache)", Bench.ms(cold), target: "≤ 250 ms")
-        try await runChecked(slipway, ["tools", "verify", "-C", project], environment)
-        let warm = try await Bench.median(runs: runs) {
-            try await runChecked(slipway, ["tools", "verify", "-C", project], environment)
-        }
-        Bench.report("tools verify, 20 tools, nothing changed", Bench.ms(warm), target: "≤ 30 ms")
+        report("tools verify, 20 tools, cold (no verify cache)", cold, target: "≤ 250 ms")
+        try await runChecked(slipway, verify, environment)
+        let warm = try await medians(runs: runs) { try await runChecked(slipway, verify, environment) }
+        report("tools verify, 20 tools, nothing changed", warm, target: "≤ 30 ms")
 
         let depsProject = root + "/deps"
         try DepsBenchmarkProject.write(to: depsProject)
         try await runChecked(slipway, ["deps", "verify", "-C", depsProject], environment)
-        let deps = try await Bench.median(runs: runs) {
-            try await runChecked(slipway, ["deps", "verify", "-C", depsProject], environment)
+        let deps = try await medians(runs: runs) { try await runChecked(slipway, ["deps", "verify", "-C", depsProject], environment) }
+        report("deps verify, all four lockfiles", deps, target: "≤ 50 ms")
+
+        try await breakdown(slipway: slipway, cacheRoot: root + "/cache/tools", runs: runs, environment: environment)
+    }
+
+    /// What a cold verify is made of, each part measured alone: starting the process, hashing
+    /// the executables (in this process, the same code as verify), and the version commands.
+    static func breakdown(slipway: String, cacheRoot: String, runs: Int, environment: Environment) async throws {
+        print("cold verify, part by part (each measured alone):")
+        let startUp = try await medians(runs: runs) { try await runChecked(slipway, ["--version"], environment) }
+        report("  process start-up (slipway --version)", startUp, target: nil)
+
+        let cache = ToolsCache(root: cacheRoot)
+        let executables = (1...20).map { index in
+            cache.installDirectory(tool: "tool\(index)", version: SemanticVersion("1.\(index).0")!, platform: .current)
+                + "/bin/tool\(index)"
         }
-        Bench.report("deps verify, all four lockfiles", Bench.ms(deps), target: "≤ 50 ms")
+        let files = LocalToolFiles()
+        let bySize = executables.sorted { (files.identity(of: $0)?.size ?? 0) > (files.identity(of: $1)?.size ?? 0) }
+        let megabytes = Double(executables.reduce(0) { $0 + (files.identity(of: $1)?.size ?? 0) }) / 1_048_576
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let parallel = try await medians(runs: max(5, runs / 2)) {
+            guard await files.sha256(ofFiles: bySize).allSatisfy({ $0 != nil }) else { throw BenchError("an executable was unreadable") }
+        }
+        report("  hashing \(Int(megabytes)) MB, \(threads) threads", parallel, target: nil)
+        let single = try await medians(runs: 3) { for path in bySize { _ = try files.sha256(ofFile: path) } }
+        report("  hashing \(Int(megabytes)) MB, 1 thread", single, target: nil,
+               note: String(format: ", %.2f GB/s", megabytes / 1024 / single.wall))
+
+        let runner = LocalProcessRunner()
+        let probes = try await medians(runs: runs) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for path in executables {
+                    group.addTask { _ = try await runner.run(ProcessSpec(executable: path, arguments: ["--version"], environment: environment.variables)) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        report("  20 version commands at once", probes, target: nil)
+    }
+
+    /// Medians of wall time and of CPU time (this process's and its children's, user + system:
+    /// unlike wall time, it hardly changes when other work shares the cores).
+    struct Medians {
+        var wall: Double
+        var cpu: Double
+    }
+
+    /// One line: the name, the median wall time, the target, and the median CPU time.
+    static func report(_ name: String, _ value: Medians, target: String?, note: String = "") {
+        print("\(name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(Bench.ms(value.wall).padding(toLength: 10, withPad: " ", startingAt: 0))"
+              + (target.map { " (target \($0))" } ?? "").padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: " CPU %4.0f ms", value.cpu * 1000) + note)
+    }
+
+    /// Times `body` over `runs` runs after one warm-up; `before` runs untimed before each.
+    static func medians(runs: Int, before: () -> Void = {}, _ body: () async throws -> Void) async throws -> Medians {
+        before()
+        try await body()
+        var walls: [Double] = [], cpus: [Double] = []
+        for _ in 0..<runs {
+            before()
+            let cpu = cpuSeconds(), start = ContinuousClock.now
+            try await body()
+            walls.append(Bench.seconds(ContinuousClock.now - start))
+            cpus.append(cpuSeconds() - cpu)
+        }
+        return Medians(wall: walls.sorted()[runs / 2], cpu: cpus.sorted()[runs / 2])
+    }
+
+    /// User + system CPU seconds of this process and its reaped children.
+    static func cpuSeconds() -> Double {
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        var own = rusage(), children = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &own)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &children)
+        #else
+        getrusage(RUSAGE_SELF, &own)
+        getrusage(RUSAGE_CHILDREN, &children)
+        #endif
+        return seconds(own.ru_utime) + seconds(own.ru_stime) + seconds(children.ru_utime) + seconds(children.ru_stime)
     }
 
     /// Runs a process with `environment`; fails when it exits non-zero.

@@ -1,5 +1,6 @@
 import Basics
 import Steps
+import YAMLSupport
 
 /// A lane as written in `lanes/NAME.yml`, structurally checked (step kinds and options are
 /// checked later by `LaneValidator`, which needs the step registry).

@@ -1,4 +1,5 @@
 import Basics
+import YAMLSupport
 
 extension LaneFileParser {
     mutating func inputs(_ value: YAMLValue) -> [InputSpec] {

@@ -1,5 +1,6 @@
 import Basics
 import Steps
+import YAMLSupport
 
 extension LaneFileParser {
     mutating func stepList(_ value: YAMLValue, isFinally: Bool) -> [StepNode] {

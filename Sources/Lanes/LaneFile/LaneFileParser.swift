@@ -1,11 +1,15 @@
 import Basics
 import Steps
+import YAMLSupport
 
 /// Turns a lane file's text into a `Lane`, collecting every structural problem (unknown keys,
 /// wrong types, bad expressions, duplicate ids) with its line and column.
 public struct LaneFileParser {
     static let topLevelKeys = ["description", "inputs", "secrets", "env", "requires", "steps", "finally"]
     static let stepKeys = ["id", "name", "if", "timeout", "retry", "continue-on-error", "env", "working-directory"]
+    /// The YAML reader, with the wording of lane files.
+    static let yamlReader = YAMLReader(documents: "lane files",
+                                       complexKeyMessage: "a mapping key must be a plain name, not a list or mapping")
 
     var diagnostics = DiagnosticCollector()
     let file: String
@@ -14,7 +18,7 @@ public struct LaneFileParser {
     /// Throws `DiagnosticsError` with every problem found.
     public static func parse(_ text: String, name: String, file: String) throws -> Lane {
         var parser = LaneFileParser(file: file)
-        guard let root = try YAMLReader.parse(text, file: file) else {
+        guard let root = try yamlReader.parse(text, file: file) else {
             throw DiagnosticsError([Diagnostic(at: SourceLocation(file: file, line: 1, column: 1),
                 "the lane file is empty; it needs at least 'steps:' (run 'slipway init' for an example)")])
         }

@@ -1,5 +1,6 @@
 import Basics
 import Steps
+import YAMLSupport
 
 /// Checks option values against a step's option types (statically, expressions allowed where a
 /// scalar goes) and converts them to `OptionValue`s (at run time, expressions evaluated).

@@ -34,19 +34,26 @@ public struct FileIdentity: Sendable, Hashable, Codable {
 }
 
 /// The file operations Pins needs beyond `FileSystem`: file identities, streaming SHA-256,
-/// symbolic links, copying and the executable bit. Behind a protocol like every side effect.
+/// copying and the executable bit. Behind a protocol like every side effect.
 public protocol ToolFiles: Sendable {
     /// The identity of the file at `path` (following symbolic links); nil when absent.
     func identity(of path: String) -> FileIdentity?
     /// The lowercase hexadecimal SHA-256 of the file's contents, read in 1 MiB chunks.
     /// - Throws: `FileSystemError` when the file cannot be read.
     func sha256(ofFile path: String) throws -> String
-    /// Where the symbolic link at `path` points, as stored in the link.
-    func linkDestination(of path: String) throws -> String
     /// Copies a file or folder (links are copied as links).
     func copy(_ source: String, to destination: String) throws
     /// Adds the executable bits (`chmod +x`) to a file.
     func makeExecutable(_ path: String) throws
+}
+
+extension ToolFiles {
+    /// The SHA-256 of each file (nil where it cannot be read), hashed in parallel: one file per
+    /// thread at a time, as many threads as cores, in the order given (put the biggest first).
+    /// The threads are their own, so that tasks waiting meanwhile (version probes) run at once.
+    public func sha256(ofFiles paths: [String]) async -> [String?] {
+        await BlockingWork.map(paths) { path in try? self.sha256(ofFile: path) }
+    }
 }
 
 /// The real implementation, with POSIX calls.
@@ -74,7 +81,7 @@ public struct LocalToolFiles: ToolFiles {
 
     public func sha256(ofFile path: String) throws -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystemErrorBridge.error(errno, path, "read") }
+        guard fd >= 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "read") }
         defer { close(fd) }
         var hasher = SHA256()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
@@ -83,7 +90,7 @@ public struct LocalToolFiles: ToolFiles {
             let count = read(fd, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw FileSystemErrorBridge.error(errno, path, "read")
+                throw FileSystemError.from(errno: errno, path: path, operation: "read")
             }
             if count == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
@@ -91,50 +98,19 @@ public struct LocalToolFiles: ToolFiles {
         return hasher.finalize().hexString
     }
 
-    public func linkDestination(of path: String) throws -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { throw FileSystemErrorBridge.error(errno, path, "read the link") }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     public func copy(_ source: String, to destination: String) throws {
         do {
             try FileManager.default.copyItem(atPath: source, toPath: destination)
         } catch {
-            throw FileSystemErrorBridge.failed(source, "copy", (error as NSError).localizedDescription)
+            throw FileSystemError.failed(path: source, operation: "copy", reason: (error as NSError).localizedDescription)
         }
     }
 
     public func makeExecutable(_ path: String) throws {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw FileSystemErrorBridge.error(errno, path, "change the mode of") }
+        guard stat(path, &info) == 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "change the mode of") }
         let mode = (info.st_mode & 0o7777) | 0o111
-        guard chmod(path, mode) == 0 else { throw FileSystemErrorBridge.error(errno, path, "change the mode of") }
-    }
-}
-
-/// Basics' `FileSystemError` values, so that file errors read the same everywhere.
-enum FileSystemErrorBridge {
-    static func error(_ code: Int32, _ path: String, _ operation: String) -> FileSystemError {
-        FileSystemError.from(errno: code, path: path, operation: operation)
-    }
-
-    static func failed(_ path: String, _ operation: String, _ reason: String) -> FileSystemError {
-        FileSystemError.failed(path: path, operation: operation, reason: reason)
-    }
-}
-
-extension Sequence where Element == UInt8 {
-    /// Lowercase hexadecimal text.
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        for byte in self {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        guard chmod(path, mode) == 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "change the mode of") }
     }
 }
 

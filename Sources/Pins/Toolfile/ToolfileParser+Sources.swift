@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import YAMLSupport
 
 extension ToolfileParser {
     /// The tool's source from its source key and the keys that belong to that kind.
@@ -25,7 +26,7 @@ extension ToolfileParser {
         }
     }
 
-    private static func parseArchive(_ node: LocatedYAML, _ fields: ToolFields,
+    private static func parseArchive(_ node: YAMLValue, _ fields: ToolFields,
                                      into collector: inout DiagnosticCollector) -> ToolSource? {
         guard let template = requiredText(node, what: "'archive' of tool '\(fields.name)'",
                                           example: "https://example.com/tool-{version}-{os}-{arch}.tar.gz", into: &collector)
@@ -85,42 +86,42 @@ extension ToolfileParser {
         return platforms
     }
 
-    private static func parseNames(_ node: LocatedYAML?, key: String, allowed: [String],
+    private static func parseNames(_ node: YAMLValue?, key: String, allowed: [String],
                                    into collector: inout DiagnosticCollector) -> [String: String] {
         guard let node else { return [:] }
         guard case .mapping(let entries, _) = node else {
-            collector.error("'\(key)' must be a mapping such as { \(allowed[0]): name }, not \(node.kindDescription)",
+            collector.error("'\(key)' must be a mapping such as { \(allowed[0]): name }, not \(node.toolfileKind)",
                             at: node.location)
             return [:]
         }
         var names: [String: String] = [:]
         for entry in entries {
-            guard allowed.contains(entry.key) else {
-                collector.error("'\(entry.key)' in '\(key)' is not one of \(allowed.joined(separator: ", "))", at: entry.keyLocation)
+            guard allowed.contains(entry.key.text) else {
+                collector.error("'\(entry.key.text)' in '\(key)' is not one of \(allowed.joined(separator: ", "))", at: entry.key.location)
                 continue
             }
             guard let value = entry.value.text else {
                 collector.error("'\(key)' values must be texts", at: entry.value.location)
                 continue
             }
-            names[entry.key] = value
+            names[entry.key.text] = value
         }
         return names
     }
 
-    static func requiredText(_ node: LocatedYAML, what: String, example: String,
+    static func requiredText(_ node: YAMLValue, what: String, example: String,
                              into collector: inout DiagnosticCollector) -> String? {
         guard case .scalar = node, let text = node.text, !text.isEmpty else {
-            collector.error("\(what) must be a text such as '\(example)', not \(node.kindDescription)", at: node.location)
+            collector.error("\(what) must be a text such as '\(example)', not \(node.toolfileKind)", at: node.location)
             return nil
         }
         return text
     }
 
-    static func optionalText(_ node: LocatedYAML?, what: String, into collector: inout DiagnosticCollector) -> String? {
+    static func optionalText(_ node: YAMLValue?, what: String, into collector: inout DiagnosticCollector) -> String? {
         guard let node else { return nil }
         guard case .scalar = node, let text = node.text, !text.isEmpty else {
-            collector.error("\(what) must be a text, not \(node.kindDescription)", at: node.location)
+            collector.error("\(what) must be a text, not \(node.toolfileKind)", at: node.location)
             return nil
         }
         return text

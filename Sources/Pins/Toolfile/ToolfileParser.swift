@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import YAMLSupport
 
 /// Reads a Toolfile (YAML) into a `Toolfile`, reporting every problem at once with its line
 /// and column.
@@ -31,21 +32,21 @@ public enum ToolfileParser {
     /// Parses Toolfile text; `file` is the name used in diagnostics.
     /// - Throws: `DiagnosticsError` listing every problem with `file:line:column`.
     public static func parse(_ text: String, file: String) throws -> Toolfile {
-        guard let root = try LocatedYAML.parse(text, file: file) else {
+        guard let root = try ToolfileYAML.reader.parse(text, file: file) else {
             throw DiagnosticsError([Diagnostic(at: SourceLocation(file: file, line: 1, column: 1),
                                                "the Toolfile is empty; list the tools under 'tools:' (see docs/pins.md)")])
         }
         var collector = DiagnosticCollector()
         var tools: [ToolSpec] = []
         guard case .mapping(let entries, _) = root else {
-            collector.error("the Toolfile must be a mapping with a 'tools:' key, not \(root.kindDescription)", at: root.location)
+            collector.error("the Toolfile must be a mapping with a 'tools:' key, not \(root.toolfileKind)", at: root.location)
             try collector.throwIfErrors()
             return Toolfile(file: file, tools: [])
         }
-        for entry in entries where entry.key != "tools" {
-            collector.error("unknown key '\(entry.key)' at the top of the Toolfile; the only key is 'tools'", at: entry.keyLocation)
+        for entry in entries where entry.key.text != "tools" {
+            collector.error("unknown key '\(entry.key.text)' at the top of the Toolfile; the only key is 'tools'", at: entry.key.location)
         }
-        if let toolsEntry = entries.first(where: { $0.key == "tools" }) {
+        if let toolsEntry = entries.first(where: { $0.key.text == "tools" }) {
             tools = parseTools(toolsEntry.value, into: &collector)
         } else {
             collector.error("the Toolfile has no 'tools:' key; list the tools under it", at: root.location)
@@ -54,21 +55,21 @@ public enum ToolfileParser {
         return Toolfile(file: file, tools: tools)
     }
 
-    private static func parseTools(_ node: LocatedYAML, into collector: inout DiagnosticCollector) -> [ToolSpec] {
+    private static func parseTools(_ node: YAMLValue, into collector: inout DiagnosticCollector) -> [ToolSpec] {
         if node.text == nil, case .scalar = node { return [] }
         guard case .mapping(let entries, _) = node else {
-            collector.error("'tools' must be a mapping from tool names to their settings, not \(node.kindDescription)",
+            collector.error("'tools' must be a mapping from tool names to their settings, not \(node.toolfileKind)",
                             at: node.location)
             return []
         }
         var tools: [ToolSpec] = []
         for entry in entries {
-            if !isValidName(entry.key) {
-                collector.error("'\(entry.key)' is not a usable tool name; use letters, digits, '.', '-' and '_' "
-                                + "(it names a folder in the tools cache)", at: entry.keyLocation)
+            if !isValidName(entry.key.text) {
+                collector.error("'\(entry.key.text)' is not a usable tool name; use letters, digits, '.', '-' and '_' "
+                                + "(it names a folder in the tools cache)", at: entry.key.location)
                 continue
             }
-            if let tool = parseTool(name: entry.key, at: entry.keyLocation, entry.value, into: &collector) {
+            if let tool = parseTool(name: entry.key.text, at: entry.key.location, entry.value, into: &collector) {
                 tools.append(tool)
             }
         }
@@ -81,11 +82,11 @@ public enum ToolfileParser {
         }
     }
 
-    private static func parseTool(name: String, at location: SourceLocation, _ node: LocatedYAML,
+    private static func parseTool(name: String, at location: SourceLocation, _ node: YAMLValue,
                                   into collector: inout DiagnosticCollector) -> ToolSpec? {
         guard case .mapping(let entries, let mappingLocation) = node else {
             collector.error("tool '\(name)' must be a mapping with a source (git, archive or system) and a version, "
-                            + "not \(node.kindDescription)", at: node.location)
+                            + "not \(node.toolfileKind)", at: node.location)
             return nil
         }
         let fields = ToolFields(name: name, entries: entries, location: mappingLocation)
@@ -114,10 +115,10 @@ public enum ToolfileParser {
         }
         if let kind = present.first { return kind }
         let known = Set(commonKeys + keysBySource.values.flatMap { $0 })
-        if let unknown = fields.entries.first(where: { !known.contains($0.key) }) {
-            collector.error("tool '\(fields.name)' has an unknown source kind '\(unknown.key)'.\(Suggestions.didYouMean(unknown.key, in: ToolSourceKind.allCases.map(\.rawValue))) "
+        if let unknown = fields.entries.first(where: { !known.contains($0.key.text) }) {
+            collector.error("tool '\(fields.name)' has an unknown source kind '\(unknown.key.text)'.\(Suggestions.didYouMean(unknown.key.text, in: ToolSourceKind.allCases.map(\.rawValue))) "
                             + "A source is one of: git (a repository URL, built with swift build), archive (a "
-                            + "download URL) or system (found on PATH)", at: unknown.keyLocation)
+                            + "download URL) or system (found on PATH)", at: unknown.key.location)
         } else {
             collector.error("tool '\(fields.name)' has no source; add one of 'git: URL', 'archive: URL' or 'system: NAME'",
                             at: fields.location)
@@ -127,12 +128,12 @@ public enum ToolfileParser {
 
     private static func checkKeys(of fields: ToolFields, kind: ToolSourceKind, into collector: inout DiagnosticCollector) {
         let allowed = [kind.rawValue] + commonKeys + (keysBySource[kind] ?? [])
-        for entry in fields.entries where !allowed.contains(entry.key) {
-            let elsewhere = keysBySource.first { $0.value.contains(entry.key) }?.key
-            let hint = elsewhere.map { " ('\(entry.key)' belongs to \($0.rawValue) tools)" }
-                ?? Suggestions.didYouMean(entry.key, in: allowed)
-            collector.error("tool '\(fields.name)' has an unknown key '\(entry.key)'\(hint.hasPrefix(" (") ? hint + "." : "." + hint) "
-                            + "Its keys are: \(allowed.joined(separator: ", "))", at: entry.keyLocation)
+        for entry in fields.entries where !allowed.contains(entry.key.text) {
+            let elsewhere = keysBySource.first { $0.value.contains(entry.key.text) }?.key
+            let hint = elsewhere.map { " ('\(entry.key.text)' belongs to \($0.rawValue) tools)" }
+                ?? Suggestions.didYouMean(entry.key.text, in: allowed)
+            collector.error("tool '\(fields.name)' has an unknown key '\(entry.key.text)'\(hint.hasPrefix(" (") ? hint + "." : "." + hint) "
+                            + "Its keys are: \(allowed.joined(separator: ", "))", at: entry.key.location)
         }
     }
 
@@ -142,7 +143,7 @@ public enum ToolfileParser {
             return nil
         }
         guard let text = node.text, case .scalar = node else {
-            collector.error("'version' of tool '\(fields.name)' must be a text such as '^1.2', not \(node.kindDescription)",
+            collector.error("'version' of tool '\(fields.name)' must be a text such as '^1.2', not \(node.toolfileKind)",
                             at: node.location)
             return nil
         }
@@ -163,7 +164,7 @@ public enum ToolfileParser {
             var arguments: [String] = []
             for item in items {
                 guard let text = item.text, case .scalar = item else {
-                    collector.error("each of 'version-args' must be a text, not \(item.kindDescription)", at: item.location)
+                    collector.error("each of 'version-args' must be a text, not \(item.toolfileKind)", at: item.location)
                     return nil
                 }
                 arguments.append(text)
@@ -178,7 +179,7 @@ public enum ToolfileParser {
     private static func parsePattern(_ fields: ToolFields, into collector: inout DiagnosticCollector) -> String? {
         guard let node = fields["version-regex"] else { return nil }
         guard let pattern = node.text, case .scalar = node else {
-            collector.error("'version-regex' must be a regular expression, not \(node.kindDescription)", at: node.location)
+            collector.error("'version-regex' must be a regular expression, not \(node.toolfileKind)", at: node.location)
             return nil
         }
         if (try? NSRegularExpression(pattern: pattern)) == nil {
@@ -192,11 +193,11 @@ public enum ToolfileParser {
 /// A tool's mapping entries with lookup by key.
 struct ToolFields {
     let name: String
-    let entries: [(key: String, keyLocation: SourceLocation, value: LocatedYAML)]
+    let entries: [YAMLEntry]
     let location: SourceLocation
 
-    subscript(key: String) -> LocatedYAML? {
-        entries.first { $0.key == key }?.value
+    subscript(key: String) -> YAMLValue? {
+        entries.first { $0.key.text == key }?.value
     }
 }
 

@@ -74,7 +74,9 @@ struct ArchiveUnpacker: Sendable {
             case .directory:
                 try checkLinks(in: root, relative: entry, url: url)
             case .symbolicLink:
-                let destination = try context.files.linkDestination(of: root + "/" + entry)
+                guard let destination = context.fileSystem.destinationOfSymbolicLink(root + "/" + entry) else {
+                    throw FileSystemError.failed(path: root + "/" + entry, operation: "read the link", reason: "it could not be read")
+                }
                 if !Self.staysInside(link: entry, destination: destination) {
                     throw PinsError.archiveEntryEscapes(archive: url, entry: "\(entry) -> \(destination)")
                 }

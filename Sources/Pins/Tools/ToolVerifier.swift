@@ -28,9 +28,9 @@ public struct ToolVerifier: Sendable {
         let cache = VerifyCache.load(from: context.cache.verifyCachePath, fileSystem: context.fileSystem)
         let outcomes = await checkAll(specs, lockfile: lockfile, cache: cache)
         var updated = cache
-        for case let (_, _, (path, entry)?) in outcomes { updated.entries[path] = entry }
+        for case let (_, (path, entry)?) in outcomes { updated.entries[path] = entry }
         if updated != cache { updated.save(to: context.cache.verifyCachePath, fileSystem: context.fileSystem) }
-        var statuses = outcomes.map(\.1)
+        var statuses = outcomes.map(\.0)
         if names == nil {
             statuses += staleEntries(lockfile, toolfile)
         }
@@ -52,25 +52,46 @@ public struct ToolVerifier: Sendable {
         if statuses.contains(where: { !$0.isOK }) { throw PinsError.toolsNotVerified(statuses) }
     }
 
-    /// Checks the tools concurrently (hashing is the cost, and it is spread over the cores),
-    /// biggest executables first so that the workers finish together; results in `specs` order.
+    /// Checks the tools. The cheap checks come first, in order; then the executables that the
+    /// verify cache does not vouch for are hashed in parallel (one file per thread, as many
+    /// threads as cores, biggest first so that the threads finish together) while their version
+    /// commands run at the same time. Results in `specs` order.
     private func checkAll(_ specs: [ToolSpec], lockfile: Lockfile, cache: VerifyCache) async
-        -> [(Int, ToolStatus, (String, VerifyCache.Entry)?)] {
-        let sizes = specs.map { spec -> Int64 in
-            guard let locked = lockfile.tools[spec.name], let path = executablePath(spec, locked: locked) else { return 0 }
-            return context.files.identity(of: path)?.size ?? 0
+        -> [(ToolStatus, (String, VerifyCache.Entry)?)] {
+        let checks = specs.map { check($0, locked: lockfile.tools[$0.name], cache: cache) }
+        let contents = checks.compactMap(\.contents)
+        var sizes: [String: Int64] = [:]
+        for item in contents where item.needsHash { sizes[item.path] = item.identity.size }
+        let toHash = sizes.keys.sorted { (sizes[$0]!, $0) > (sizes[$1]!, $1) }
+        async let hashed = context.files.sha256(ofFiles: toHash)
+        let outputs = await probeVersions(contents.filter(\.needsProbe))
+        let hashes = Dictionary(uniqueKeysWithValues: zip(toHash, await hashed))
+        return checks.map { check in
+            guard let item = check.contents else { return (check.status, nil) }
+            var entry = item.entry
+            if item.needsHash { entry.sha256 = hashes[item.path] ?? nil }
+            if item.needsProbe { entry.versionOutputs[item.probeKey] = outputs[item.probeID] ?? "" }
+            return (finish(item, entry: entry, status: check.status), (item.path, entry))
         }
-        return await withTaskGroup(of: (Int, ToolStatus, (String, VerifyCache.Entry)?).self) { group in
-            for index in specs.indices.sorted(by: { sizes[$0] > sizes[$1] }) {
-                let spec = specs[index]
+    }
+
+    /// Runs the version commands, several at once (they mostly wait for the child process);
+    /// the outputs by `probeID`.
+    private func probeVersions(_ items: [ContentsCheck]) async -> [String: String] {
+        let probe = VersionProbe(processRunner: context.processRunner, environment: context.environment)
+        var seen: Set<String> = []
+        let unique = items.filter { seen.insert($0.probeID).inserted }
+        let width = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        return await withTaskGroup(of: (String, String).self) { group in
+            var outputs: [String: String] = [:]
+            for (index, item) in unique.enumerated() {
+                if index >= width, let (id, output) = await group.next() { outputs[id] = output }
                 group.addTask {
-                    let (status, entry) = await check(spec, locked: lockfile.tools[spec.name], cache: cache)
-                    return (index, status, entry)
+                    (item.probeID, (try? await probe.output(of: item.path, arguments: item.spec.versionArguments)) ?? "")
                 }
             }
-            var results: [(Int, ToolStatus, (String, VerifyCache.Entry)?)] = []
-            for await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }
+            for await (id, output) in group { outputs[id] = output }
+            return outputs
         }
     }
 
@@ -95,8 +116,24 @@ public struct ToolVerifier: Sendable {
 
     // MARK: - One tool
 
-    private func check(_ spec: ToolSpec, locked: LockedTool?, cache: VerifyCache) async
-        -> (ToolStatus, (String, VerifyCache.Entry)?) {
+    /// A tool whose executable is installed: what remains to be checked of its contents.
+    private struct ContentsCheck: Sendable {
+        var spec: ToolSpec
+        var locked: LockedTool
+        var path: String
+        var identity: FileIdentity
+        /// The cached entry for this identity, or an empty one.
+        var entry: VerifyCache.Entry
+        var needsHash: Bool
+        var probeKey: String
+        var needsProbe: Bool
+        /// Identifies one version command: the executable and its arguments.
+        var probeID: String { path + "\u{1F}" + probeKey }
+    }
+
+    /// The checks that need neither hashing nor running the tool: locked, toolfile, installed.
+    private func check(_ spec: ToolSpec, locked: LockedTool?, cache: VerifyCache)
+        -> (status: ToolStatus, contents: ContentsCheck?) {
         let toolfileLocation = spec.location.description
         var status = ToolStatus(name: spec.name, source: spec.source.kind, lockedVersion: locked?.version.description,
                                 executable: nil, checks: [])
@@ -125,17 +162,20 @@ public struct ToolVerifier: Sendable {
         }
         status.checks.append(ToolCheck(check: .installed, ok: true, expected: "an executable file", found: "an executable file",
                                        file: path))
-        return await checkContents(spec, locked: locked, path: path, identity: identity, cache: cache, status: status)
+        let entry = cache.entry(for: path, identity: identity)
+            ?? VerifyCache.Entry(identity: identity, sha256: nil, versionOutputs: [:])
+        let key = spec.versionArguments.joined(separator: "\u{1F}")
+        return (status, ContentsCheck(spec: spec, locked: locked, path: path, identity: identity, entry: entry,
+                                      needsHash: spec.source.kind != .system && entry.sha256 == nil, probeKey: key,
+                                      needsProbe: entry.versionOutputs[key] == nil))
     }
 
-    private func checkContents(_ spec: ToolSpec, locked: LockedTool, path: String, identity: FileIdentity,
-                               cache: VerifyCache, status: ToolStatus) async -> (ToolStatus, (String, VerifyCache.Entry)?) {
+    /// The checksum and version checks, from the hash and version output in `entry`.
+    private func finish(_ item: ContentsCheck, entry: VerifyCache.Entry, status: ToolStatus) -> ToolStatus {
         var status = status
-        var entry = cache.entry(for: path, identity: identity)
-            ?? VerifyCache.Entry(identity: identity, sha256: nil, versionOutputs: [:])
+        let (spec, path) = (item.spec, item.path)
         if spec.source.kind != .system {
-            let expected = locked.executables[context.platform.description]
-            if entry.sha256 == nil { entry.sha256 = try? context.files.sha256(ofFile: path) }
+            let expected = item.locked.executables[context.platform.description]
             let found = entry.sha256 ?? "unreadable"
             status.checks.append(ToolCheck(
                 check: .checksum, ok: expected != nil && expected == found,
@@ -144,13 +184,9 @@ public struct ToolVerifier: Sendable {
                     ? "Run 'slipway tools install' on \(context.platform) to record it, and commit Toolfile.lock."
                     : "The installed executable was changed; run 'slipway tools install' to restore it."))
         }
-        let key = spec.versionArguments.joined(separator: "\u{1F}")
-        if entry.versionOutputs[key] == nil {
-            let probe = VersionProbe(processRunner: context.processRunner, environment: context.environment)
-            entry.versionOutputs[key] = (try? await probe.output(of: path, arguments: spec.versionArguments)) ?? ""
-        }
-        status.checks.append(versionCheck(spec, locked: locked, output: entry.versionOutputs[key] ?? "", path: path))
-        return (status, (path, entry))
+        status.checks.append(versionCheck(spec, locked: item.locked, output: entry.versionOutputs[item.probeKey] ?? "",
+                                          path: path))
+        return status
     }
 
     private func versionCheck(_ spec: ToolSpec, locked: LockedTool, output: String, path: String) -> ToolCheck {

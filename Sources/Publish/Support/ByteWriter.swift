@@ -19,16 +19,3 @@ struct ByteWriter {
     mutating func append(_ other: [UInt8]) { bytes += other }
     mutating func append(_ text: String) { bytes += Array(text.utf8) }
 }
-
-extension Sequence where Element == UInt8 {
-    /// Lower-case hexadecimal.
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var result: [UInt8] = []
-        for byte in self {
-            result.append(digits[Int(byte >> 4)])
-            result.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: result, as: UTF8.self)
-    }
-}

@@ -221,7 +221,6 @@ final class CountingToolFiles: ToolFiles, @unchecked Sendable {
         lock.withLock { hashed.append(path) }
         return try base.sha256(ofFile: path)
     }
-    func linkDestination(of path: String) throws -> String { try base.linkDestination(of: path) }
     func copy(_ source: String, to destination: String) throws { try base.copy(source, to: destination) }
     func makeExecutable(_ path: String) throws { try base.makeExecutable(path) }
 }

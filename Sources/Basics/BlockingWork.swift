@@ -1,0 +1,64 @@
+import Foundation
+
+/// Long blocking work (hashing large files) on threads of its own, rather than on Swift
+/// concurrency's cooperative pool, which has one thread per core: blocking those would hold up
+/// every task meanwhile, such as the ones waiting for child processes.
+public enum BlockingWork {
+    /// `body` applied to every item, on at most `width` threads at once, one item per call;
+    /// items are started in order (put the longest first so that the threads finish together).
+    /// The results are in the order of `items`.
+    public static func map<Item: Sendable, Result: Sendable>(
+        _ items: [Item], width: Int = ProcessInfo.processInfo.activeProcessorCount,
+        _ body: @escaping @Sendable (Item) -> Result
+    ) async -> [Result] {
+        guard !items.isEmpty else { return [] }
+        let threads = max(1, min(width, items.count))
+        return await withCheckedContinuation { continuation in
+            let work = SharedWork(items: items, threads: threads, body: body, continuation: continuation)
+            for _ in 0..<threads {
+                Thread.detachNewThread { work.runWorker() }
+            }
+        }
+    }
+}
+
+/// The state the worker threads share: the next item to take, the results, and how many
+/// workers are still running (the last one to finish hands the results over).
+private final class SharedWork<Item: Sendable, Result: Sendable>: @unchecked Sendable {
+    private let items: [Item]
+    private let body: @Sendable (Item) -> Result
+    private let continuation: CheckedContinuation<[Result], Never>
+    private let lock = NSLock()
+    private var next = 0
+    private var running: Int
+    private var results: [Result?]
+
+    init(items: [Item], threads: Int, body: @escaping @Sendable (Item) -> Result,
+         continuation: CheckedContinuation<[Result], Never>) {
+        self.items = items
+        self.body = body
+        self.continuation = continuation
+        self.running = threads
+        self.results = Array(repeating: nil, count: items.count)
+    }
+
+    func runWorker() {
+        while let index = take() {
+            let result = body(items[index])
+            lock.withLock { results[index] = result }
+        }
+        let finished: [Result]? = lock.withLock {
+            running -= 1
+            return running == 0 ? results.map { $0! } : nil
+        }
+        if let finished { continuation.resume(returning: finished) }
+    }
+
+    private func take() -> Int? {
+        lock.withLock {
+            guard next < items.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+}

@@ -14,4 +14,10 @@ static inline int slipway_git_set_owner_validation(int enabled) {
     return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);
 }
 
+/* Turns libgit2's hashing of every object it reads, to check it against its id, on (1) or off
+ * (0). Returns 0 on success. */
+static inline int slipway_git_set_strict_hash_verification(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
+}
+
 #endif

@@ -20,11 +20,16 @@ public struct GitOID: Sendable, Hashable, Comparable, Codable, CustomStringConve
 
     /// Copies an id out of libgit2 through a pointer it handed out.
     init(pointer: UnsafePointer<git_oid>) {
-        var buffer = [CChar](repeating: 0, count: 64)
-        _ = git_oid_tostr(&buffer, buffer.count, pointer)
-        let length = buffer.firstIndex(of: 0) ?? buffer.count
-        hex = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Formatted straight into the string's storage: one allocation per id, which counts
+        // when a history walk copies out tens of thousands of them.
+        hex = String(unsafeUninitializedCapacity: Self.hexLength) { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { _ = git_oid_fmt($0.baseAddress, pointer) }
+            return Self.hexLength
+        }
     }
+
+    /// The length of a SHA-1 id in hexadecimal (libgit2's GIT_OID_HEXSZ).
+    private static let hexLength = 40
 
     /// The id as libgit2's struct, for calls into C.
     var raw: git_oid {

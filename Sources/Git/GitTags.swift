@@ -92,7 +92,39 @@ extension GitRepository {
     /// - Returns: nil when no version tag is reachable.
     /// - Throws: `GitError.revisionNotFound` when `revision` does not name a commit.
     public func latestSemverTag(reachableFrom revision: String = "HEAD", prefix: String? = nil) throws -> GitVersionTag? {
-        let candidates = try tags().compactMap { tag -> GitVersionTag? in
+        try latestSemverTag(among: try versionTags(prefix: prefix), reachableFrom: revision)
+    }
+
+    /// The latest version tag reachable from `revision` (as `latestSemverTag` finds it) and the
+    /// commits since it (as `commits(from:until:)` lists them; all commits when there is no
+    /// such tag): what a release is made of.
+    ///
+    /// In the usual case, where the highest version tag is in `revision`'s history, this reads
+    /// the history once: a commit C is an ancestor of `revision` exactly when C is `revision`
+    /// or a parent of one of the commits in `C..revision`, so walking that range both lists
+    /// the commits and proves the tag reachable. (Asking libgit2 whether C is an ancestor
+    /// first, as `latestSemverTag` does, walks the same range a second time.) When the highest
+    /// tag is elsewhere, the remaining tags are checked as `latestSemverTag` does.
+    /// - Throws: `GitError.revisionNotFound` when `revision` does not name a commit,
+    ///   `.operationFailed` when the history cannot be read.
+    public func latestSemverTagAndCommits(from revision: String = "HEAD", prefix: String? = nil)
+        throws -> (tag: GitVersionTag?, commits: [GitCommit]) {
+        if revision == "HEAD", try withHandle({ isHeadUnborn($0) }) { return (nil, []) }
+        let candidates = try versionTags(prefix: prefix)
+        guard let highest = candidates.first else { return (nil, try commits(from: revision)) }
+        let start = try withHandle { try resolveCommit(revision, in: $0) }
+        if highest.tag.commit == start { return (highest, []) }
+        let since = try commits(from: revision, until: highest.tag.commit.hex)
+        if since.contains(where: { $0.parents.contains(highest.tag.commit) }) { return (highest, since) }
+        guard let latest = try latestSemverTag(among: Array(candidates.dropFirst()), reachableFrom: revision) else {
+            return (nil, try commits(from: revision))
+        }
+        return (latest, try commits(from: revision, until: latest.tag.commit.hex))
+    }
+
+    /// The tags whose names are versions (with `prefix`, when given), highest version first.
+    private func versionTags(prefix: String?) throws -> [GitVersionTag] {
+        try tags().compactMap { tag -> GitVersionTag? in
             let version: SemanticVersion?
             if let prefix {
                 guard tag.name.hasPrefix(prefix) else { return nil }
@@ -103,6 +135,10 @@ extension GitRepository {
             return version.map { GitVersionTag(tag: tag, version: $0) }
         }
         .sorted { $0.version != $1.version ? $0.version > $1.version : $0.tag.name < $1.tag.name }
+    }
+
+    /// The first of `candidates` whose commit is `revision` or one of its ancestors.
+    private func latestSemverTag(among candidates: [GitVersionTag], reachableFrom revision: String) throws -> GitVersionTag? {
         guard !candidates.isEmpty else { return nil }
         return try withHandle { repo in
             if revision == "HEAD", isHeadUnborn(repo) { return nil }

@@ -13,7 +13,15 @@ public enum LibGit2 {
     /// Initialises libgit2 once per process. libgit2 keeps a reference count and must see one
     /// `git_libgit2_init()` before any other call; a lazily initialised `let` gives exactly one,
     /// thread-safely, without global mutable state. It is never shut down: the process owns it.
-    static let initialized: Bool = git_libgit2_init() > 0
+    ///
+    /// libgit2 re-hashes every object it reads (with collision-detecting SHA-1) to compare it
+    /// with its id; git does not, leaving that to `git fsck`. Reading a release's history, that
+    /// check cost as much as inflating the objects, so it is switched off, as in git.
+    static let initialized: Bool = {
+        let ready = git_libgit2_init() > 0
+        _ = slipway_git_set_strict_hash_verification(0)
+        return ready
+    }()
 
     /// Call at the top of every entry point that reaches libgit2.
     @inline(__always)

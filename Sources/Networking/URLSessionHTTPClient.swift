@@ -156,6 +156,16 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         if let error {
             removePartialDownload()
             if (error as? URLError)?.code == .cancelled { return .failure(CancellationError()) }
+            // A peer that hangs up mid-exchange comes back from curl, depending on the moment,
+            // as "Send failure: Broken pipe" (URLError .unknown), "Recv failure: Connection
+            // reset by peer" (.networkConnectionLost) or "Empty reply from server": words that
+            // do not say who hung up.
+            let text = error.localizedDescription
+            if (error as? URLError)?.code == .networkConnectionLost
+                || ["Send failure:", "Recv failure:", "Empty reply from server"].contains(where: text.hasPrefix) {
+                return .failure(HTTPError.transport(url: url.absoluteString,
+                                                    reason: "the server closed the connection before the exchange finished (\(text))"))
+            }
             return .failure(HTTPError.transport(url: url.absoluteString, reason: error.localizedDescription))
         }
         guard let response else {

@@ -30,14 +30,21 @@ public struct ChangelogEntry: Sendable, Hashable {
     /// style) and non-conventional messages are left out, as they do not change what users get.
     public init(version: String, date: String, commits: [(message: String, hash: String)],
                 links: RepositoryLinks?, previousTag: String?, tag: String) {
+        self.init(version: version, date: date, parsed: commits.map { (ConventionalCommit(message: $0.message), $0.hash) },
+                  links: links, previousTag: previousTag, tag: tag)
+    }
+
+    /// The entry for commits already parsed (nil for a message that is not conventional).
+    init(version: String, date: String, parsed commits: [(commit: ConventionalCommit?, hash: String)],
+         links: RepositoryLinks?, previousTag: String?, tag: String) {
         self.version = version
         self.date = date
         compareURL = previousTag.flatMap { previous in links?.compare(from: previous, to: tag) }
         var groups: [String: [Item]] = [:]
         for commit in commits {
-            guard let parsed = ConventionalCommit(message: commit.message) else { continue }
+            guard let parsed = commit.commit else { continue }
             let item = Item(scope: parsed.scope, description: parsed.description,
-                            shortHash: String(commit.hash.prefix(7)), url: links?.commit(commit.hash))
+                            shortHash: String(decoding: commit.hash.utf8.prefix(7), as: UTF8.self), url: links?.commit(commit.hash))
             if parsed.isBreaking {
                 var breaking = item
                 if let note = parsed.breakingNote, !note.isEmpty { breaking.description = note }

@@ -13,11 +13,20 @@ public struct ConventionalCommit: Sendable, Hashable {
     public var breakingNote: String?
 
     /// Parses a full commit message; nil when the summary line is not conventional.
+    ///
+    /// Works on the message's UTF-8 bytes and slices it without copying: over a release of
+    /// thousands of commits this runs once per commit, so it avoids Foundation's bridged
+    /// `range(of:)`/`trimmingCharacters` and splitting the whole message into lines (the body
+    /// is searched for `BREAKING` only).
     public init?(message: String) {
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let header = lines.first.map(String.init), let colon = header.range(of: ": ") else { return nil }
-        var prefix = header[..<colon.lowerBound]
-        let summary = header[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+        var message = message
+        message.makeContiguousUTF8()  // a no-op for the native strings copied out of git
+        guard let scan = message.utf8.withContiguousStorageIfAvailable(Self.scan), let colonOffset = scan.colon else { return nil }
+        let bytes = message.utf8
+        let headerEnd = bytes.index(bytes.startIndex, offsetBy: scan.headerEnd)
+        let colon = bytes.index(bytes.startIndex, offsetBy: colonOffset)
+        var prefix = message[message.startIndex..<colon]
+        let summary = Self.trimmed(message[bytes.index(colon, offsetBy: 2)..<headerEnd])
         guard !summary.isEmpty else { return nil }
         var breaking = false
         if prefix.hasSuffix("!") {
@@ -30,17 +39,77 @@ public struct ConventionalCommit: Sendable, Hashable {
             prefix = prefix[..<open]
             if scope?.isEmpty == true { return nil }
         }
-        guard !prefix.isEmpty, prefix.allSatisfy({ $0.isLetter || $0 == "-" }) else { return nil }
-        type = prefix.lowercased()
+        guard !prefix.isEmpty, Self.isType(prefix) else { return nil }
+        type = prefix.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? prefix.lowercased() : String(prefix)
         self.scope = scope
-        description = summary
-        for line in lines.dropFirst() {
-            for marker in ["BREAKING CHANGE:", "BREAKING-CHANGE:"] where line.hasPrefix(marker) {
-                breaking = true
-                breakingNote = line.dropFirst(marker.count).trimmingCharacters(in: .whitespaces)
+        description = String(summary)
+        if scan.mentionsBreaking {
+            // Lines end at "\n" bytes (a "\r\n" is one Character, so Character splitting
+            // would miss footers in CRLF messages).
+            var lineStart = bytes.index(after: headerEnd)
+            while true {
+                let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+                let line = message[lineStart..<lineEnd]
+                for marker in ["BREAKING CHANGE:", "BREAKING-CHANGE:"] where line.hasPrefix(marker) {
+                    breaking = true
+                    breakingNote = String(Self.trimmed(line.dropFirst(marker.count)))
+                }
+                if lineEnd == bytes.endIndex { break }
+                lineStart = bytes.index(after: lineEnd)
             }
         }
         isBreaking = breaking
+    }
+
+    /// Letters and hyphens only (ASCII checked byte by byte, anything else by Character).
+    private static func isType(_ text: Substring) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"): continue
+            case 0x80...: return text.allSatisfy { $0.isLetter || $0 == "-" }
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// Byte offsets in a message: where its first line ends, where the first ": " on that line
+    /// is, and whether the rest mentions `BREAKING` at all (most bodies do not, and are then
+    /// not read line by line).
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (headerEnd: Int, colon: Int?, mentionsBreaking: Bool) {
+        let headerEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        var colon: Int?
+        var index = 0
+        while index + 1 < headerEnd {
+            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: " ") {
+                colon = index
+                break
+            }
+            index += 1
+        }
+        guard colon != nil else { return (headerEnd, nil, false) }
+        let word = breakingWord
+        var mentionsBreaking = false
+        index = headerEnd
+        while index + word.count <= bytes.count, !mentionsBreaking {
+            if bytes[index] == word[0] {
+                var matched = 1
+                while matched < word.count, bytes[index + matched] == word[matched] { matched += 1 }
+                mentionsBreaking = matched == word.count
+            }
+            index += 1
+        }
+        return (headerEnd, colon, mentionsBreaking)
+    }
+
+    private static let breakingWord = Array("BREAKING".utf8)
+
+    /// `text` without white space (spaces, tabs, a carriage return) at either end.
+    private static func trimmed(_ text: Substring) -> Substring {
+        var result = text
+        while let first = result.first, first.isWhitespace { result.removeFirst() }
+        while let last = result.last, last.isWhitespace { result.removeLast() }
+        return result
     }
 
     /// How far this commit moves the version.

@@ -7,6 +7,8 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
     case noPreviousVersion
     case nonSemverTags([String])
     case versionNotAfter(String, String)
+    /// The next version's tag already names a commit outside HEAD's history.
+    case tagExistsElsewhere(version: String, tag: String, commit: String, alternative: String)
     case nothingToRelease(since: String, commits: Int)
     case patternNotFound(file: String, pattern: String)
     case invalidPattern(String, reason: String)
@@ -26,6 +28,10 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
             return "no semver tag is reachable from HEAD; the tags found (\(list)) are not semantic versions. Name release tags like v1.2.3, or give the version explicitly (strategy: 1.0.0)."
         case .versionNotAfter(let version, let previous):
             return "version \(version) is not after the latest release \(previous); give a higher version"
+        case .tagExistsElsewhere(let version, let tag, let commit, let alternative):
+            return "the next version is \(version), but tag '\(tag)' already exists on commit \(commit), which is not in HEAD's history. "
+                + "Merge that commit (its tag then counts as the latest release), give another version (strategy: \(alternative)), "
+                + "or delete the tag with 'git tag -d \(tag)' if it was never published."
         case .nothingToRelease(let since, let commits):
             return "none of the \(commits) commit(s) since \(since) is a feat, fix, perf or breaking change, so 'auto' has nothing to release. Use strategy patch/minor/major to release anyway."
         case .patternNotFound(let file, let pattern):
@@ -33,7 +39,7 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
         case .invalidPattern(let pattern, let reason):
             return "the version pattern '\(pattern)' is not a valid regular expression: \(reason)"
         case .settingMissing(let file, let setting, let targets):
-            return "'\(file)': \(targets.count == 1 ? "target" : "targets") \(targets.map { "'\($0)'" }.joined(separator: ", ")) \(targets.count == 1 ? "has" : "have") no \(setting) in any build configuration; add it in Xcode (Build Settings) or choose other targets"
+            return "'\(file)': \(targets.count == 1 ? "target" : "targets") \(targets.map { "'\($0)'" }.joined(separator: ", ")) \(targets.count == 1 ? "has" : "have") no \(setting) in any build configuration; add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option"
         case .plistKeyMissing(let file, let key):
             return "'\(file)' has no <key>\(key)</key> with a <string> value; add it or remove the file from the step"
         case .invalidTemplate(let path, let reason):

@@ -13,9 +13,24 @@ public struct ReleasePlanner: Sendable {
         /// Its version.
         public var previous: SemanticVersion?
         /// Commits since that tag (all commits when there is none), newest first.
-        public var commits: [GitCommit]
+        public var commits: [GitCommit] { didSet { conventional = Self.parse(commits) } }
         /// The repository's web links, when its `origin` remote is on a known host.
         public var links: RepositoryLinks?
+        /// `commits` read as conventional commits (nil where a message is not one), parsed
+        /// once for both the next version and the changelog.
+        public private(set) var conventional: [ConventionalCommit?]
+
+        init(previousTag: String?, previous: SemanticVersion?, commits: [GitCommit], links: RepositoryLinks?) {
+            self.previousTag = previousTag
+            self.previous = previous
+            self.commits = commits
+            self.links = links
+            conventional = Self.parse(commits)
+        }
+
+        private static func parse(_ commits: [GitCommit]) -> [ConventionalCommit?] {
+            commits.map { ConventionalCommit(message: $0.message) }
+        }
     }
 
     let repository: GitRepository
@@ -31,11 +46,18 @@ public struct ReleasePlanner: Sendable {
     public func state(since: String? = nil) throws -> State {
         var previousTag = since
         var previous = since.flatMap { SemanticVersion(tag: String($0.dropFirst($0.hasPrefix(tagPrefix) ? tagPrefix.count : 0))) }
-        if since == nil, let latest = try repository.latestSemverTag(reachableFrom: "HEAD", prefix: tagPrefix.isEmpty ? nil : tagPrefix) {
-            previousTag = latest.tag.name
-            previous = latest.version
+        let commits: [GitCommit]
+        if try repository.head().isUnborn {
+            commits = []
+        } else if since == nil {
+            // One walk finds the tag and the commits since it.
+            let latest = try repository.latestSemverTagAndCommits(from: "HEAD", prefix: tagPrefix.isEmpty ? nil : tagPrefix)
+            previousTag = latest.tag?.tag.name
+            previous = latest.tag?.version
+            commits = latest.commits
+        } else {
+            commits = try repository.commits(from: "HEAD", until: previousTag)
         }
-        let commits = try repository.head().isUnborn ? [] : repository.commits(from: "HEAD", until: previousTag)
         let links = (try? repository.remoteURL(name: "origin")).flatMap(RepositoryLinks.init(remoteURL:))
         return State(previousTag: previousTag, previous: previous, commits: commits, links: links)
     }
@@ -47,22 +69,45 @@ public struct ReleasePlanner: Sendable {
             let names = try repository.tags().map(\.name)
             if !names.isEmpty { throw ReleaseError.nonSemverTags(names) }
         }
-        return try VersionCalculator().next(after: state.previous, strategy: strategy, messages: state.commits.map(\.message))
+        return try VersionCalculator().next(after: state.previous, strategy: strategy, commits: state.conventional)
+    }
+
+    /// Throws `ReleaseError.tagExistsElsewhere` when the release tag for `version` already
+    /// exists on a commit other than HEAD. `nextVersion` is above every release tag in HEAD's
+    /// history, so such a tag was made on another branch; finding it here lets a release lane
+    /// stop before it writes anything, rather than at `git.tag` after the release commit.
+    public func checkTagIsFree(for version: SemanticVersion) throws {
+        let name = tagPrefix + version.description
+        guard let existing = try repository.tag(named: name), existing.commit != (try repository.head().commit) else { return }
+        let alternative = (try? version.bumped(.patch))?.description ?? "a higher version"
+        throw ReleaseError.tagExistsElsewhere(version: version.description, tag: name, commit: existing.commit.short,
+                                              alternative: alternative)
     }
 
     /// The changelog entry for `version` from the state's commits.
     public func entry(for version: SemanticVersion, state: State, date: Date = Date()) -> ChangelogEntry {
         ChangelogEntry(version: version.description, date: Self.day(date),
-                       commits: state.commits.map { ($0.message, $0.oid.hex) }, links: state.links,
+                       parsed: zip(state.conventional, state.commits).map { ($0, $1.oid.hex) }, links: state.links,
                        previousTag: state.previousTag, tag: tagPrefix + version.description)
     }
 
-    /// `YYYY-MM-DD` in UTC.
+    /// `YYYY-MM-DD` in UTC (proleptic Gregorian calendar), computed directly: a DateFormatter
+    /// costs milliseconds to make on Linux.
     public static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
+        // Howard Hinnant's civil_from_days.
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 }

@@ -59,6 +59,12 @@ public struct VersionCalculator: Sendable {
 
     /// The next version; throws when `auto` finds nothing to release or a bump goes backwards.
     public func next(after previous: SemanticVersion?, strategy: VersionStrategy, messages: [String]) throws -> SemanticVersion {
+        try next(after: previous, strategy: strategy, commits: messages.map(ConventionalCommit.init(message:)))
+    }
+
+    /// `next(after:strategy:messages:)` for messages already parsed (nil for one that is not a
+    /// conventional commit).
+    public func next(after previous: SemanticVersion?, strategy: VersionStrategy, commits: [ConventionalCommit?]) throws -> SemanticVersion {
         if case .exact(let version) = strategy {
             if let previous, version <= previous { throw ReleaseError.versionNotAfter(version.description, previous.description) }
             return version
@@ -71,8 +77,8 @@ public struct VersionCalculator: Sendable {
         case .patch: return try previous.bumped(.patch)
         case .prerelease(let id): return try previous.bumped(.prerelease(id))
         case .auto:
-            let impact = impact(of: messages)
-            guard impact != .none else { throw ReleaseError.nothingToRelease(since: previous.description, commits: messages.count) }
+            let impact = commits.compactMap { $0?.impact }.max() ?? .none
+            guard impact != .none else { throw ReleaseError.nothingToRelease(since: previous.description, commits: commits.count) }
             if previous.isPrerelease {
                 return try SemanticVersion(major: previous.major, minor: previous.minor, patch: previous.patch)
             }

@@ -62,6 +62,36 @@ struct TagTests {
         #expect(try fixture.git("describe", "--tags", "--abbrev=0", "--match", "v1.2*") == "v1.2.0-rc.1")
     }
 
+    @Test("latestSemverTagAndCommits agrees with latestSemverTag and commits(until:) on linear, merged and side-branch histories")
+    func latestWithCommits() throws {
+        let fixture = try GitFixture()
+        let repository = try fixture.open()
+        #expect(try repository.latestSemverTagAndCommits().tag == nil, "unborn")
+        let base = try fixture.commit("base")
+        #expect(try repository.latestSemverTagAndCommits().commits.map(\.oid.hex) == [base], "no tags: every commit")
+        try fixture.git("tag", "-a", "v1.0.0", "-m", "one", base)
+        #expect(try repository.latestSemverTagAndCommits().tag?.tag.name == "v1.0.0", "the tag on HEAD itself")
+        #expect(try repository.latestSemverTagAndCommits().commits.isEmpty)
+        // v1.1.0 is made on a topic branch and merged; v9.0.0 stays on a branch HEAD lacks.
+        try fixture.git("checkout", "--quiet", "-b", "topic", base)
+        let topic = try fixture.commit("topic work")
+        try fixture.git("tag", "v1.1.0", topic)
+        try fixture.git("checkout", "--quiet", "-b", "side", base)
+        try fixture.git("tag", "v9.0.0", try fixture.commit("side work"))
+        try fixture.git("checkout", "--quiet", "main")
+        try fixture.commit("main work")
+        try fixture.git("merge", "--quiet", "--no-ff", "-m", "merge topic", "topic")
+        try fixture.commit("after the merge")
+        for (revision, prefix) in [("HEAD", nil), ("HEAD", "v"), ("side", nil), ("topic", nil), ("HEAD~1", nil), ("HEAD", "app-v")] as [(String, String?)] {
+            let combined = try repository.latestSemverTagAndCommits(from: revision, prefix: prefix)
+            let latest = try repository.latestSemverTag(reachableFrom: revision, prefix: prefix)
+            #expect(combined.tag == latest, "\(revision)")
+            #expect(combined.commits == (try repository.commits(from: revision, until: latest?.tag.name)), "\(revision)")
+        }
+        #expect(try repository.latestSemverTagAndCommits().tag?.tag.name == "v1.1.0")
+        #expect(try repository.latestSemverTagAndCommits().commits.map(\.summary) == ["after the merge", "merge topic", "main work"])
+    }
+
     @Test("latestSemverTag is nil without version tags, on an unborn branch, and says which revision is missing")
     func noVersionTags() throws {
         let unborn = try GitFixture()

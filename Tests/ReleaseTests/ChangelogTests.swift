@@ -39,6 +39,48 @@ import TestSupport
             """)
     }
 
+    @Test func theBuiltInRendererMatchesMustacheOnTheDefaultTemplate() throws {
+        let builtIn = try ChangelogRenderer()
+        // Any other text goes through Mustache; a comment renders nothing.
+        let mustache = try ChangelogRenderer(template: ChangelogRenderer.defaultTemplate + "{{! through Mustache }}")
+        let hash = "0123456789abcdef0123456789abcdef01234567"
+        let odd: [(message: String, hash: String)] = Self.commits + [
+            ("feat(a&b): <tag> & \"quotes\" 'apostrophes'", hash),
+            ("fix(ünï): ünïcode — dashes", hash),
+            ("feat!: breaking without a footer", hash),
+            ("revert: undo <b>", hash),
+        ]
+        let github = RepositoryLinks(remoteURL: "git@github.com:acme/tool.git")
+        let entries = [
+            ChangelogEntry(version: "2.0.0", date: "2026-11-21", commits: odd, links: github, previousTag: "v1.4.0", tag: "v2.0.0"),
+            ChangelogEntry(version: "2.0.0-rc.1+build.5", date: "2026-11-21", commits: odd, links: nil, previousTag: nil, tag: "v2.0.0-rc.1"),
+            ChangelogEntry(version: "2.0.0", date: "2026-11-21", commits: odd, links: github, previousTag: nil, tag: "v2.0.0"),
+            ChangelogEntry(version: "1.0.1", date: "2026-11-21", commits: [("docs: only docs", hash)], links: nil, previousTag: "v1.0.0", tag: "v1.0.1"),
+            ChangelogEntry(version: "1.0.1", date: "2026-11-21", commits: [], links: github, previousTag: "v1.0.0", tag: "v1.0.1"),
+            ChangelogEntry(version: "<1&2>", date: "'\"", commits: [("fix: x", "<&>\"'")], links: nil, previousTag: nil, tag: "v"),
+        ]
+        for entry in entries {
+            #expect(builtIn.render(entry) == mustache.render(entry))
+        }
+    }
+
+    @Test func daysAreUTCDatesAsDateFormatterWritesThem() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        var seconds: [Double] = [0, -1, 86_399, 86_400, 951_782_400, 951_868_799, 4_107_542_400, -2_208_988_800, 1_700_000_000.5, 253_402_300_799]
+        var state: UInt64 = 42
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            seconds.append(Double(state >> 31 % 8_000_000_000) - 2_000_000_000)
+        }
+        for value in seconds {
+            let date = Date(timeIntervalSince1970: value)
+            #expect(ReleasePlanner.day(date) == formatter.string(from: date), "\(value)")
+        }
+    }
+
     @Test func linksDropCredentialsAndRefuseLocalPaths() {
         #expect(RepositoryLinks(remoteURL: "https://x-access-token:abc@github.com/acme/tool.git")?.base == "https://github.com/acme/tool")
         #expect(RepositoryLinks(remoteURL: "/srv/git/tool.git") == nil)

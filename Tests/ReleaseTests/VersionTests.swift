@@ -20,6 +20,23 @@ import Testing
         #expect(ConventionalCommit(message: "chore: deps")?.impact == VersionImpact.none)
         #expect(ConventionalCommit(message: "perf: faster")?.impact == .patch)
     }
+
+    @Test func headersFootersAndWhiteSpaceAtTheEdges() throws {
+        let spaced = try #require(ConventionalCommit(message: "Feat(ünï-code):   trims both ends \t\n"))
+        #expect(spaced.type == "feat" && spaced.scope == "ünï-code" && spaced.description == "trims both ends")
+        let crlf = try #require(ConventionalCommit(message: "fix: windows\r\n\r\nBREAKING-CHANGE:  paths differ \r\n"))
+        #expect(crlf.description == "windows")
+        #expect(crlf.isBreaking && crlf.breakingNote == "paths differ")
+        let last = try #require(ConventionalCommit(message: "feat: x\n\nBREAKING CHANGE: first\nBREAKING CHANGE: second\n"))
+        #expect(last.breakingNote == "second", "the last footer wins")
+        let mentioned = try #require(ConventionalCommit(message: "docs: explain\n\nThe word BREAKING in a body is not a footer.\n"))
+        #expect(!mentioned.isBreaking && mentioned.breakingNote == nil)
+        #expect(ConventionalCommit(message: "feat:no space") == nil)
+        #expect(ConventionalCommit(message: "feat:   \nbody: text") == nil, "the summary is empty; the body's colon does not count")
+        #expect(ConventionalCommit(message: "") == nil)
+        #expect(ConventionalCommit(message: "fix(a b)!: x")?.scope == "a b")
+        #expect(ConventionalCommit(message: "fix 2: x") == nil)
+    }
 }
 
 @Suite struct VersionCalculatorTests {

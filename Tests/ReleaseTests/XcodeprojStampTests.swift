@@ -41,7 +41,7 @@ import TestSupport
             Issue.record("expected an error")
         } catch {
             #expect(errorText(error).hasPrefix("'\(path)': targets "))
-            #expect(errorText(error).contains("have no MARKETING_VERSION in any build configuration; add it in Xcode (Build Settings) or choose other targets"))
+            #expect(errorText(error).contains("have no MARKETING_VERSION in any build configuration; add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option"))
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }

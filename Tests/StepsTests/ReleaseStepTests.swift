@@ -106,7 +106,7 @@ import TestSupport
             _ = try await commit.run(in: context(repo.path))
             Issue.record("expected an error")
         } catch {
-            #expect(errorText(error) == "the working tree has changes outside the files to commit:\n  ?? stray.txt\nCommit or stash them before the release, or set allow-dirty: true.")
+            #expect(errorText(error) == "the working tree has changes outside the files to commit (VERSION):\n  ?? stray.txt\nCommit or stash them before the release, or set allow-dirty: true.")
         }
         #expect(try repo.git("rev-parse", "HEAD") == head)
         #expect(try repo.git("diff", "--cached", "--name-only") == "", "nothing was staged")

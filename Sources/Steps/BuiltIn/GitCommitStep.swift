@@ -66,7 +66,9 @@ public struct GitCommitStep: Step {
             let stray = changes.filter { entry in !relative.contains { entry.path == $0 || entry.path.hasPrefix($0 + "/") } }
             if !stray.isEmpty {
                 let list = stray.prefix(10).map { "  \(GitEnsureCleanStep.code($0)) \($0.path)" }.joined(separator: "\n")
-                throw StepError.failed("the working tree has changes outside the files to commit:\n\(list)\nCommit or stash them before the release, or set allow-dirty: true.")
+                let more = stray.count > 10 ? "\n  ... and \(stray.count - 10) more" : ""
+                throw StepError.failed("the working tree has changes outside the files to commit (\(paths.joined(separator: ", "))):\n"
+                    + "\(list)\(more)\nCommit or stash them before the release, or set allow-dirty: true.")
             }
         }
         let relevant = relative.isEmpty ? changes.filter { $0.workTree != .new || $0.index != nil } : changes

@@ -14,7 +14,9 @@ public struct VersionBumpStep: Step {
             `fix`/`perf` patch. Before 1.0.0 a breaking change or feature bumps minor and a fix \
             patch; a pre-release is released without its suffix. Other strategies: major, minor, \
             patch, 'prerelease ID' (1.2.3 → 1.2.4-rc.1 → 1.2.4-rc.2) or an explicit version. \
-            Every file is checked before any is written.
+            Every file is checked before any is written, and a next version whose tag already \
+            exists on another commit (a release made from another branch) is refused before \
+            anything is written.
             """,
         options: [
             .optional("strategy", .string, default: .string("auto"), "auto, major, minor, patch, 'prerelease ID', or a version such as 1.4.0."),
@@ -91,7 +93,9 @@ public struct VersionBumpStep: Step {
     func compute(_ context: StepContext) throws -> (ReleasePlanner.State, SemanticVersion) {
         let planner = try ReleasePlanner(directory: context.workingDirectory, tagPrefix: tagPrefix)
         let state = try planner.state()
-        return (state, try planner.nextVersion(strategy, state: state))
+        let next = try planner.nextVersion(strategy, state: state)
+        try planner.checkTagIsFree(for: next)
+        return (state, next)
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {

@@ -28,12 +28,13 @@ import TestSupport
     /// A project that is a git repository: VERSION and CHANGELOG.md at 1.2.3 (tagged `v1.2.3`
     /// unless `tagged` is false), then a feat and a fix; the lanes are committed too, and
     /// `.slipway/` is ignored as in a real project.
-    func project(_ lanes: [String: String], environment: [String: String] = [:], tagged: Bool = true) throws -> LaneFixture {
+    func project(_ lanes: [String: String], environment: [String: String] = [:], tagged: Bool = true,
+                 ignoringSlipway: Bool = true) throws -> LaneFixture {
         let fixture = try LaneFixture(lanes, environment: environment)
         try git(fixture, "init", "--quiet", "--initial-branch=main")
         try git(fixture, "config", "user.name", "Release Bot")
         try git(fixture, "config", "user.email", "bot@example.com")
-        try fixture.write(".gitignore", "/.slipway/\n")
+        if ignoringSlipway { try fixture.write(".gitignore", "/.slipway/\n") }
         try fixture.write("VERSION", "1.2.3\n")
         try fixture.write("CHANGELOG.md", "# Changelog\n\n## [Unreleased]\n")
         try commit(fixture, "chore: start")
@@ -183,6 +184,18 @@ import TestSupport
         #expect(try git(fixture, "show", "--name-only", "--format=%s", "HEAD") == "chore(release): 1.3.0\n\nCHANGELOG.md\nVERSION")
         #expect(try git(fixture, "rev-parse", "v1.3.0^{commit}") == (try git(fixture, "rev-parse", "HEAD")))
         #expect(try git(fixture, "status", "--porcelain") == "")
+    }
+
+    /// A project that does not ignore `.slipway/`: the run journal the runner writes before the
+    /// first step is not a change git.ensure-clean or git.commit complain about (it was, and a
+    /// first release failed at its first step on "?? .slipway/runs/release/latest.json").
+    @Test func theRunJournalDoesNotMakeTheTreeDirty() async throws {
+        let fixture = try project(["release": "steps:\n  - git.ensure-clean\n" + Self.releaseLane.dropFirst("steps:\n".count)],
+                                  ignoringSlipway: false)
+        let outcome = try await fixture.run("release")
+        #expect(outcome.summary.status == .succeeded, "\(outcome.console)")
+        #expect(try git(fixture, "show", "--name-only", "--format=%s", "HEAD") == "chore(release): 1.3.0\n\nCHANGELOG.md\nVERSION")
+        #expect(try git(fixture, "status", "--porcelain") == "?? .slipway/")
     }
 
     /// A server hook refuses one of three refs. libgit2 cannot push atomically, so the other

@@ -61,7 +61,8 @@ public struct GitCommitStep: Step {
             let absolute = context.resolve(path)
             return absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : path
         }
-        let changes = try repository.status(includeUntracked: true).filter { $0.index != nil || $0.workTree != nil }
+        let changes = GitEnsureCleanStep.withoutRunJournals(try repository.status(includeUntracked: true))
+            .filter { $0.index != nil || $0.workTree != nil }
         if !relative.isEmpty && !allowDirty {
             let stray = changes.filter { entry in !relative.contains { entry.path == $0 || entry.path.hasPrefix($0 + "/") } }
             if !stray.isEmpty {

@@ -34,7 +34,7 @@ public struct GitEnsureCleanStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let repository = try GitRepository.discover(from: context.workingDirectory)
-        let entries = try repository.status(includeUntracked: !allowUntracked)
+        let entries = Self.withoutRunJournals(try repository.status(includeUntracked: !allowUntracked))
         let dirty = entries.filter { $0.index != nil || ($0.workTree != nil && $0.workTree != .ignored) }
         guard dirty.isEmpty else {
             let shown = dirty.prefix(20).map { "  \(Self.code($0)) \($0.path)" }.joined(separator: "\n")
@@ -46,6 +46,13 @@ public struct GitEnsureCleanStep: Step {
                 """)
         }
         return ["branch": try repository.head().branch ?? ""]
+    }
+
+    /// `entries` without run journals (`.slipway/runs/` of a project), which the runner writes
+    /// before the first step: in a project that does not ignore `.slipway/`, the lane's own
+    /// record would otherwise make the tree dirty on its first run.
+    static func withoutRunJournals(_ entries: [GitStatusEntry]) -> [GitStatusEntry] {
+        entries.filter { !$0.path.hasPrefix(".slipway/runs/") && !$0.path.contains("/.slipway/runs/") }
     }
 
     /// The two-letter code of `git status --short`.

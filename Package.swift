@@ -8,8 +8,9 @@
 // marks for error messages), swift-crypto (SHA-256 of downloaded archives and installed tools, and
 // later ed25519 release signing: the same API on Linux and macOS, where CryptoKit alone would
 // leave Linux out). No networking framework: HTTP is spoken through a small protocol in Basics,
-// implemented over Foundation's URLSession in the Networking module, and git through the system's
-// libgit2.
+// implemented in the Networking module over URLSession on macOS and over libcurl, loaded at the
+// first request, on Linux (FoundationNetworking would load libcurl and ~30 libraries behind it at
+// every start-up); git goes through the system's libgit2.
 import PackageDescription
 
 let package = Package(
@@ -94,9 +95,11 @@ let package = Package(
         /// YAML read through Yams into trees whose every node knows its line and column, with
         /// libyaml's errors as diagnostics: lane files (Lanes) and Toolfiles (Pins).
         .target(name: "YAMLSupport", dependencies: ["Basics", "Yams"]),
-        /// Basics' HTTPClient over Foundation's URLSession; only code that talks to the network
-        /// links it.
-        .target(name: "Networking", dependencies: ["Basics"]),
+        /// Basics' HTTPClient: URLSession on macOS, libcurl (through CCurl) on Linux.
+        .target(name: "Networking", dependencies: ["Basics", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
+        /// libcurl's easy interface, loaded with dlopen at the first request: no build-time
+        /// dependency on libcurl, and no start-up cost for commands that never use HTTP.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: - Benchmarks and tests
 

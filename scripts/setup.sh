@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Slipway needs to build and test on a fresh machine:
 #   Debian/Ubuntu: libgit2-dev, zlib1g-dev, pkg-config, git, python3, signify-openbsd, minisign,
-#                  gnupg, libcurl4-openssl-dev (apt-get; the last lets release builds link the Swift
-#                  runtime and Foundation statically with --static-swift-stdlib, for start-up time)
+#                  gnupg (apt-get), and libcurl when it is missing (Slipway loads it at its first
+#                  HTTP request)
 #   macOS:         libgit2, zlib, pkg-config, gnupg, minisign (Homebrew)
 #   Both:          moto_server (PyPI 'moto[server]', the S3-compatible server the upload tests
 #                  run on loopback), when it is missing
@@ -19,11 +19,12 @@ if [ "$(uname)" = "Darwin" ]; then
   brew list zlib >/dev/null 2>&1 || brew install zlib
   brew list minisign >/dev/null 2>&1 || brew install minisign
 elif command -v apt-get >/dev/null; then
-  packages=(libgit2-dev zlib1g-dev pkg-config git python3 python3-pip signify-openbsd minisign gnupg rsync libcurl4-openssl-dev)
+  packages=(libgit2-dev zlib1g-dev pkg-config git python3 python3-pip signify-openbsd minisign gnupg rsync)
   missing=()
   for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
   done
+  if ! /sbin/ldconfig -p 2>/dev/null | grep -Eq 'libcurl(-gnutls)?\.so\.4'; then missing+=(libcurl4); fi
   if [ ${#missing[@]} -gt 0 ]; then
     echo "installing: ${missing[*]}"
     $(need_sudo) apt-get update -qq

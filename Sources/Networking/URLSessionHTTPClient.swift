@@ -1,10 +1,12 @@
+#if canImport(Darwin)
 import Basics
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// `HTTPClient` over Foundation's URLSession (FoundationNetworking on Linux).
+/// The platform's HTTP client: URLSession on macOS, libcurl on Linux (`CurlHTTPClient`).
+public typealias SystemHTTPClient = URLSessionHTTPClient
+
+/// `HTTPClient` over Foundation's URLSession, used on macOS. (On Linux, URLSession lives in
+/// FoundationNetworking, whose libraries would load at every start; `CurlHTTPClient` is used.)
 ///
 /// Each call uses its own ephemeral session (no cookies, no shared cache, no credentials kept
 /// between calls), so calls never influence each other. Retries are the caller's business.
@@ -193,3 +195,4 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
 
     private func writeFailureSnapshot() -> HTTPError? { lock.withLock { writeFailure } }
 }
+#endif

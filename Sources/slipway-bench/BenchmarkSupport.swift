@@ -54,7 +54,7 @@ enum Bench {
     }
 
     /// How to build the binaries measured: on Linux the Swift runtime and Foundation are linked
-    /// statically, as a shipped Slipway is (a third of the start-up time is the dynamic loader).
+    /// statically, as a shipped Slipway is.
     static let buildCommand = "swift build -c release --static-swift-stdlib"
 
     /// `slipway` next to this benchmark binary (build both with `buildCommand`).

@@ -26,7 +26,7 @@ extension PublishBenchmark {
         let endpoint = "http://127.0.0.1:\(server.port)"
         let credentials = AWSCredentials(accessKeyID: "bench", secretAccessKey: "bench")
         let signer = SigV4Signer(credentials: credentials, region: "us-east-1")
-        let http = URLSessionHTTPClient(defaultTimeout: .seconds(300))
+        let http = SystemHTTPClient(defaultTimeout: .seconds(300))
         func signed(_ method: HTTPMethod, _ path: String) async throws {
             guard let url = URL(string: endpoint + path) else { throw BenchError("bad URL \(path)") }
             let request = signer.sign(HTTPRequest(method: method, url: url), payloadHash: SigV4Signer.emptyPayloadHash, date: Date())

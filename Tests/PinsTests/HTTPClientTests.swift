@@ -4,7 +4,7 @@ import Networking
 import Testing
 import TestSupport
 
-/// `URLSessionHTTPClient` against a real server on loopback.
+/// `SystemHTTPClient` (libcurl on Linux, URLSession on macOS) against a real server on loopback.
 @Suite struct HTTPClientTests {
     final class ProgressLog: @unchecked Sendable {
         private let lock = NSLock()
@@ -19,7 +19,7 @@ import TestSupport
         try server.put("big.bin", payload)
         let target = try TemporaryDirectory(prefix: "slipway-download")
         let log = ProgressLog()
-        let client = URLSessionHTTPClient()
+        let client = SystemHTTPClient()
         let response = try await client.download(HTTPRequest(url: URL(string: server.url(for: "big.bin"))!),
                                                  to: target.path + "/big.bin") { log.add($0) }
         #expect(response.status == 200)
@@ -32,7 +32,7 @@ import TestSupport
     @Test func errorStatusesAreReturnedNotThrown() async throws {
         let server = try LoopbackHTTPServer()
         let target = try TemporaryDirectory(prefix: "slipway-download")
-        let client = URLSessionHTTPClient()
+        let client = SystemHTTPClient()
         let missing = try await client.download(HTTPRequest(url: URL(string: server.url(for: "nope"))!), to: target.path + "/x",
                                                 progress: nil)
         #expect(missing.status == 404)
@@ -46,7 +46,7 @@ import TestSupport
     }
 
     @Test func transportFailuresAndBadURLsThrow() async throws {
-        let client = URLSessionHTTPClient()
+        let client = SystemHTTPClient()
         await #expect(throws: HTTPError.unsupportedURL(url: "ftp://127.0.0.1/x")) {
             _ = try await client.send(HTTPRequest(url: URL(string: "ftp://127.0.0.1/x")!))
         }

@@ -22,7 +22,7 @@ import TestSupport
         func uploader(tag: String = "v1.0.0", replace: Bool = false, draft: Bool = false, token: String? = nil) -> GitHubReleaseUploader {
             let client = GitHubReleaseClient(apiURL: fake.apiURL, uploadURL: fake.uploadURL, repository: "octo/app",
                                              token: token ?? fake.token,
-                                             http: RetryingHTTPClient(client: URLSessionHTTPClient(), policy: sleeps.policy()))
+                                             http: RetryingHTTPClient(client: SystemHTTPClient(), policy: sleeps.policy()))
             return GitHubReleaseUploader(client: client, release: GitHubReleaseDraft(tag: tag, notes: "notes", draft: draft), replace: replace)
         }
 

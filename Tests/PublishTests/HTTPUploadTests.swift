@@ -25,7 +25,7 @@ final class RecordingHTTPClient: HTTPClient, @unchecked Sendable {
     private var stored: [String] = []
     var requests: [String] { lock.withLock { stored } }
 
-    init(_ inner: any HTTPClient = URLSessionHTTPClient(defaultTimeout: .seconds(20))) { self.inner = inner }
+    init(_ inner: any HTTPClient = SystemHTTPClient(defaultTimeout: .seconds(20))) { self.inner = inner }
 
     func send(_ request: HTTPRequest, progress: HTTPProgressHandler?) async throws -> HTTPResponse {
         let query = request.url.query.map { "?\($0)" } ?? ""
@@ -54,7 +54,7 @@ final class RecordingHTTPClient: HTTPClient, @unchecked Sendable {
     func uploader(_ server: UploadTestServer, _ url: String, method: HTTPUploadMethod = .put, sleeps: SleepRecorder = SleepRecorder(),
                   headers: HTTPHeaders = [:]) -> HTTPUploader {
         HTTPUploader(url: server.url(url), method: method, headers: headers,
-                     http: RetryingHTTPClient(client: URLSessionHTTPClient(defaultTimeout: .seconds(20)), policy: sleeps.policy()),
+                     http: RetryingHTTPClient(client: SystemHTTPClient(defaultTimeout: .seconds(20)), policy: sleeps.policy()),
                      fileSystem: fileSystem, streams: streams)
     }
 

@@ -58,7 +58,7 @@ import TestSupport
         func object(_ key: String) async throws -> Data {
             let signer = SigV4Signer(credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing"), region: "us-east-1")
             let request = HTTPRequest(method: .get, url: try #require(URL(string: "\(moto.endpoint)/releases/\(key)")))
-            let response = try await URLSessionHTTPClient().send(signer.sign(request, payloadHash: SigV4Signer.emptyPayloadHash, date: Date()))
+            let response = try await SystemHTTPClient().send(signer.sign(request, payloadHash: SigV4Signer.emptyPayloadHash, date: Date()))
             return Data(try response.requireSuccess(url: request.url).body)
         }
 
@@ -96,7 +96,7 @@ import TestSupport
     func uploaderClient(_ fixture: Fixture) throws -> S3Client {
         let location = S3Location(endpoint: try #require(URL(string: fixture.moto.endpoint)), bucket: "releases", region: "us-east-1", pathStyle: true)
         return S3Client(location: location, credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing"),
-                        http: RetryingHTTPClient(client: URLSessionHTTPClient(), policy: RetryPolicy()))
+                        http: RetryingHTTPClient(client: SystemHTTPClient(), policy: RetryPolicy()))
     }
 
     @Test(.enabled(if: MotoServer.isAvailable, "\(MotoServer.unavailableReason)"))

@@ -8,7 +8,7 @@ extension CommandEnvironment {
     /// The Pins context for this project; `online` adds the HTTP client (lock, install).
     func pinsContext(online: Bool) -> PinsContext {
         PinsContext(projectDirectory: projectDirectory, fileSystem: fileSystem, processRunner: processRunner,
-                    environment: environment, http: online ? URLSessionHTTPClient() : nil)
+                    environment: environment, http: online ? SystemHTTPClient() : nil)
     }
 
     /// Prints `value` as pretty JSON with sorted keys.

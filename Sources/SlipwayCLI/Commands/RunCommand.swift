@@ -105,23 +105,56 @@ struct RunCommand: AsyncParsableCommand {
 
 /// Turns SIGINT and SIGTERM into an `Interruption` while a lane runs (the running steps' process
 /// groups are stopped, then `finally` steps run; a second signal stops those too).
+///
+/// A real handler, not a dispatch signal source: on Linux those read a signalfd, which sees a
+/// signal only when every thread blocks it, so a signal taken by a thread that does not (threads
+/// inherit whatever mask existed when they were made) was lost. The handler only writes the
+/// signal's number to a pipe (async-signal-safe); a thread of its own reads the pipe and
+/// triggers the interruption.
 final class SignalForwarder: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
+    private let reader: Thread
+    private let writeEnd: Int32
 
     init(interruption: Interruption) {
         signal(SIGPIPE, SIG_IGN)
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { interruption.trigger() }
-            source.resume()
-            sources.append(source)
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        let readEnd = ends[0]
+        writeEnd = ends[1]
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        signalPipe = writeEnd
+        reader = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count == 1 { interruption.trigger(); continue }
+                if count < 0 && errno == EINTR { continue }
+                break // the write end was closed: the run is over
+            }
+            close(readEnd)
         }
+        reader.name = "slipway-signals"
+        reader.start()
+        for number in [SIGINT, SIGTERM] { signal(number, forwardSignal) }
     }
 
     func stop() {
-        sources.forEach { $0.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
+        signalPipe = -1
+        close(writeEnd)
     }
+}
+
+/// The pipe the signal handler writes to (-1: none). Written before the handler is installed
+/// and after it is removed, so the handler never sees it change.
+nonisolated(unsafe) private var signalPipe: Int32 = -1
+
+/// The signal handler: async-signal-safe (one write(2), errno preserved).
+private func forwardSignal(_ number: Int32) {
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: number)
+    if signalPipe >= 0 { _ = write(signalPipe, &byte, 1) }
+    errno = saved
 }

@@ -116,7 +116,7 @@ public struct UploadServices: Sendable {
     public var now: @Sendable () -> Date
 
     /// The real network, `Task.sleep` and the system clock by default.
-    public init(httpClient: any HTTPClient = URLSessionHTTPClient(),
+    public init(httpClient: any HTTPClient = SystemHTTPClient(),
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.httpClient = httpClient

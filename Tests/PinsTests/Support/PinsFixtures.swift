@@ -26,7 +26,7 @@ final class PinsProject: @unchecked Sendable {
 
     func context(online: Bool = true) -> PinsContext {
         var context = PinsContext(projectDirectory: path, fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(),
-                                  environment: environment, http: online ? URLSessionHTTPClient() : nil)
+                                  environment: environment, http: online ? SystemHTTPClient() : nil)
         context.files = files
         return context
     }

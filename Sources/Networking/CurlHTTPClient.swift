@@ -1,0 +1,308 @@
+#if os(Linux)
+import Basics
+import CCurl
+import Foundation
+import Glibc
+
+/// The platform's HTTP client: libcurl on Linux, URLSession on macOS (`URLSessionHTTPClient`).
+public typealias SystemHTTPClient = CurlHTTPClient
+
+/// `HTTPClient` over libcurl's easy interface, loaded at the first request (see `CCurl`).
+///
+/// This is what Slipway uses on Linux instead of URLSession: FoundationNetworking links libcurl
+/// and some thirty libraries behind it into the process, and loading them costs every command
+/// several milliseconds at start-up, HTTP or not. Each call uses its own easy handle (no cookies,
+/// no connection reuse between calls), runs on a thread of its own (curl blocks), follows
+/// redirects, and treats `timeout` as an idle timeout, as URLSession does. Retries are the
+/// caller's business.
+public struct CurlHTTPClient: HTTPClient {
+    /// The idle timeout used when a request gives none.
+    public var defaultTimeout: Duration
+
+    /// Creates a client.
+    public init(defaultTimeout: Duration = .seconds(60)) {
+        self.defaultTimeout = defaultTimeout
+    }
+
+    public func send(_ request: HTTPRequest, progress: HTTPProgressHandler?) async throws -> HTTPResponse {
+        try await perform(request, destination: nil, progress: progress)
+    }
+
+    public func download(_ request: HTTPRequest, to destination: String, progress: HTTPProgressHandler?) async throws
+        -> HTTPResponse {
+        try await perform(request, destination: destination, progress: progress)
+    }
+
+    private func perform(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
+        -> HTTPResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw HTTPError.unsupportedURL(url: request.url.absoluteString)
+        }
+        var loadError = [CChar](repeating: 0, count: 512)
+        guard ccurl_load(&loadError, loadError.count) == 0 else {
+            throw HTTPError.transport(url: request.url.absoluteString,
+                                      reason: String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                                          + "; install libcurl (Debian/Ubuntu: apt-get install libcurl4)")
+        }
+        let transfer = try CurlTransfer(request: request, timeout: request.timeout ?? defaultTimeout,
+                                        destination: destination, progress: progress)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread { continuation.resume(with: transfer.run()) }
+                thread.name = "slipway-http"
+                thread.start()
+            }
+        } onCancel: {
+            transfer.cancel()
+        }
+    }
+}
+
+/// One request on one easy handle. Curl calls the callbacks on the thread running `run`; only
+/// `cancel` comes from elsewhere, hence the lock around `cancelled`.
+private final class CurlTransfer: @unchecked Sendable {
+    private let request: HTTPRequest
+    private let timeout: Duration
+    private let destination: String?
+    private let progress: HTTPProgressHandler?
+    /// With a body to send, progress follows the upload; otherwise the download.
+    private let reportsDownload: Bool
+    private let lock = NSLock()
+    private var cancelled = false
+
+    // Touched only by the thread running the transfer.
+    private var upload: UploadSource?
+    private var status = 0
+    private var headers = HTTPHeaders()
+    private var body: [UInt8] = []
+    private var file: FileHandle?
+    private var writeFailure: HTTPError?
+    private var lastReported: Int64 = -1
+
+    init(request: HTTPRequest, timeout: Duration, destination: String?, progress: HTTPProgressHandler?) throws {
+        self.request = request
+        self.timeout = timeout
+        self.destination = destination
+        self.progress = progress
+        reportsDownload = request.body == nil || destination != nil
+        switch request.body {
+        case nil: upload = nil
+        case .bytes(let bytes): upload = .bytes(bytes, offset: 0)
+        case .file(let path):
+            guard let handle = FileHandle(forReadingAtPath: path),
+                  let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+            else {
+                throw HTTPError.unreadableBody(path: path, reason: "it does not exist or is not readable")
+            }
+            upload = .file(handle, size: size)
+        }
+    }
+
+    func cancel() { lock.withLock { cancelled = true } }
+    private var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Runs the transfer to its end; called on a thread of its own.
+    func run() -> Result<HTTPResponse, any Error> {
+        defer { upload?.close() }
+        guard let handle = ccurl_easy_init() else {
+            return .failure(HTTPError.transport(url: request.url.absoluteString, reason: "curl_easy_init failed"))
+        }
+        defer { ccurl_easy_cleanup(handle) }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CCURL_ERROR_SIZE) + 1)
+        var headerList: UnsafeMutableRawPointer?
+        defer { if let headerList { ccurl_slist_free_all(headerList) } }
+        let code: Int32 = request.url.absoluteString.withCString { url in
+            errorBuffer.withUnsafeMutableBufferPointer { errors in
+                configure(handle, url: url, errors: errors.baseAddress!, headerList: &headerList)
+                return withExtendedLifetime(self) { ccurl_perform(handle) }
+            }
+        }
+        return finish(code: code, errors: errorBuffer, handle: handle)
+    }
+
+    private func configure(_ handle: UnsafeMutableRawPointer, url: UnsafePointer<CChar>, errors: UnsafeMutablePointer<CChar>,
+                           headerList: inout UnsafeMutableRawPointer?) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        ccurl_setopt_pointer(handle, Int32(CCURL_OPT_URL), url)
+        ccurl_setopt_pointer(handle, Int32(CCURL_OPT_ERRORBUFFER), errors)
+        ccurl_setopt_long(handle, Int32(CCURL_OPT_NOSIGNAL), 1)
+        ccurl_setopt_long(handle, Int32(CCURL_OPT_FOLLOWLOCATION), 1)
+        ccurl_setopt_long(handle, Int32(CCURL_OPT_MAXREDIRS), 10)
+        // An idle timeout, as URLSession's timeoutInterval: connecting, and no byte moving.
+        let seconds = max(1, timeout.components.seconds + (timeout.components.attoseconds > 0 ? 1 : 0))
+        ccurl_setopt_long(handle, Int32(CCURL_OPT_CONNECTTIMEOUT_MS), Int(seconds) * 1000)
+        ccurl_setopt_long(handle, Int32(CCURL_OPT_LOW_SPEED_LIMIT), 1)
+        ccurl_setopt_long(handle, Int32(CCURL_OPT_LOW_SPEED_TIME), Int(seconds))
+
+        ccurl_setopt_data_callback(handle, Int32(CCURL_OPT_HEADERFUNCTION), { buffer, size, count, context in
+            Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().header(buffer!, size * count)
+        })
+        ccurl_setopt_pointer(handle, Int32(CCURL_OPT_HEADERDATA), context)
+        ccurl_setopt_data_callback(handle, Int32(CCURL_OPT_WRITEFUNCTION), { buffer, size, count, context in
+            Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().received(buffer!, size * count)
+        })
+        ccurl_setopt_pointer(handle, Int32(CCURL_OPT_WRITEDATA), context)
+        ccurl_setopt_long(handle, Int32(CCURL_OPT_NOPROGRESS), 0)
+        ccurl_setopt_progress_callback(handle, Int32(CCURL_OPT_XFERINFOFUNCTION), { context, downloadTotal, downloaded, uploadTotal, uploaded in
+            Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+                .moved(downloadTotal: downloadTotal, downloaded: downloaded, uploadTotal: uploadTotal, uploaded: uploaded)
+        })
+        ccurl_setopt_pointer(handle, Int32(CCURL_OPT_XFERINFODATA), context)
+
+        var fields = request.headers.map { "\($0.name): \($0.value)" }
+        if let upload {
+            ccurl_setopt_long(handle, Int32(CCURL_OPT_UPLOAD), 1)
+            ccurl_setopt_offset(handle, Int32(CCURL_OPT_INFILESIZE_LARGE), upload.size)
+            ccurl_setopt_data_callback(handle, Int32(CCURL_OPT_READFUNCTION), { buffer, size, count, context in
+                Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().read(into: buffer!, size * count)
+            })
+            ccurl_setopt_pointer(handle, Int32(CCURL_OPT_READDATA), context)
+            // No "Expect: 100-continue" round trip (many servers never answer it; curl then
+            // waits a second before sending the body).
+            if request.headers["Expect"] == nil { fields.append("Expect:") }
+        } else if request.method == .head {
+            ccurl_setopt_long(handle, Int32(CCURL_OPT_NOBODY), 1)
+        }
+        let defaultMethod: HTTPMethod = upload == nil ? .get : .put
+        if request.method != defaultMethod && !(upload == nil && request.method == .head) {
+            request.method.rawValue.withCString { ccurl_setopt_pointer(handle, Int32(CCURL_OPT_CUSTOMREQUEST), $0) }
+        }
+        for field in fields { headerList = ccurl_slist_append(headerList, field) }
+        if let headerList { ccurl_setopt_pointer(handle, Int32(CCURL_OPT_HTTPHEADER), headerList) }
+    }
+
+    // MARK: Callbacks (on the transfer's thread)
+
+    /// One header line. A status line starts a response (a redirect or `100 Continue` comes
+    /// before the final one); the empty line ends its headers.
+    private func header(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
+            .trimmingCharacters(in: .newlines)
+        if line.hasPrefix("HTTP/") {
+            let parts = line.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            headers = HTTPHeaders()
+        } else if line.isEmpty {
+            if let destination, (200..<300).contains(status), file == nil { openDestination(destination) }
+        } else if let colon = line.firstIndex(of: ":") {
+            headers.add(name: String(line[..<colon]),
+                        value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return writeFailure == nil ? count : 0
+    }
+
+    private func received(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+        if let file {
+            do { try file.write(contentsOf: bytes) } catch {
+                writeFailure = .cannotWrite(path: destination ?? "", reason: "\(error.localizedDescription)")
+                return 0
+            }
+        } else {
+            body.append(contentsOf: bytes)
+        }
+        return count
+    }
+
+    private func read(into buffer: UnsafeMutablePointer<CChar>, _ capacity: Int) -> Int {
+        guard let source = upload, !isCancelled else { return Int(CCURL_READFUNC_ABORT) }
+        let (count, next) = source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
+        upload = next
+        return count ?? Int(CCURL_READFUNC_ABORT)
+    }
+
+    private func moved(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
+        if isCancelled { return 1 }
+        guard let progress else { return 0 }
+        let (done, total) = reportsDownload ? (downloaded, downloadTotal) : (uploaded, uploadTotal)
+        if done != lastReported && (done > 0 || total > 0) {
+            lastReported = done
+            progress(HTTPTransferProgress(completedBytes: done, totalBytes: total > 0 ? total : nil))
+        }
+        return 0
+    }
+
+    // MARK: Outcome
+
+    private func finish(code: Int32, errors: [CChar], handle: UnsafeMutableRawPointer) -> Result<HTTPResponse, any Error> {
+        try? file?.close()
+        file = nil
+        let url = request.url.absoluteString
+        if let writeFailure {
+            removePartialDownload()
+            return .failure(writeFailure)
+        }
+        guard code == Int32(CCURL_E_OK) else {
+            removePartialDownload()
+            if code == Int32(CCURL_E_ABORTED_BY_CALLBACK) && isCancelled { return .failure(CancellationError()) }
+            let detail = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = detail.isEmpty ? String(cString: ccurl_strerror(code)) : detail
+            if [CCURL_E_GOT_NOTHING, CCURL_E_SEND_ERROR, CCURL_E_RECV_ERROR].map(Int32.init).contains(code) {
+                return .failure(HTTPError.transport(url: url, reason: "the server closed the connection before the exchange finished (\(text))"))
+            }
+            return .failure(HTTPError.transport(url: url, reason: text))
+        }
+        var final: Int = 0
+        if ccurl_getinfo_long(handle, Int32(CCURL_INFO_RESPONSE_CODE), &final) == Int32(CCURL_E_OK), final != 0 {
+            status = final
+        }
+        guard status != 0 else { return .failure(HTTPError.transport(url: url, reason: "the server sent no response")) }
+        // A 2xx answer without a body still makes the (empty) file.
+        if let destination, (200..<300).contains(status), !FileManager.default.fileExists(atPath: destination) {
+            openDestination(destination)
+            try? file?.close()
+            file = nil
+            if let writeFailure { return .failure(writeFailure) }
+        }
+        return .success(HTTPResponse(status: status, headers: headers, body: body))
+    }
+
+    private func openDestination(_ path: String) {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path)
+        else {
+            writeFailure = .cannotWrite(path: path, reason: "the file cannot be created")
+            return
+        }
+        file = handle
+    }
+
+    private func removePartialDownload() {
+        if let destination, (200..<300).contains(status) {
+            try? FileManager.default.removeItem(atPath: destination)
+        }
+    }
+}
+
+/// Where an upload's bytes come from.
+private enum UploadSource {
+    case bytes([UInt8], offset: Int)
+    case file(FileHandle, size: Int64)
+
+    var size: Int64 {
+        switch self {
+        case .bytes(let bytes, _): return Int64(bytes.count)
+        case .file(_, let size): return size
+        }
+    }
+
+    /// Copies the next bytes into `buffer`: the count (0 at the end), or nil on a read error.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> (Int?, UploadSource) {
+        switch self {
+        case .bytes(let bytes, let offset):
+            let count = min(buffer.count, bytes.count - offset)
+            bytes.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + count]))
+            }
+            return (count, .bytes(bytes, offset: offset + count))
+        case .file(let handle, _):
+            let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
+            return (count >= 0 ? count : nil, self)
+        }
+    }
+
+    func close() {
+        if case .file(let handle, _) = self { try? handle.close() }
+    }
+}
+#endif

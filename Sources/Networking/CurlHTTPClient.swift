@@ -35,9 +35,7 @@ public struct CurlHTTPClient: HTTPClient {
 
     private func perform(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
         -> HTTPResponse {
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw HTTPError.unsupportedURL(url: request.url.absoluteString)
-        }
+        try TransferSupport.checkScheme(of: request.url)
         var loadError = [CChar](repeating: 0, count: 512)
         guard ccurl_load(&loadError, loadError.count) == 0 else {
             throw HTTPError.transport(url: request.url.absoluteString,
@@ -238,7 +236,7 @@ private final class CurlTransfer: @unchecked Sendable {
             let detail = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let text = detail.isEmpty ? String(cString: ccurl_strerror(code)) : detail
             if [CCURL_E_GOT_NOTHING, CCURL_E_SEND_ERROR, CCURL_E_RECV_ERROR].map(Int32.init).contains(code) {
-                return .failure(HTTPError.transport(url: url, reason: "the server closed the connection before the exchange finished (\(text))"))
+                return .failure(TransferSupport.connectionClosed(request.url, detail: text))
             }
             return .failure(HTTPError.transport(url: url, reason: text))
         }
@@ -258,19 +256,14 @@ private final class CurlTransfer: @unchecked Sendable {
     }
 
     private func openDestination(_ path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path)
-        else {
-            writeFailure = .cannotWrite(path: path, reason: "the file cannot be created")
-            return
+        switch TransferSupport.createDestination(path) {
+        case .success(let handle): file = handle
+        case .failure(let failure): writeFailure = failure
         }
-        file = handle
     }
 
     private func removePartialDownload() {
-        if let destination, (200..<300).contains(status) {
-            try? FileManager.default.removeItem(atPath: destination)
-        }
+        TransferSupport.removePartialDownload(destination, status: status)
     }
 }
 

@@ -31,9 +31,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     private func perform(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
         -> HTTPResponse {
         let url = request.url
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw HTTPError.unsupportedURL(url: url.absoluteString)
-        }
+        try TransferSupport.checkScheme(of: url)
         // With a body to send, progress follows the upload; otherwise the download.
         let delegate = TransferDelegate(url: url, destination: destination, progress: progress,
                                         reportsDownload: request.body == nil || destination != nil)
@@ -158,15 +156,9 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         if let error {
             removePartialDownload()
             if (error as? URLError)?.code == .cancelled { return .failure(CancellationError()) }
-            // A peer that hangs up mid-exchange comes back from curl, depending on the moment,
-            // as "Send failure: Broken pipe" (URLError .unknown), "Recv failure: Connection
-            // reset by peer" (.networkConnectionLost) or "Empty reply from server": words that
-            // do not say who hung up.
             let text = error.localizedDescription
-            if (error as? URLError)?.code == .networkConnectionLost
-                || ["Send failure:", "Recv failure:", "Empty reply from server"].contains(where: text.hasPrefix) {
-                return .failure(HTTPError.transport(url: url.absoluteString,
-                                                    reason: "the server closed the connection before the exchange finished (\(text))"))
+            if (error as? URLError)?.code == .networkConnectionLost {
+                return .failure(TransferSupport.connectionClosed(url, detail: text))
             }
             return .failure(HTTPError.transport(url: url.absoluteString, reason: error.localizedDescription))
         }
@@ -178,19 +170,14 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
 
     /// Creates the destination file. Call with the lock held.
     private func openDestination(_ path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path)
-        else {
-            writeFailure = .cannotWrite(path: path, reason: "the file cannot be created")
-            return
+        switch TransferSupport.createDestination(path) {
+        case .success(let handle): file = handle
+        case .failure(let failure): writeFailure = failure
         }
-        file = handle
     }
 
     private func removePartialDownload() {
-        if let destination, response.map({ (200..<300).contains($0.status) }) ?? false {
-            try? FileManager.default.removeItem(atPath: destination)
-        }
+        TransferSupport.removePartialDownload(destination, status: response?.status)
     }
 
     private func writeFailureSnapshot() -> HTTPError? { lock.withLock { writeFailure } }

@@ -60,11 +60,13 @@ public struct ToolInstaller: Sendable {
         let removed = Staging(cache: context.cache, fileSystem: context.fileSystem).removeLeftovers()
         if removed > 0 { events?(.removedLeftovers(count: removed)) }
         var installed: [InstalledTool] = []
+        var checksums: [(path: String, sha256: String)] = []
         var recorded = false
         for spec in specs where spec.source.kind != .system {
             guard let locked = lockfile.tools[spec.name] else { continue }
             let (tool, checksum) = try await install(spec, locked: locked)
             installed.append(tool)
+            if let checksum { checksums.append((tool.path, checksum)) }
             if let checksum, locked.executables[context.platform.description] == nil {
                 lockfile.tools[spec.name]?.executables[context.platform.description] = checksum
                 recorded = true
@@ -72,7 +74,28 @@ public struct ToolInstaller: Sendable {
             }
         }
         if recorded { try context.lockfileStore.save(lockfile) }
+        seedVerifyCache(with: checksums)
         return InstallResult(tools: installed, lockUpdated: recorded)
+    }
+
+    /// Records the checksums install has just established (each one the hash of the executable
+    /// now in place) in the verify cache, keyed by the files' identity as they are now, so that
+    /// the `tools verify` that usually follows an install in CI does not hash them again. The
+    /// version commands still run at that verify; any later change to a file changes its
+    /// identity and makes verify hash it again.
+    private func seedVerifyCache(with checksums: [(path: String, sha256: String)]) {
+        guard !checksums.isEmpty else { return }
+        let path = context.cache.verifyCachePath
+        let before = VerifyCache.load(from: path, fileSystem: context.fileSystem)
+        var cache = before
+        for (executable, sha256) in checksums {
+            guard let identity = context.files.identity(of: executable) else { continue }
+            var entry = cache.entry(for: executable, identity: identity)
+                ?? VerifyCache.Entry(identity: identity, sha256: nil, versionOutputs: [:])
+            entry.sha256 = sha256
+            cache.entries[executable] = entry
+        }
+        if cache != before { cache.save(to: path, fileSystem: context.fileSystem) }
     }
 
     /// Throws when the lock is missing entries, has stale ones, or has entries that no longer

@@ -106,11 +106,14 @@ struct RunCommand: AsyncParsableCommand {
 /// Turns SIGINT and SIGTERM into an `Interruption` while a lane runs (the running steps' process
 /// groups are stopped, then `finally` steps run; a second signal stops those too).
 ///
-/// A real handler, not a dispatch signal source: on Linux those read a signalfd, which sees a
-/// signal only when every thread blocks it, so a signal taken by a thread that does not (threads
-/// inherit whatever mask existed when they were made) was lost. The handler only writes the
-/// signal's number to a pipe (async-signal-safe); a thread of its own reads the pipe and
-/// triggers the interruption.
+/// Which thread a signal reaches depends on the threads' masks, which Slipway does not fully
+/// control: libdispatch's worker threads block every asynchronous signal, and a parent may start
+/// us with them blocked. So there are two ways in, and a signal takes exactly one of them:
+/// - a thread that does not block it runs the handler, which only writes the signal's number to
+///   a pipe (async-signal-safe); a thread of its own reads the pipe;
+/// - when every thread blocks it, it stays pending for the process, and a thread waiting in
+///   sigwait(2) takes it.
+/// (A dispatch signal source alone missed signals on Linux in full test-suite runs.)
 final class SignalForwarder: @unchecked Sendable {
     private let reader: Thread
     private let writeEnd: Int32
@@ -137,6 +140,17 @@ final class SignalForwarder: @unchecked Sendable {
         reader.name = "slipway-signals"
         reader.start()
         for number in [SIGINT, SIGTERM] { signal(number, forwardSignal) }
+        let waiter = Thread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGINT)
+            sigaddset(&set, SIGTERM)
+            pthread_sigmask(SIG_BLOCK, &set, nil)
+            var number: Int32 = 0
+            while sigwait(&set, &number) == 0 { interruption.trigger() }
+        }
+        waiter.name = "slipway-sigwait"
+        waiter.start()
     }
 
     func stop() {

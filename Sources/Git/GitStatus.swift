@@ -33,6 +33,25 @@ public struct GitStatusEntry: Sendable, Hashable {
         self.index = index
         self.workTree = workTree
     }
+
+    /// The two letters `git status --short` shows: `??` for an untracked file, else the staged
+    /// and the unstaged change (`A`, `M`, `D`, `R`, `T`, `U`, `!`, or a space for none).
+    public var shortCode: String {
+        func letter(_ change: GitChange?) -> String {
+            switch change {
+            case nil: return " "
+            case .new?: return "A"
+            case .modified?: return "M"
+            case .deleted?: return "D"
+            case .renamed?: return "R"
+            case .typeChange?: return "T"
+            case .conflicted?: return "U"
+            case .ignored?: return "!"
+            }
+        }
+        if index == nil && workTree == .new { return "??" }
+        return letter(index) + letter(workTree)
+    }
 }
 
 extension GitRepository {

@@ -60,7 +60,7 @@ public struct LibGit2SyncGit: SyncGit {
         return entries.filter { entry in
             (prefix.isEmpty || entry.path.hasPrefix(prefix + "/"))
                 && (entry.index != nil || (entry.workTree != nil && entry.workTree != .ignored))
-        }.map { "\(Self.code($0)) \($0.path)" }
+        }.map { "\($0.shortCode) \($0.path)" }
     }
 
     public func stage(_ paths: [String]) throws -> [String] {
@@ -90,23 +90,5 @@ public struct LibGit2SyncGit: SyncGit {
             }
         }
         return skipped
-    }
-
-    /// The two letters of `git status --short`.
-    static func code(_ entry: GitStatusEntry) -> String {
-        func letter(_ change: GitChange?) -> String {
-            switch change {
-            case nil: return " "
-            case .new?: return "A"
-            case .modified?: return "M"
-            case .deleted?: return "D"
-            case .renamed?: return "R"
-            case .typeChange?: return "T"
-            case .conflicted?: return "U"
-            case .ignored?: return "!"
-            }
-        }
-        if entry.index == nil && entry.workTree == .new { return "??" }
-        return letter(entry.index) + letter(entry.workTree)
     }
 }

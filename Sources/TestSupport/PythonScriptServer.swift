@@ -124,9 +124,10 @@ public final class PythonScriptServer: @unchecked Sendable {
 /// Python shared by the loopback test servers' scripts, interpolated into their handler classes
 /// (each line after the first carries the class-body indentation).
 enum PythonSnippets {
-    /// `read_body(self)`: the request body, plain or chunked (URLSession streams file bodies chunked).
+    /// `read_body(self, limit=None)`: the request body, plain or chunked (clients may stream file
+    /// bodies chunked); with `limit`, at most about that many bytes (to hang up mid-body).
     static let readBody = """
-        def read_body(self):
+        def read_body(self, limit=None):
                 if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
                     data = b""
                     while True:
@@ -136,6 +137,9 @@ enum PythonSnippets {
                             return data
                         data += self.rfile.read(size)
                         self.rfile.readline()
-                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                        if limit is not None and len(data) >= limit:
+                            return data
+                length = int(self.headers.get("Content-Length") or 0)
+                return self.rfile.read(length if limit is None else min(limit, length))
         """
 }

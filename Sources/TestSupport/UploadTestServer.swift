@@ -67,20 +67,7 @@ public final class UploadTestServer: @unchecked Sendable {
                 self.end_headers()
                 self.wfile.write(body)
 
-            def read_body(self, limit=None):
-                if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-                    data = b""
-                    while True:
-                        size = int(self.rfile.readline().strip().split(b";")[0], 16)
-                        if size == 0:
-                            self.rfile.readline()
-                            return data
-                        data += self.rfile.read(size)
-                        self.rfile.readline()
-                        if limit is not None and len(data) >= limit:
-                            return data
-                length = int(self.headers.get("Content-Length") or 0)
-                return self.rfile.read(length if limit is None else min(limit, length))
+            \#(PythonSnippets.readBody)
 
             def do_GET(self):
                 if self.path == "/_log":

@@ -66,7 +66,7 @@ public struct GitCommitStep: Step {
         if !relative.isEmpty && !allowDirty {
             let stray = changes.filter { entry in !relative.contains { entry.path == $0 || entry.path.hasPrefix($0 + "/") } }
             if !stray.isEmpty {
-                let list = stray.prefix(10).map { "  \(GitEnsureCleanStep.code($0)) \($0.path)" }.joined(separator: "\n")
+                let list = stray.prefix(10).map { "  \($0.shortCode) \($0.path)" }.joined(separator: "\n")
                 let more = stray.count > 10 ? "\n  ... and \(stray.count - 10) more" : ""
                 throw StepError.failed("the working tree has changes outside the files to commit (\(paths.joined(separator: ", "))):\n"
                     + "\(list)\(more)\nCommit or stash them before the release, or set allow-dirty: true.")

@@ -37,7 +37,7 @@ public struct GitEnsureCleanStep: Step {
         let entries = Self.withoutRunJournals(try repository.status(includeUntracked: !allowUntracked))
         let dirty = entries.filter { $0.index != nil || ($0.workTree != nil && $0.workTree != .ignored) }
         guard dirty.isEmpty else {
-            let shown = dirty.prefix(20).map { "  \(Self.code($0)) \($0.path)" }.joined(separator: "\n")
+            let shown = dirty.prefix(20).map { "  \($0.shortCode) \($0.path)" }.joined(separator: "\n")
             let more = dirty.count > 20 ? "\n  ... and \(dirty.count - 20) more" : ""
             throw StepError.failed("""
                 the working tree has \(dirty.count) uncommitted change(s):
@@ -53,23 +53,5 @@ public struct GitEnsureCleanStep: Step {
     /// record would otherwise make the tree dirty on its first run.
     static func withoutRunJournals(_ entries: [GitStatusEntry]) -> [GitStatusEntry] {
         entries.filter { !$0.path.hasPrefix(".slipway/runs/") && !$0.path.contains("/.slipway/runs/") }
-    }
-
-    /// The two-letter code of `git status --short`.
-    static func code(_ entry: GitStatusEntry) -> String {
-        func letter(_ change: GitChange?, untracked: Bool) -> String {
-            switch change {
-            case nil: return " "
-            case .new?: return untracked ? "?" : "A"
-            case .modified?: return "M"
-            case .deleted?: return "D"
-            case .renamed?: return "R"
-            case .typeChange?: return "T"
-            case .conflicted?: return "U"
-            case .ignored?: return "!"
-            }
-        }
-        if entry.index == nil && entry.workTree == .new { return "??" }
-        return letter(entry.index, untracked: false) + letter(entry.workTree, untracked: false)
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Basics
-import Dispatch
 import Foundation
 import Lanes
 
@@ -149,6 +148,7 @@ final class SignalForwarder: @unchecked Sendable {
             var number: Int32 = 0
             while sigwait(&set, &number) == 0 { interruption.trigger() }
         }
+        // It stays in sigwait until the process exits: a run is the last thing `slipway run` does.
         waiter.name = "slipway-sigwait"
         waiter.start()
     }

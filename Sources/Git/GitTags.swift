@@ -109,7 +109,7 @@ extension GitRepository {
     ///   `.operationFailed` when the history cannot be read.
     public func latestSemverTagAndCommits(from revision: String = "HEAD", prefix: String? = nil)
         throws -> (tag: GitVersionTag?, commits: [GitCommit]) {
-        if revision == "HEAD", try withHandle({ isHeadUnborn($0) }) { return (nil, []) }
+        if revision == "HEAD", withHandle({ isHeadUnborn($0) }) { return (nil, []) }
         let candidates = try versionTags(prefix: prefix)
         guard let highest = candidates.first else { return (nil, try commits(from: revision)) }
         let start = try withHandle { try resolveCommit(revision, in: $0) }

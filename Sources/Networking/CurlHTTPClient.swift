@@ -163,7 +163,7 @@ private final class CurlTransfer: @unchecked Sendable {
         }
         let defaultMethod: HTTPMethod = upload == nil ? .get : .put
         if request.method != defaultMethod && !(upload == nil && request.method == .head) {
-            request.method.rawValue.withCString { ccurl_setopt_pointer(handle, Int32(CCURL_OPT_CUSTOMREQUEST), $0) }
+            _ = request.method.rawValue.withCString { ccurl_setopt_pointer(handle, Int32(CCURL_OPT_CUSTOMREQUEST), $0) }
         }
         for field in fields { headerList = ccurl_slist_append(headerList, field) }
         if let headerList { ccurl_setopt_pointer(handle, Int32(CCURL_OPT_HTTPHEADER), headerList) }

@@ -100,9 +100,14 @@ import TestSupport
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         while !FileManager.default.fileExists(atPath: folder.path + "/started") { try await Task.sleep(for: .milliseconds(20)) }
-        kill(process.processIdentifier, signal)
+        let before = ProcessProbe.signalState(process.processIdentifier)
+        let sent = kill(process.processIdentifier, signal)
+        let sendError = errno
+        try await Task.sleep(for: .milliseconds(200))
+        let after = ProcessProbe.signalState(process.processIdentifier)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationStatus == 130,
+                "kill returned \(sent) (errno \(sendError)); test pid \(getpid()) \(ProcessProbe.signalState(getpid(), threads: false))\nbefore:\n\(before)\nafter 200 ms:\n\(after)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/cleaned"))
         let pid = try #require(Int32(String(contentsOfFile: folder.path + "/bg.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(await ProcessProbe.isGone(pid), "the step's background process survived the signal")
@@ -118,6 +123,19 @@ import TestSupport
 
 /// Whether a process has exited (a zombie that init has not reaped yet counts as gone).
 enum ProcessProbe {
+    /// Each thread's name, state and signal masks from /proc, to explain a lost signal.
+    static func signalState(_ pid: Int32, threads: Bool = true) -> String {
+        let tasks = threads ? ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).sorted() : ["."]
+        return tasks.map { task -> String in
+            let base = threads ? "/proc/\(pid)/task/\(task)" : "/proc/\(pid)"
+            let status = (try? String(contentsOfFile: base + "/status", encoding: .utf8)) ?? ""
+            let wanted = ["Name", "State", "PPid", "SigQ", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt"]
+            let fields = status.split(separator: "\n").filter { line in wanted.contains { line.hasPrefix($0 + ":") } }
+            let wchan = (try? String(contentsOfFile: base + "/wchan", encoding: .utf8)) ?? ""
+            return "  \(task): " + fields.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "; ") + "; wchan \(wchan)"
+        }.joined(separator: "\n")
+    }
+
     static func isGone(_ pid: Int32) async -> Bool {
         for _ in 0..<60 {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return kill(pid, 0) != 0 }

@@ -49,11 +49,14 @@ import TestSupport
         let spec = ProcessSpec(executable: "sh", arguments: ["-c", "sleep 60 & echo $! > child.pid; trap '' TERM; sleep 60"],
                                environment: environment, workingDirectory: folder.path)
         let task = Task { try await runner.run(spec) }
-        while !FileManager.default.fileExists(atPath: folder.path + "/child.pid") { try await Task.sleep(for: .milliseconds(20)) }
-        try await Task.sleep(for: .milliseconds(50))
-        let started = ContinuousClock.now
-        task.cancel()
+        let cancelled = LockedBox<ContinuousClock.Instant?>(nil)
+        FileWatcher.whenExists(folder.path + "/child.pid") { _ in
+            usleep(50_000)  // let the shell reach its trap
+            cancelled.value = ContinuousClock.now
+            task.cancel()
+        }
         await #expect(throws: CancellationError.self) { try await task.value }
+        let started = try #require(cancelled.value)
         #expect(ContinuousClock.now - started < .seconds(30), "SIGKILL follows SIGTERM after the grace period")
         let pid = try #require(Int32(String(contentsOfFile: folder.path + "/child.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         var gone = false
@@ -116,13 +119,4 @@ import TestSupport
             #expect(throws: FileSystemError.self) { try fs.writeAtomically("x", to: folder.path + "/new") }
         }
     }
-}
-
-/// A value guarded by a lock, for collecting from concurrent callbacks.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Lanes
 import Steps
 import Testing
+import TestSupport
 
 @Suite struct LaneRunnerTests {
     @Test func outputsFlowToLaterStepsAndFinallyRunsAfterFailure() async throws {
@@ -130,10 +131,7 @@ import Testing
         var options = LaneRunner.Options()
         let interruption = options.interruption
         let path = fixture.path
-        Task {
-            while !FileManager.default.fileExists(atPath: path + "/started") { try await Task.sleep(for: .milliseconds(20)) }
-            interruption.trigger()
-        }
+        FileWatcher.whenExists(path + "/started") { _ in interruption.trigger() }
         options.interruption = interruption
         let copy = options
         let outcome = try await fixture.run("l") { $0 = copy }

@@ -99,18 +99,20 @@ import TestSupport
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        while !FileManager.default.fileExists(atPath: folder.path + "/started") { try await Task.sleep(for: .milliseconds(20)) }
-        let before = ProcessProbe.signalState(process.processIdentifier)
-        let sent = kill(process.processIdentifier, signal)
-        let sendError = errno
-        try await Task.sleep(for: .milliseconds(200))
-        let after = ProcessProbe.signalState(process.processIdentifier)
+        // The signal is sent from a thread of its own the moment the step has started (see
+        // FileWatcher: an awaiting task could resume only after the step's 60 s).
+        let pid = process.processIdentifier
+        let sent = LockedBox("")
+        FileWatcher.whenExists(folder.path + "/started") { appeared in
+            let state = ProcessProbe.signalState(pid)
+            let result = appeared ? kill(pid, signal) : -2
+            sent.value = "kill returned \(result) (errno \(errno)); slipway's threads:\n\(state)"
+        }
         process.waitUntilExit()
-        #expect(process.terminationStatus == 130,
-                "kill returned \(sent) (errno \(sendError)); test pid \(getpid()) \(ProcessProbe.signalState(getpid(), threads: false))\nbefore:\n\(before)\nafter 200 ms:\n\(after)")
+        #expect(process.terminationStatus == 130, "\(sent.value)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/cleaned"))
-        let pid = try #require(Int32(String(contentsOfFile: folder.path + "/bg.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(await ProcessProbe.isGone(pid), "the step's background process survived the signal")
+        let background = try #require(Int32(String(contentsOfFile: folder.path + "/bg.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(await ProcessProbe.isGone(background), "the step's background process survived the signal")
     }
 
     @Test func repositoryLanesAndTemplatesAreValid() throws {

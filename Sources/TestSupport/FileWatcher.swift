@@ -1,0 +1,43 @@
+import Foundation
+
+/// Acts as soon as a file appears, from a thread of its own.
+///
+/// Tests that must act at a moment (send a signal once a step has started, cancel a task once
+/// its process is up) cannot wait for it with `Task.sleep`: Swift's cooperative pool has one
+/// thread per core, and other tests' blocking waits (a process run to its end, a server
+/// start-up) can hold every one of them for minutes. The waiting task then resumes only after
+/// the moment has passed: in a full-suite run, a lane's 60-second step had already ended when
+/// the test got to send its Ctrl-C. A plain thread is scheduled by the kernel alone.
+public enum FileWatcher {
+    /// Calls `action` on a new thread once `path` exists (polling every 10 ms), or with
+    /// `appeared == false` when it has not appeared within `timeout`.
+    public static func whenExists(_ path: String, timeout: Duration = .seconds(120),
+                                  _ action: @escaping @Sendable (_ appeared: Bool) -> Void) {
+        let deadline = ContinuousClock.now + timeout
+        let thread = Thread {
+            while !FileManager.default.fileExists(atPath: path) {
+                guard ContinuousClock.now < deadline else { return action(false) }
+                usleep(10_000)
+            }
+            action(true)
+        }
+        thread.name = "slipway-test-file-watcher"
+        thread.start()
+    }
+}
+
+/// A value shared between a test and the threads or callbacks it starts, behind a lock.
+public final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    public init(_ value: Value) { stored = value }
+
+    public var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    /// Changes the value in place, under the lock.
+    public func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}

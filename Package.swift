@@ -80,7 +80,8 @@ let package = Package(
         .target(name: "PBXProj"),
         /// A Swift wrapper over libgit2: repositories, status, tags, commits.
         .target(name: "Git", dependencies: ["CLibgit2", "Basics"]),
-        /// The system's libgit2 (apt `libgit2-dev`, brew `libgit2`), with a few C shims.
+        /// The system's libgit2 (apt `libgit2-dev`, brew `libgit2`), with a few C shims, and
+        /// zlib (which libgit2 depends on) for reading commits straight from pack files.
         .systemLibrary(
             name: "CLibgit2",
             pkgConfig: "libgit2",

@@ -7,8 +7,9 @@ public struct GitCommit: Sendable, Hashable {
     public let oid: GitOID
     /// The full message, as written (normally ending in a newline).
     public let message: String
-    /// The message's first paragraph on one line, as `git log --oneline` shows it.
-    public let summary: String
+    /// The message's first paragraph on one line, as `git log --oneline` shows it (made from
+    /// the message on each call, as libgit2's `git_commit_summary` makes it).
+    public var summary: String { GitCommitParser.summary(of: message) }
     /// Who wrote the change.
     public let author: GitSignature
     /// Who made the commit (differs from the author after a rebase or `git am`).
@@ -20,13 +21,9 @@ public struct GitCommit: Sendable, Hashable {
     public var shortOID: String { oid.short }
 
     /// Creates a commit record.
-    public init(
-        oid: GitOID, message: String, summary: String, author: GitSignature, committer: GitSignature,
-        parents: [GitOID]
-    ) {
+    public init(oid: GitOID, message: String, author: GitSignature, committer: GitSignature, parents: [GitOID]) {
         self.oid = oid
         self.message = message
-        self.summary = summary
         self.author = author
         self.committer = committer
         self.parents = parents
@@ -44,37 +41,33 @@ extension GitRepository {
     /// - Throws: `GitError.revisionNotFound` when a revision does not name a commit,
     ///   `.operationFailed` when the history cannot be read.
     public func commits(from: String = "HEAD", until: String? = nil) throws -> [GitCommit] {
+        try walk(from: from, until: until).commits
+    }
+
+    /// `commits(from:until:)`, and how many of the commits came straight from pack files
+    /// (`GitPackReader`) rather than through libgit2.
+    func walk(from: String, until: String?) throws -> (commits: [GitCommit], readFromPacks: Int) {
         try withHandle { repo in
-            if from == "HEAD", isHeadUnborn(repo) { return [] }
+            if from == "HEAD", isHeadUnborn(repo) { return ([], 0) }
             let start = try resolveCommit(from, in: repo)
             let stop = try until.map { try resolveCommit($0, in: repo) }
-            var walker: OpaquePointer?
-            try check(git_revwalk_new(&walker, repo)) {
-                .operationFailed(operation: "walk the history of", subject: self.displayPath, libgit2: $0.message)
+            // Each commit is read once: from the pack files directly when it is stored whole
+            // there, from libgit2's object database (past its cache) otherwise.
+            var database: OpaquePointer?
+            try check(git_repository_odb(&database, repo)) {
+                .operationFailed(operation: "open the object database of", subject: self.displayPath, libgit2: $0.message)
             }
-            defer { git_revwalk_free(walker) }
-            git_revwalk_sorting(walker, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue)
-            var startRaw = start.raw
-            try check(git_revwalk_push(walker, &startRaw)) {
-                .revisionNotFound(revision: from, repository: self.displayPath, libgit2: $0.message)
+            defer { git_odb_free(database) }
+            let common = string(git_repository_commondir(repo)).map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? gitDirectory
+            let packs = GitPackReader(objectsDirectory: common + "/objects")
+            let displayPath = self.displayPath
+            var walk = GitHistoryWalk { oid in
+                if let commit = packs.commit(oid) { return commit }
+                var raw = oid.raw
+                return try Self.readCommit(&raw, database: database, repo: repo, displayPath: displayPath)
             }
-            if let stop {
-                var stopRaw = stop.raw
-                try check(git_revwalk_hide(walker, &stopRaw)) {
-                    .revisionNotFound(revision: until ?? stop.hex, repository: self.displayPath, libgit2: $0.message)
-                }
-            }
-            var result: [GitCommit] = []
-            var oid = git_oid()
-            while true {
-                let code = git_revwalk_next(&oid, walker)
-                if code == GIT_ITEROVER.rawValue { break }
-                try check(code) {
-                    .operationFailed(operation: "walk the history of", subject: self.displayPath, libgit2: $0.message)
-                }
-                result.append(try Self.loadCommit(&oid, repo: repo, displayPath: displayPath))
-            }
-            return result
+            let commits = try walk.commits(from: start, hiding: stop.map { [$0] } ?? [])
+            return (commits, packs.commitsRead)
         }
     }
 
@@ -87,7 +80,27 @@ extension GitRepository {
         }
     }
 
-    private static func loadCommit(
+    /// The commit from its raw text (read past the object cache) when `GitCommitParser` reads
+    /// it; from libgit2's commit object otherwise.
+    /// - Throws: `GitError.operationFailed` when the object is missing or not a commit.
+    static func readCommit(
+        _ oid: inout git_oid, database: OpaquePointer?, repo: OpaquePointer, displayPath: String
+    ) throws -> GitCommit {
+        var data: UnsafeMutableRawPointer?
+        var length = 0
+        var type = GIT_OBJECT_INVALID
+        var backend: UnsafeMutablePointer<git_odb_backend>?
+        if slipway_git_odb_read_uncached(&data, &length, &type, &backend, database, &oid) == 0, let data {
+            defer { git_odb_backend_data_free(backend, data) }
+            if type == GIT_OBJECT_COMMIT,
+               let commit = GitCommitParser.parse(UnsafeRawBufferPointer(start: data, count: length), oid: GitOID(oid)) {
+                return commit
+            }
+        }
+        return try loadCommit(&oid, repo: repo, displayPath: displayPath)
+    }
+
+    static func loadCommit(
         _ oid: inout git_oid, repo: OpaquePointer, displayPath: String
     ) throws -> GitCommit {
         var commit: OpaquePointer?
@@ -102,10 +115,69 @@ extension GitRepository {
         return GitCommit(
             oid: GitOID(oid),
             message: string(git_commit_message(commit)) ?? "",
-            summary: string(git_commit_summary(commit)) ?? "",
             author: git_commit_author(commit).map { GitSignature($0.pointee) } ?? fallback,
             committer: git_commit_committer(commit).map { GitSignature($0.pointee) } ?? fallback,
             parents: parents
         )
+    }
+}
+
+extension GitRepository {
+    /// For tests of `GitCommitParser`: each commit as the parser reads it from the raw text (nil
+    /// where it declines) and as libgit2's commit object has it, with libgit2's summary.
+    func parserComparison(_ oids: [GitOID]) throws -> [(parsed: GitCommit?, libgit2: GitCommit, libgit2Summary: String)] {
+        try withHandle { repo in
+            var database: OpaquePointer?
+            try check(git_repository_odb(&database, repo)) {
+                .operationFailed(operation: "open the object database of", subject: self.displayPath, libgit2: $0.message)
+            }
+            defer { git_odb_free(database) }
+            return try oids.map { oid in
+                var raw = oid.raw
+                var object: OpaquePointer?
+                try check(git_odb_read(&object, database, &raw)) {
+                    .operationFailed(operation: "read \(oid.hex) in", subject: self.displayPath, libgit2: $0.message)
+                }
+                defer { git_odb_object_free(object) }
+                let bytes = UnsafeRawBufferPointer(start: git_odb_object_data(object), count: git_odb_object_size(object))
+                let parsed = GitCommitParser.parse(bytes, oid: oid)
+                var commit: OpaquePointer?
+                try check(git_commit_lookup(&commit, repo, &raw)) {
+                    .operationFailed(operation: "read commit \(oid.hex) in", subject: self.displayPath, libgit2: $0.message)
+                }
+                defer { git_commit_free(commit) }
+                return (parsed, try Self.loadCommit(&raw, repo: repo, displayPath: displayPath),
+                        string(git_commit_summary(commit)) ?? "")
+            }
+        }
+    }
+}
+
+extension GitRepository {
+    /// For tests of `GitHistoryWalk`: the ids libgit2's own walk gives for `commits(from:until:)`
+    /// (`git_revwalk`, topological and time order), the reference the walk is checked against.
+    func libgit2WalkIDs(from: GitOID, until: GitOID?) throws -> [GitOID] {
+        try withHandle { repo in
+            var walker: OpaquePointer?
+            try check(git_revwalk_new(&walker, repo)) {
+                .operationFailed(operation: "walk the history of", subject: self.displayPath, libgit2: $0.message)
+            }
+            defer { git_revwalk_free(walker) }
+            git_revwalk_sorting(walker, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue)
+            var start = from.raw
+            try check(git_revwalk_push(walker, &start)) {
+                .revisionNotFound(revision: from.hex, repository: self.displayPath, libgit2: $0.message)
+            }
+            if let until {
+                var stop = until.raw
+                try check(git_revwalk_hide(walker, &stop)) {
+                    .revisionNotFound(revision: until.hex, repository: self.displayPath, libgit2: $0.message)
+                }
+            }
+            var result: [GitOID] = []
+            var oid = git_oid()
+            while git_revwalk_next(&oid, walker) == 0 { result.append(GitOID(oid)) }
+            return result
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Git
 
 /// A changelog entry for one version, grouped as Keep a Changelog does.
 public struct ChangelogEntry: Sendable, Hashable {
@@ -37,29 +38,59 @@ public struct ChangelogEntry: Sendable, Hashable {
     /// The entry for commits already parsed (nil for a message that is not conventional).
     init(version: String, date: String, parsed commits: [(commit: ConventionalCommit?, hash: String)],
          links: RepositoryLinks?, previousTag: String?, tag: String) {
+        self.init(version: version, date: date, count: commits.count, commit: { commits[$0].commit },
+                  hash: { commits[$0].hash }, short: { String(decoding: commits[$0].hash.utf8.prefix(7), as: UTF8.self) },
+                  links: links, previousTag: previousTag, tag: tag)
+    }
+
+    /// The entry for `commits` and their messages already parsed (`conventional[i]` is
+    /// `commits[i]`'s), without copying either: a release can have thousands.
+    init(version: String, date: String, conventional: [ConventionalCommit?], commits: [GitCommit],
+         links: RepositoryLinks?, previousTag: String?, tag: String) {
+        self.init(version: version, date: date, count: min(conventional.count, commits.count), commit: { conventional[$0] },
+                  hash: { commits[$0].oid.hex }, short: { commits[$0].oid.short },
+                  links: links, previousTag: previousTag, tag: tag)
+    }
+
+    /// Groups commits: `commit(i)` is the i-th parsed message; `hash(i)` (for links) and
+    /// `short(i)` its commit's id.
+    private init(version: String, date: String, count: Int, commit: (Int) -> ConventionalCommit?,
+                 hash: (Int) -> String, short: (Int) -> String,
+                 links: RepositoryLinks?, previousTag: String?, tag: String) {
         self.version = version
         self.date = date
         compareURL = previousTag.flatMap { previous in links?.compare(from: previous, to: tag) }
-        var groups: [String: [Item]] = [:]
-        for commit in commits {
-            guard let parsed = commit.commit else { continue }
-            let item = Item(scope: parsed.scope, description: parsed.description,
-                            shortHash: String(decoding: commit.hash.utf8.prefix(7), as: UTF8.self), url: links?.commit(commit.hash))
-            if parsed.isBreaking {
-                var breaking = item
-                if let note = parsed.breakingNote, !note.isEmpty { breaking.description = note }
-                groups["Breaking", default: []].append(breaking)
-            }
+        var breaking: [Item] = []
+        var added: [Item] = []
+        var fixed: [Item] = []
+        var changed: [Item] = []
+        for index in 0..<count {
+            guard let parsed = commit(index) else { continue }
+            let kind: Int
             switch parsed.type {
-            case "feat": groups["Added", default: []].append(item)
-            case "fix": groups["Fixed", default: []].append(item)
-            case "perf", "refactor", "revert": groups["Changed", default: []].append(item)
+            case "feat": kind = 1
+            case "fix": kind = 2
+            case "perf", "refactor", "revert": kind = 3
+            default: kind = 0
+            }
+            guard parsed.isBreaking || kind > 0 else { continue }
+            let item = Item(scope: parsed.scope, description: parsed.description, shortHash: short(index),
+                            url: links.map { $0.commit(hash(index)) })
+            if parsed.isBreaking {
+                var entry = item
+                if let note = parsed.breakingNote, !note.isEmpty { entry.description = note }
+                breaking.append(entry)
+            }
+            switch kind {
+            case 1: added.append(item)
+            case 2: fixed.append(item)
+            case 3: changed.append(item)
             default: break
             }
         }
-        sections = ["Breaking", "Added", "Fixed", "Changed"].compactMap { title in
-            groups[title].map { Section(title: title, items: $0) }
-        }
+        sections = [("Breaking", breaking), ("Added", added), ("Fixed", fixed), ("Changed", changed)]
+            .filter { !$0.1.isEmpty }
+            .map { Section(title: $0.0, items: $0.1) }
     }
 }
 

@@ -24,25 +24,20 @@ public struct ConventionalCommit: Sendable, Hashable {
         guard let scan = message.utf8.withContiguousStorageIfAvailable(Self.scan), let colonOffset = scan.colon else { return nil }
         let bytes = message.utf8
         let headerEnd = bytes.index(bytes.startIndex, offsetBy: scan.headerEnd)
-        let colon = bytes.index(bytes.startIndex, offsetBy: colonOffset)
-        var prefix = message[message.startIndex..<colon]
-        let summary = Self.trimmed(message[bytes.index(colon, offsetBy: 2)..<headerEnd])
-        guard !summary.isEmpty else { return nil }
-        var breaking = false
-        if prefix.hasSuffix("!") {
-            breaking = true
-            prefix = prefix.dropLast()
+        let header: Header
+        if scan.isPlainASCII {
+            // Every byte of the first line is then a Character of its own: read the bytes.
+            guard let read = message.utf8.withContiguousStorageIfAvailable({ Self.asciiHeader($0, colon: colonOffset, end: scan.headerEnd) }),
+                  let found = read else { return nil }
+            header = found
+        } else {
+            guard let found = Self.header(message, colon: bytes.index(bytes.startIndex, offsetBy: colonOffset), end: headerEnd) else { return nil }
+            header = found
         }
-        var scope: String?
-        if let open = prefix.firstIndex(of: "("), prefix.hasSuffix(")") {
-            scope = String(prefix[prefix.index(after: open)..<prefix.index(before: prefix.endIndex)])
-            prefix = prefix[..<open]
-            if scope?.isEmpty == true { return nil }
-        }
-        guard !prefix.isEmpty, Self.isType(prefix) else { return nil }
-        type = prefix.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? prefix.lowercased() : String(prefix)
-        self.scope = scope
-        description = String(summary)
+        type = header.type
+        scope = header.scope
+        description = header.description
+        var breaking = header.isBreaking
         if scan.mentionsBreaking {
             // Lines end at "\n" bytes (a "\r\n" is one Character, so Character splitting
             // would miss footers in CRLF messages).
@@ -61,6 +56,74 @@ public struct ConventionalCommit: Sendable, Hashable {
         isBreaking = breaking
     }
 
+    /// The parts of the first line, `type(scope)!: description`.
+    struct Header: Equatable {
+        var type: String
+        var scope: String?
+        var description: String
+        var isBreaking: Bool
+    }
+
+    /// The header read Character by Character, for first lines with non-ASCII text or a
+    /// carriage return.
+    static func header(_ message: String, colon: String.Index, end headerEnd: String.Index) -> Header? {
+        var prefix = message[message.startIndex..<colon]
+        let summary = Self.trimmed(message[message.utf8.index(colon, offsetBy: 2)..<headerEnd])
+        guard !summary.isEmpty else { return nil }
+        var breaking = false
+        if prefix.hasSuffix("!") {
+            breaking = true
+            prefix = prefix.dropLast()
+        }
+        var scope: String?
+        if let open = prefix.firstIndex(of: "("), prefix.hasSuffix(")") {
+            scope = String(prefix[prefix.index(after: open)..<prefix.index(before: prefix.endIndex)])
+            prefix = prefix[..<open]
+            if scope?.isEmpty == true { return nil }
+        }
+        guard !prefix.isEmpty, Self.isType(prefix) else { return nil }
+        let type = prefix.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? prefix.lowercased() : String(prefix)
+        return Header(type: type, scope: scope, description: String(summary), isBreaking: breaking)
+    }
+
+    /// The header of a first line that is plain ASCII without a carriage return, read byte by
+    /// byte with the same rules as `header` (which the tests compare it with).
+    static func asciiHeader(_ bytes: UnsafeBufferPointer<UInt8>, colon: Int, end: Int) -> Header? {
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) }
+        var first = colon + 2
+        var last = end
+        while first < last, isSpace(bytes[first]) { first += 1 }
+        while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+        guard first < last else { return nil }
+        var prefixEnd = colon
+        var breaking = false
+        if prefixEnd > 0, bytes[prefixEnd - 1] == UInt8(ascii: "!") {
+            breaking = true
+            prefixEnd -= 1
+        }
+        var scope: String?
+        if prefixEnd > 0, bytes[prefixEnd - 1] == UInt8(ascii: ")"),
+           let open = bytes[0..<prefixEnd].firstIndex(of: UInt8(ascii: "(")) {
+            guard prefixEnd - 1 > open + 1 else { return nil }
+            scope = text((open + 1)..<(prefixEnd - 1))
+            prefixEnd = open
+        }
+        guard prefixEnd > 0 else { return nil }
+        var hasUpper = false
+        for byte in bytes[0..<prefixEnd] {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): hasUpper = true
+            default: return nil
+            }
+        }
+        let type = hasUpper
+            ? String(decoding: bytes[0..<prefixEnd].map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            : text(0..<prefixEnd)
+        return Header(type: type, scope: scope, description: text(first..<last), isBreaking: breaking)
+    }
+
     /// Letters and hyphens only (ASCII checked byte by byte, anything else by Character).
     private static func isType(_ text: Substring) -> Bool {
         for byte in text.utf8 {
@@ -76,7 +139,7 @@ public struct ConventionalCommit: Sendable, Hashable {
     /// Byte offsets in a message: where its first line ends, where the first ": " on that line
     /// is, and whether the rest mentions `BREAKING` at all (most bodies do not, and are then
     /// not read line by line).
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (headerEnd: Int, colon: Int?, mentionsBreaking: Bool) {
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (headerEnd: Int, colon: Int?, mentionsBreaking: Bool, isPlainASCII: Bool) {
         let headerEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
         var colon: Int?
         var index = 0
@@ -87,7 +150,8 @@ public struct ConventionalCommit: Sendable, Hashable {
             }
             index += 1
         }
-        guard colon != nil else { return (headerEnd, nil, false) }
+        guard colon != nil else { return (headerEnd, nil, false, false) }
+        let isPlainASCII = !bytes[0..<headerEnd].contains { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }
         let word = breakingWord
         var mentionsBreaking = false
         index = headerEnd
@@ -99,7 +163,7 @@ public struct ConventionalCommit: Sendable, Hashable {
             }
             index += 1
         }
-        return (headerEnd, colon, mentionsBreaking)
+        return (headerEnd, colon, mentionsBreaking, isPlainASCII)
     }
 
     private static let breakingWord = Array("BREAKING".utf8)

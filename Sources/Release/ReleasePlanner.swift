@@ -86,9 +86,9 @@ public struct ReleasePlanner: Sendable {
 
     /// The changelog entry for `version` from the state's commits.
     public func entry(for version: SemanticVersion, state: State, date: Date = Date()) -> ChangelogEntry {
-        ChangelogEntry(version: version.description, date: Self.day(date),
-                       parsed: zip(state.conventional, state.commits).map { ($0, $1.oid.hex) }, links: state.links,
-                       previousTag: state.previousTag, tag: tagPrefix + version.description)
+        ChangelogEntry(version: version.description, date: Self.day(date), conventional: state.conventional,
+                       commits: state.commits, links: state.links, previousTag: state.previousTag,
+                       tag: tagPrefix + version.description)
     }
 
     /// `YYYY-MM-DD` in UTC (proleptic Gregorian calendar), computed directly: a DateFormatter

@@ -74,7 +74,7 @@ enum PBXProjBenchmark {
             sink &+= try project.canonicalSerialized().count
         }
         Bench.report("  read + canonical write", Bench.ms(canonical), target: "—")
-        let validate = try Bench.median(runs: max(5, runs / 3)) { sink &+= project.validate().count }
+        let validate = Bench.median(runs: max(5, runs / 3)) { sink &+= project.validate().count }
         Bench.report("  validate (references + group tree)", Bench.ms(validate), target: "—")
         if sink == 42 { print("") }
     }

@@ -69,7 +69,7 @@ enum PublishBenchmark {
         }
         let target = megabytes << 20
         guard let handle = FileHandle(forWritingAtPath: path) ?? {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             return FileHandle(forWritingAtPath: path)
         }() else { throw BenchError("cannot create \(path)") }
         defer { try? handle.close() }

@@ -36,6 +36,7 @@ struct VersionCommand: ParsableCommand {
         do {
             let planner = try ReleasePlanner(directory: env.projectDirectory, tagPrefix: tagPrefix)
             let state = try planner.state()
+            defer { ProcessLifetime.keepUntilExit(state) }
             if next {
                 env.print(try planner.nextVersion(try VersionStrategy(parsing: strategy), state: state).description)
             } else {
@@ -89,7 +90,10 @@ struct ChangelogCommand: ParsableCommand {
             } ?? planner.nextVersion(.auto, state: state)
             let path = template.map { $0.hasPrefix("/") ? $0 : env.projectDirectory + "/" + $0 }
             let renderer = try path.map { try ChangelogRenderer(template: env.fileSystem.readText($0), name: $0) } ?? ChangelogRenderer()
-            env.standardOutput.write(renderer.render(planner.entry(for: semver, state: state)))
+            let entry = planner.entry(for: semver, state: state)
+            let text = renderer.render(entry)
+            env.standardOutput.write(text)
+            ProcessLifetime.keepUntilExit((state, entry, text))
         } catch {
             throw Failure.report(error, in: env)
         }

@@ -61,7 +61,7 @@ extension GitRepository {
             let common = string(git_repository_commondir(repo)).map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? gitDirectory
             let packs = GitPackReader(objectsDirectory: common + "/objects")
             let displayPath = self.displayPath
-            var walk = GitHistoryWalk { oid in
+            var walk = GitHistoryWalk(shallowBoundary: shallowBoundary(repo, commonDirectory: common)) { oid in
                 if let commit = packs.commit(oid) { return commit }
                 var raw = oid.raw
                 return try Self.readCommit(&raw, database: database, repo: repo, displayPath: displayPath)

@@ -55,6 +55,9 @@ public enum GitError: Error, Equatable, Sendable {
     case cloneFailed(url: String, destination: String, libgit2: String)
     /// Any other libgit2 failure: `operation` on `subject`.
     case operationFailed(operation: String, subject: String, libgit2: String)
+    /// The repository is a shallow clone, and `needed` (the commits since the last release,
+    /// say) reaches past the commits it has. `detail` says what was missing.
+    case shallowHistory(repository: String, needed: String, detail: String)
 }
 
 extension GitError: LocalizedError {
@@ -121,6 +124,10 @@ extension GitError: LocalizedError {
         case let .operationFailed(operation, subject, libgit2):
             return "Could not \(operation) '\(subject)' (libgit2: \(libgit2)). "
                 + "Check the repository with 'git status' and 'git fsck', then try again."
+        case let .shallowHistory(repository, needed, detail):
+            return "'\(repository)' is a shallow clone, and \(needed) reaches past the commits it has (\(detail)). "
+                + "Fetch the whole history with 'git fetch --unshallow --tags' (in GitHub Actions: "
+                + "actions/checkout with 'fetch-depth: 0'), then try again."
         }
     }
 }

@@ -43,9 +43,12 @@ struct GitHistoryWalk {
     private var commits = CommitSlots()
     private var indices: [GitOID: Int32] = [:]
     private let read: (GitOID) throws -> GitCommit
+    private let shallowBoundary: Set<GitOID>
 
-    /// A walk that reads commits with `read`.
-    init(read: @escaping (GitOID) throws -> GitCommit) {
+    /// A walk that reads commits with `read`; the commits in `shallowBoundary` (a shallow
+    /// clone's oldest) count as having no parents, as git counts them.
+    init(shallowBoundary: Set<GitOID> = [], read: @escaping (GitOID) throws -> GitCommit) {
+        self.shallowBoundary = shallowBoundary
         self.read = read
     }
 
@@ -182,7 +185,7 @@ struct GitHistoryWalk {
     private mutating func parse(_ index: Int) throws {
         guard !nodes[index].parsed else { return }
         let commit = try read(nodes[index].oid)
-        let parents = commit.parents.map { Int32(node($0)) }
+        let parents = shallowBoundary.contains(nodes[index].oid) ? [] : commit.parents.map { Int32(node($0)) }
         nodes[index].time = Int64(commit.committer.date.timeIntervalSince1970)
         nodes[index].firstParent = parents.first ?? -1
         nodes[index].otherParents = Array(parents.dropFirst())

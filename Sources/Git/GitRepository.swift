@@ -133,7 +133,19 @@ public final class GitRepository: @unchecked Sendable {
     // MARK: - Internals shared by the extensions
 
     /// The path to name in messages: the working directory, or the git directory when bare.
-    var displayPath: String { workingDirectory ?? gitDirectory }
+    public var displayPath: String { workingDirectory ?? gitDirectory }
+
+    /// True for a shallow clone (`git clone --depth N`): its oldest commits' parents are not
+    /// in it.
+    public var isShallow: Bool { withHandle { git_repository_is_shallow($0) == 1 } }
+
+    /// The commits whose parents a shallow clone leaves out (its `shallow` file), which a history
+    /// walk treats as having none, as git does.
+    func shallowBoundary(_ repo: OpaquePointer, commonDirectory: String) -> Set<GitOID> {
+        guard git_repository_is_shallow(repo) == 1,
+              let text = try? String(contentsOfFile: commonDirectory + "/shallow", encoding: .utf8) else { return [] }
+        return Set(text.split(whereSeparator: \.isNewline).compactMap { GitOID(hex: String($0)) })
+    }
 
     /// Runs `body` with the raw handle while holding the repository's lock.
     func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {

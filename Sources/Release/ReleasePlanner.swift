@@ -43,7 +43,38 @@ public struct ReleasePlanner: Sendable {
     }
 
     /// The state as of HEAD; `since` overrides the previous tag.
+    ///
+    /// In a shallow clone the walk stops at the clone's oldest commits, as git does. That is
+    /// enough when the last release tag is among the commits the clone has; when it is not (no
+    /// tag found, or a tag whose commit is missing), the state cannot be known, and this throws
+    /// `GitError.shallowHistory` saying how to fetch the rest.
     public func state(since: String? = nil) throws -> State {
+        guard repository.isShallow else { return try readState(since: since) }
+        let state: State
+        do {
+            state = try readState(since: since)
+        } catch let error as GitError {
+            throw GitError.shallowHistory(repository: repository.displayPath, needed: "the history since the last release",
+                                          detail: Self.shortDetail(error))
+        }
+        guard state.previousTag != nil else {
+            throw GitError.shallowHistory(repository: repository.displayPath, needed: "the search for the last release tag",
+                                          detail: state.commits.count == 1 ? "its one commit has no release tag"
+                                              : "no release tag among its \(state.commits.count) commits")
+        }
+        return state
+    }
+
+    /// What a Git error says went missing, without its advice (the shallow error gives its own).
+    private static func shortDetail(_ error: GitError) -> String {
+        switch error {
+        case let .operationFailed(_, _, libgit2): libgit2
+        case let .revisionNotFound(revision, _, libgit2): "'\(revision)': \(libgit2)"
+        default: error.localizedDescription
+        }
+    }
+
+    private func readState(since: String?) throws -> State {
         var previousTag = since
         var previous = since.flatMap { SemanticVersion(tag: String($0.dropFirst($0.hasPrefix(tagPrefix) ? tagPrefix.count : 0))) }
         let commits: [GitCommit]

@@ -97,6 +97,20 @@ import TestSupport
         #expect(try gitState(fixture) == state)
     }
 
+    /// CI's default checkout is a shallow clone of one commit: the last release is not in it.
+    @Test func shallowCloneWithoutTheLastRelease() async throws {
+        let fixture = try project(["release": Self.releaseLane])
+        let clone = try TemporaryDirectory(prefix: "slipway-shallow")
+        try GitFixture.run(["clone", "--quiet", "--depth", "1", "file://" + fixture.path, clone.path + "/repo"], in: fixture.path)
+        try FileManager.default.removeItem(atPath: fixture.path + "/.git")
+        try FileManager.default.moveItem(atPath: clone.path + "/repo/.git", toPath: fixture.path + "/.git")
+        let (before, state) = (try files(fixture), try gitState(fixture))
+        try await runExpectingFailure(fixture, failing: "version", message:
+            "'\(fixture.path)' is a shallow clone, and the search for the last release tag reaches past the commits it has (its one commit has no release tag). Fetch the whole history with 'git fetch --unshallow --tags' (in GitHub Actions: actions/checkout with 'fetch-depth: 0'), then try again.")
+        #expect(try files(fixture) == before)
+        #expect(try gitState(fixture) == state)
+    }
+
     @Test func nonSemverLatestTag() async throws {
         let fixture = try project(["release": Self.releaseLane], tagged: false)
         try git(fixture, "tag", "release-2024")

@@ -58,10 +58,9 @@ extension GitRepository {
                 .operationFailed(operation: "open the object database of", subject: self.displayPath, libgit2: $0.message)
             }
             defer { git_odb_free(database) }
-            let common = string(git_repository_commondir(repo)).map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? gitDirectory
-            let packs = GitPackReader(objectsDirectory: common + "/objects")
+            let packs = GitPackReader(objectsDirectory: commonDirectory + "/objects")
             let displayPath = self.displayPath
-            var walk = GitHistoryWalk(shallowBoundary: shallowBoundary(repo, commonDirectory: common)) { oid in
+            var walk = GitHistoryWalk(shallowBoundary: shallowBoundary(repo)) { oid in
                 if let commit = packs.commit(oid) { return commit }
                 var raw = oid.raw
                 return try Self.readCommit(&raw, database: database, repo: repo, displayPath: displayPath)

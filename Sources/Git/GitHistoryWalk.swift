@@ -185,10 +185,13 @@ struct GitHistoryWalk {
     private mutating func parse(_ index: Int) throws {
         guard !nodes[index].parsed else { return }
         let commit = try read(nodes[index].oid)
-        let parents = shallowBoundary.contains(nodes[index].oid) ? [] : commit.parents.map { Int32(node($0)) }
         nodes[index].time = Int64(commit.committer.date.timeIntervalSince1970)
-        nodes[index].firstParent = parents.first ?? -1
-        nodes[index].otherParents = Array(parents.dropFirst())
+        if !shallowBoundary.contains(nodes[index].oid) {
+            for (number, parent) in commit.parents.enumerated() {
+                let parentIndex = Int32(node(parent))
+                if number == 0 { nodes[index].firstParent = parentIndex } else { nodes[index].otherParents.append(parentIndex) }
+            }
+        }
         nodes[index].parsed = true
         commits.store(commit, at: index)
     }

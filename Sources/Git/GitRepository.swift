@@ -40,12 +40,16 @@ public final class GitRepository: @unchecked Sendable {
     public let workingDirectory: String?
     /// The `.git` directory (or the bare repository's directory), without a trailing slash.
     public let gitDirectory: String
+    /// The directory shared by all worktrees (objects, refs, `shallow`), without a trailing
+    /// slash: `gitDirectory` except in a linked worktree.
+    let commonDirectory: String
 
     /// Takes ownership of an open libgit2 handle.
     init(handle: OpaquePointer) {
         self.handle = handle
         workingDirectory = string(git_repository_workdir(handle)).map(Self.trimmingSlash)
         gitDirectory = Self.trimmingSlash(string(git_repository_path(handle)) ?? "")
+        commonDirectory = string(git_repository_commondir(handle)).map(Self.trimmingSlash) ?? gitDirectory
     }
 
     deinit {
@@ -141,7 +145,7 @@ public final class GitRepository: @unchecked Sendable {
 
     /// The commits whose parents a shallow clone leaves out (its `shallow` file), which a history
     /// walk treats as having none, as git does.
-    func shallowBoundary(_ repo: OpaquePointer, commonDirectory: String) -> Set<GitOID> {
+    func shallowBoundary(_ repo: OpaquePointer) -> Set<GitOID> {
         guard git_repository_is_shallow(repo) == 1,
               let text = try? String(contentsOfFile: commonDirectory + "/shallow", encoding: .utf8) else { return [] }
         return Set(text.split(whereSeparator: \.isNewline).compactMap { GitOID(hex: String($0)) })

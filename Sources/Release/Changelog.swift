@@ -31,14 +31,8 @@ public struct ChangelogEntry: Sendable, Hashable {
     /// style) and non-conventional messages are left out, as they do not change what users get.
     public init(version: String, date: String, commits: [(message: String, hash: String)],
                 links: RepositoryLinks?, previousTag: String?, tag: String) {
-        self.init(version: version, date: date, parsed: commits.map { (ConventionalCommit(message: $0.message), $0.hash) },
-                  links: links, previousTag: previousTag, tag: tag)
-    }
-
-    /// The entry for commits already parsed (nil for a message that is not conventional).
-    init(version: String, date: String, parsed commits: [(commit: ConventionalCommit?, hash: String)],
-         links: RepositoryLinks?, previousTag: String?, tag: String) {
-        self.init(version: version, date: date, count: commits.count, commit: { commits[$0].commit },
+        let parsed = commits.map { ConventionalCommit(message: $0.message) }
+        self.init(version: version, date: date, count: commits.count, commit: { parsed[$0] },
                   hash: { commits[$0].hash }, short: { String(decoding: commits[$0].hash.utf8.prefix(7), as: UTF8.self) },
                   links: links, previousTag: previousTag, tag: tag)
     }

@@ -111,16 +111,20 @@ let package = Package(
         ),
         /// Fixtures, fakes and helpers shared by the tests.
         .target(name: "TestSupport", dependencies: ["Basics", "Git"]),
-        .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport"]),
-        .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"]),
-        .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport"]),
-        .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport"]),
-        .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport"]),
-        .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport"]),
-        .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "TestSupport"]),
-        .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport"]),
+        /// The `dedicatedThreads` suite trait: tests run on threads of their own, off Swift
+        /// concurrency's cooperative pool (kept apart from TestSupport, which the benchmark links
+        /// and which must not link the Testing library).
+        .target(name: "TestThreads"),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", "TestThreads"]),
+        .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport", "TestThreads"]),
+        .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport", "TestThreads"]),
+        .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport", "TestThreads"]),
+        .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport", "TestThreads"]),
+        .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport", "TestThreads"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
+        .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport", "TestThreads"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "TestSupport", "TestThreads"]),
+        .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport", "TestThreads"]),
     ],
     swiftLanguageModes: [.v6]
 )

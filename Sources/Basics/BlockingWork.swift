@@ -4,6 +4,19 @@ import Foundation
 /// concurrency's cooperative pool, which has one thread per core: blocking those would hold up
 /// every task meanwhile, such as the ones waiting for child processes.
 public enum BlockingWork {
+    /// Runs `body` on a new thread and returns (or throws) what it does, without holding a
+    /// thread of the cooperative pool meanwhile: for calls that wait on the network or on
+    /// another process (libgit2's push, ls-remote and clone, for instance).
+    public static func run<Result: Sendable>(
+        _ body: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Swift.Result { try body() }) }
+            thread.name = "slipway-blocking-work"
+            thread.start()
+        }
+    }
+
     /// `body` applied to every item, on at most `width` threads at once, one item per call;
     /// items are started in order (put the longest first so that the threads finish together).
     /// The results are in the order of `items`.

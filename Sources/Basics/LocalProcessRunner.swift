@@ -22,7 +22,7 @@ public struct LocalProcessRunner: ProcessRunner {
     public func run(_ spec: ProcessSpec, output: ProcessOutputHandler?) async throws -> ProcessResult {
         let path = try ExecutableLocator.resolve(spec.executable, environment: spec.environment,
                                                  relativeTo: spec.workingDirectory)
-        let child = try SpawnedProcess(path: path, spec: spec, captureLimit: captureLimit)
+        let child = try await Self.spawn(path: path, spec: spec, captureLimit: captureLimit)
         let grace = gracePeriod
         return try await withTaskCancellationHandler {
             let result = await child.waitForExit(output: output)
@@ -30,6 +30,23 @@ public struct LocalProcessRunner: ProcessRunner {
             return result
         } onCancel: {
             child.terminateGroup(grace: grace)
+        }
+    }
+}
+
+extension LocalProcessRunner {
+    /// Starts the child, trying again for about three seconds while the executable is "busy"
+    /// (ETXTBSY: see `TextFileBusy`), waiting between tries without holding a thread.
+    static func spawn(path: String, spec: ProcessSpec, captureLimit: Int) async throws -> SpawnedProcess {
+        var attempt = 0
+        while true {
+            do {
+                return try SpawnedProcess(path: path, spec: spec, captureLimit: captureLimit)
+            } catch let busy as TextFileBusy {
+                attempt += 1
+                guard attempt < 40 else { throw busy.error }
+                try await Task.sleep(for: .milliseconds(min(5 * attempt, 100)))
+            }
         }
     }
 }

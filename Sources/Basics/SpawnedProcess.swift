@@ -6,6 +6,15 @@ import Glibc
 import Darwin
 #endif
 
+/// posix_spawn failed with ETXTBSY: the executable is still open for writing somewhere. That is
+/// often not the writer's doing: a file written just before (a plugin, a tool just installed) is
+/// open for a moment, and a child that another thread spawns in that moment inherits the
+/// descriptor until it execs. Worth trying again shortly.
+struct TextFileBusy: Error {
+    /// The error to report when trying again does not help.
+    let error: ProcessError
+}
+
 /// A child started with posix_spawn in its own process group, and the thread that reads its
 /// output and reaps it. Owns the pipes; `waitForExit` resumes once the child has exited and its
 /// output is drained.
@@ -62,6 +71,9 @@ final class SpawnedProcess: @unchecked Sendable {
             if wantsInput { close(inPipe[1]) }
             let reason = status == ENOENT ? "no such file" : String(cString: strerror(status))
             if status == ENOENT { throw ProcessError.notFound(executable: spec.executable) }
+            if status == ETXTBSY {
+                throw TextFileBusy(error: ProcessError.launchFailed(executable: spec.executable, reason: reason))
+            }
             throw ProcessError.launchFailed(executable: spec.executable, reason: reason)
         }
         pid = childPID
@@ -103,6 +115,7 @@ final class SpawnedProcess: @unchecked Sendable {
         while open[0] || open[1] {
             var polls = [pollfd(fd: open[0] ? fds[0] : -1, events: Int16(POLLIN), revents: 0),
                          pollfd(fd: open[1] ? fds[1] : -1, events: Int16(POLLIN), revents: 0)]
+            // off-pool: pump runs on the thread waitForExit starts for it.
             let ready = poll(&polls, 2, 100)
             if ready < 0 && errno != EINTR { break }
             if ready <= 0 {
@@ -132,6 +145,7 @@ final class SpawnedProcess: @unchecked Sendable {
     private func reap(blocking: Bool) -> TerminationStatus? {
         var raw: Int32 = 0
         while true {
+            // off-pool: reap is called from pump, on its own thread.
             let result = waitpid(pid, &raw, blocking ? 0 : WNOHANG)
             if result == -1 && errno == EINTR { continue }
             if result <= 0 { return result == 0 ? nil : .exited(-1) }

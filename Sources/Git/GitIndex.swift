@@ -111,7 +111,7 @@ extension GitRepository {
         return index
     }
 
-    private func stage(_ path: String, workdir: String, repo: OpaquePointer, index: OpaquePointer) throws {
+    func stage(_ path: String, workdir: String, repo: OpaquePointer, index: OpaquePointer) throws {
         let full = workdir + "/" + path
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
@@ -128,7 +128,9 @@ extension GitRepository {
     }
 
     /// Stages a directory's files (tracked or not ignored) and drops entries whose files vanished.
-    private func stageDirectory(_ path: String, workdir: String, repo: OpaquePointer, index: OpaquePointer) throws {
+    /// With `onlyUntracked`, files the index already holds are left as they are (not re-hashed).
+    func stageDirectory(_ path: String, workdir: String, repo: OpaquePointer, index: OpaquePointer,
+                        onlyUntracked: Bool = false) throws {
         let prefix = path.isEmpty ? "" : path + "/"
         for tracked in Self.indexPaths(index, under: prefix) where !Self.itemExists(atPath: workdir + "/" + tracked) {
             try check(git_index_remove_bypath(index, tracked)) {
@@ -155,7 +157,7 @@ extension GitRepository {
                     .operationFailed(operation: "check ignore rules for", subject: relative, libgit2: $0.message)
                 }
             }
-            if tracked || ignored == 0 {
+            if (tracked && !onlyUntracked) || (!tracked && ignored == 0) {
                 try check(git_index_add_bypath(index, relative)) {
                     .operationFailed(operation: "stage", subject: relative, libgit2: $0.message)
                 }
@@ -182,12 +184,12 @@ extension GitRepository {
         return true
     }
 
-    private static func hasConflict(_ index: OpaquePointer, _ path: String) -> Bool {
+    static func hasConflict(_ index: OpaquePointer, _ path: String) -> Bool {
         (1...3).contains { git_index_get_bypath(index, path, Int32($0)) != nil }
     }
 
     /// The index's paths that start with `prefix` (all paths for an empty prefix).
-    private static func indexPaths(_ index: OpaquePointer, under prefix: String) -> [String] {
+    static func indexPaths(_ index: OpaquePointer, under prefix: String) -> [String] {
         var position = 0
         if !prefix.isEmpty, git_index_find_prefix(&position, index, prefix) != 0 { return [] }
         var paths: [String] = []

@@ -22,6 +22,7 @@ extension GitRepository {
             git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION))
             context.install(into: &options.callbacks)
             let code = withExtendedLifetime(context) {
+                // off-pool: callers run push through BlockingWork.run (git.push step).
                 withStrArray(refspecs) { git_remote_push(handle, &$0, &options) }
             }
             if code < 0 {
@@ -59,6 +60,7 @@ extension GitRepository {
         git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
         context.install(into: &callbacks)
         let code = withExtendedLifetime(context) {
+            // off-pool: callers run listRemoteTags through BlockingWork.run (Pins).
             git_remote_connect(handle, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
         }
         if code < 0 {
@@ -107,6 +109,7 @@ extension GitRepository {
             options.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue
         }
         var pointer: OpaquePointer?
+        // off-pool: callers run clone through BlockingWork.run (Pins).
         let code = withExtendedLifetime(context) { git_clone(&pointer, url, destination, &options) }
         guard code == 0, let pointer else {
             let failure = LibGit2Failure(code: code)

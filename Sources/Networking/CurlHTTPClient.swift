@@ -112,6 +112,7 @@ private final class CurlTransfer: @unchecked Sendable {
         let code: Int32 = request.url.absoluteString.withCString { url in
             errorBuffer.withUnsafeMutableBufferPointer { errors in
                 configure(handle, url: url, errors: errors.baseAddress!, headerList: &headerList)
+                // off-pool: the transfer runs on the Thread that perform() starts for it.
                 return withExtendedLifetime(self) { ccurl_perform(handle) }
             }
         }

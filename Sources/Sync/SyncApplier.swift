@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Git
 import PBXProj
 
 /// Applies a plan as a transaction: the original pbxproj is saved and the journal written before
@@ -152,14 +153,17 @@ public struct SyncApplier: Sendable {
         if let saved { try fileSystem.writeAtomically(saved, to: bundlePath + "/" + SyncJournal.indexBackupName) }
         try writer.record(.init(.indexSaved, path: saved.map(SyncJournal.sha256) ?? "absent"))
         try writer.record(.init(.stagingStarted))
-        var paths: [String] = []
+        var moves: [GitIndexMove] = [], paths: [String] = []
         for move in plan.moves {
-            paths.append(move.source)
-            if move.reason != .pruned { paths.append(move.destination) }
+            if move.reason == .pruned {
+                paths.append(move.source)
+            } else {
+                moves.append(GitIndexMove(from: move.source, to: move.destination))
+            }
         }
         if !plan.edits.isEmpty { paths.append(projectBundle + "/project.pbxproj") }
-        result.notStaged = try git.stage(paths)
-        result.staged = paths.count - result.notStaged.count
+        result.notStaged = try git.stage(moves: moves, paths: paths)
+        result.staged = moves.count * 2 + paths.count - result.notStaged.count
         try writer.record(.init(.staged))
     }
 }

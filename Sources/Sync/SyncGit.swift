@@ -10,10 +10,12 @@ public protocol SyncGit: Sendable {
     /// `git status --short`-style lines (`XY path`) for uncommitted changes under the project
     /// folder, untracked files included and ignored ones not.
     func uncommittedChanges() throws -> [String]
-    /// Records the paths in the index as they are on disk now: present ones are added, missing
-    /// ones removed, so a moved file shows as a rename. Returns the paths git does not know
-    /// (not on disk and not in the index, e.g. moved files that were ignored), which are skipped.
-    func stage(_ paths: [String]) throws -> [String]
+    /// Records `moves` (already made on disk) the way `git mv` does, re-using each index entry
+    /// under its new path without reading the file, so a moved file shows as a rename; records
+    /// `paths` as they are on disk now (present ones added, missing ones removed). The index is
+    /// written once. Returns the paths git does not know (not on disk and not in the index, e.g.
+    /// moved files that were ignored), which are skipped.
+    func stage(moves: [GitIndexMove], paths: [String]) throws -> [String]
 }
 
 /// `SyncGit` over libgit2.
@@ -63,32 +65,12 @@ public struct LibGit2SyncGit: SyncGit {
         }.map { "\($0.shortCode) \($0.path)" }
     }
 
-    public func stage(_ paths: [String]) throws -> [String] {
-        var remaining = paths.map(repositoryPath)
-        var skipped: [String] = []
-        for _ in 0..<64 {
-            do {
-                try repository.stage(paths: remaining)
-                return skipped
-            } catch GitError.pathNotFound(let path, _) {
-                let before = remaining.count
-                remaining.removeAll { $0 == path }
-                guard remaining.count < before else { break }
-                skipped.append(path)
-            } catch {
-                throw SyncError.git(operation: "stage the moves", reason: errorText(error))
-            }
+    public func stage(moves: [GitIndexMove], paths: [String]) throws -> [String] {
+        let inRepository = moves.map { GitIndexMove(from: repositoryPath($0.from), to: repositoryPath($0.to)) }
+        do {
+            return try repository.stageMoves(inRepository, alsoStaging: paths.map(repositoryPath))
+        } catch {
+            throw SyncError.git(operation: "stage the moves", reason: errorText(error))
         }
-        // Many unknown paths: stage one at a time (slower, but each failure is known).
-        for path in remaining {
-            do {
-                try repository.stage(paths: [path])
-            } catch GitError.pathNotFound {
-                skipped.append(path)
-            } catch {
-                throw SyncError.git(operation: "stage '\(path)'", reason: errorText(error))
-            }
-        }
-        return skipped
     }
 }

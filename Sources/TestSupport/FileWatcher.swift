@@ -41,3 +41,19 @@ public final class LockedBox<Value>: @unchecked Sendable {
     /// Changes the value in place, under the lock.
     public func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
+
+/// What /proc says of a process (Linux).
+public enum ProcessState {
+    /// True once `pid` has exited (a zombie that nobody has reaped yet counts), checking every
+    /// 50 ms for up to `limit`. A state check, not a timing one: the limit only stops a test that
+    /// would otherwise wait for ever, and is far longer than any process here needs to die.
+    public static func hasExited(_ pid: Int32, within limit: Duration = .seconds(60)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return kill(pid, 0) != 0 }
+            if let close = stat.lastIndex(of: ")"), stat[close...].hasPrefix(") Z") { return true }
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}

@@ -1,8 +1,9 @@
 import Basics
 import Foundation
 import Testing
+import TestThreads
 
-@Suite("BlockingWork")
+@Suite("BlockingWork", .dedicatedThreads)
 struct BlockingWorkTests {
     @Test func resultsKeepTheOrderOfTheItems() async {
         let results = await BlockingWork.map(Array(0..<50), width: 3) { item -> Int in

@@ -2,8 +2,9 @@ import Basics
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite struct ProcessRunnerTests {
+@Suite(.dedicatedThreads) struct ProcessRunnerTests {
     let runner = LocalProcessRunner(gracePeriod: .milliseconds(300))
     var environment: [String: String] { Environment.current.variables }
 
@@ -44,32 +45,43 @@ import TestSupport
         #expect(result.status == .signalled(9))
     }
 
+    /// Everything this test times is observed from the watcher's own thread, which the kernel
+    /// schedules: when the task was cancelled, and when the shell (which ignores SIGTERM) and its
+    /// background child were gone. Nothing depends on when the test's task gets to resume.
     @Test func cancellationStopsTheWholeProcessGroup() async throws {
         let folder = try TemporaryDirectory()
-        let spec = ProcessSpec(executable: "sh", arguments: ["-c", "sleep 60 & echo $! > child.pid; trap '' TERM; sleep 60"],
-                               environment: environment, workingDirectory: folder.path)
+        let script = "echo $$ > shell.pid; trap '' TERM; sleep 60 & echo $! > child.tmp && mv child.tmp child.pid; sleep 60"
+        let spec = ProcessSpec(executable: "sh", arguments: ["-c", script], environment: environment, workingDirectory: folder.path)
         let task = Task { try await runner.run(spec) }
-        let cancelled = LockedBox<ContinuousClock.Instant?>(nil)
-        FileWatcher.whenExists(folder.path + "/child.pid") { _ in
-            usleep(50_000)  // let the shell reach its trap
-            cancelled.value = ContinuousClock.now
-            task.cancel()
+        let observed: (endedAfter: Duration, allGone: Bool)? = await withCheckedContinuation { continuation in
+            FileWatcher.whenExists(folder.path + "/child.pid") { appeared in
+                guard appeared, let shell = Self.pid(in: folder.path + "/shell.pid"), let child = Self.pid(in: folder.path + "/child.pid")
+                else { return continuation.resume(returning: nil) }
+                let cancelled = ContinuousClock.now
+                task.cancel()
+                let deadline = cancelled + .seconds(120)
+                while (Self.isRunning(shell) || Self.isRunning(child)) && ContinuousClock.now < deadline { usleep(5_000) }
+                continuation.resume(returning: (ContinuousClock.now - cancelled, !Self.isRunning(shell) && !Self.isRunning(child)))
+            }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        let started = try #require(cancelled.value)
-        #expect(ContinuousClock.now - started < .seconds(30), "SIGKILL follows SIGTERM after the grace period")
-        let pid = try #require(Int32(String(contentsOfFile: folder.path + "/child.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        var gone = false
-        for _ in 0..<50 {
-            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-            if stat == nil || stat!.contains(") Z ") { gone = true; break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(gone, "the grandchild survived")
+        let result = try #require(observed, "the script never wrote its pid files")
+        #expect(result.allGone, "the shell or its background child survived SIGKILL")
+        #expect(result.endedAfter < .seconds(30), "SIGKILL follows SIGTERM after the grace period (0.3 s), not the 60 s sleep")
+    }
+
+    static func pid(in file: String) -> pid_t? {
+        (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// False once the process has exited (a zombie waiting to be reaped counts as exited).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !stat.contains(") Z ")
     }
 }
 
-@Suite struct RedactorTests {
+@Suite(.dedicatedThreads) struct RedactorTests {
     @Test func masksEverySecretLongestFirst() {
         let redactor = Redactor(secrets: ["abc123", "abc123-extended", "xy"])
         #expect(redactor.redact("a abc123-extended b abc123 xy") == "a *** b *** xy")
@@ -89,7 +101,7 @@ import TestSupport
     }
 }
 
-@Suite struct FileSystemTests {
+@Suite(.dedicatedThreads) struct FileSystemTests {
     let fs = LocalFileSystem()
 
     @Test func atomicWriteKeepsPermissionsAndLeavesNoTemporaries() throws {

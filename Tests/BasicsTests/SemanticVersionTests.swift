@@ -1,8 +1,9 @@
 import Basics
 import Foundation
 import Testing
+import TestThreads
 
-@Suite("SemanticVersion")
+@Suite("SemanticVersion", .dedicatedThreads)
 struct SemanticVersionTests {
     private func version(_ text: String) throws -> SemanticVersion {
         try SemanticVersion.parse(text)

@@ -2,11 +2,12 @@ import Foundation
 @testable import Git
 import Testing
 import TestSupport
+import TestThreads
 
 /// `GitCommitParser` reads commits from their raw text for history walks; libgit2's commit
 /// parser is the reference. Every commit it reads must come out exactly as libgit2 has it, and
 /// anything it declines goes to libgit2.
-@Suite("GitCommitParser: raw commits read as libgit2 reads them")
+@Suite("GitCommitParser: raw commits read as libgit2 reads them", .dedicatedThreads)
 struct CommitParserTests {
     static let tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  // the empty tree
     static let author = "author Ada Lovelace <ada@example.com> 1600000000 +0100\n"

@@ -2,8 +2,9 @@ import Foundation
 import Git
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite("GitRepository: history and committing")
+@Suite("GitRepository: history and committing", .dedicatedThreads)
 struct CommitTests {
     @Test("commits(from:until:) lists newest first and stops at the tag, like git log")
     func history() throws {
@@ -128,7 +129,7 @@ struct CommitTests {
         #expect(try fixture.git("rev-parse", "main") == mainTip)
     }
 
-    @Test("10,000 commits are walked in well under a second")
+    @Test("a 10,000-commit history is walked whole, newest first")
     func largeHistory() throws {
         let fixture = try GitFixture()
         let count = 10_000
@@ -146,12 +147,10 @@ struct CommitTests {
         try fixture.git(["fast-import", "--quiet"], input: Data(stream.utf8))
         let repository = try fixture.open()
 
-        let clock = ContinuousClock()
-        var commits: [GitCommit] = []
-        let elapsed = try clock.measure { commits = try repository.commits() }
+        // How fast the walk is, is measured by `slipway-bench release`, not here.
+        let commits = try repository.commits()
         #expect(commits.count == count)
         #expect(commits.first?.summary == "commit \(count)")
         #expect(commits.last?.summary == "commit 1")
-        #expect(elapsed < .seconds(1), "walking \(count) commits took \(elapsed)")
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import Git
 import Testing
 import TestSupport
+import TestThreads
 
 /// Credentials end to end, against a token-checking smart-HTTP server on 127.0.0.1.
-@Suite("GitRepository: HTTP credentials", .enabled(if: GitHTTPServer.isAvailable, "needs python3"))
+@Suite("GitRepository: HTTP credentials", .enabled(if: GitHTTPServer.isAvailable, "needs python3"), .dedicatedThreads)
 struct CredentialTests {
     private struct Server {
         let root: TemporaryDirectory

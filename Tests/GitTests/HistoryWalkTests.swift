@@ -2,11 +2,12 @@ import Foundation
 @testable import Git
 import Testing
 import TestSupport
+import TestThreads
 
 /// `commits(from:until:)` walks the history itself (`GitHistoryWalk`); libgit2's `git_revwalk`
 /// with the same sorting is the reference, on random histories with merges, branches and
 /// commit times out of order.
-@Suite("GitHistoryWalk: the same commits, in the same order, as libgit2's walk")
+@Suite("GitHistoryWalk: the same commits, in the same order, as libgit2's walk", .dedicatedThreads)
 struct HistoryWalkTests {
     /// A deterministic generator, so a failure can be reproduced from its seed.
     struct Generator {
@@ -93,7 +94,7 @@ struct HistoryWalkTests {
 
 /// `GitPackReader` reads whole commits from pack files itself and leaves everything else to
 /// libgit2: each way, the commits must be exactly libgit2's.
-@Suite("GitPackReader: commits read from pack files equal libgit2's")
+@Suite("GitPackReader: commits read from pack files equal libgit2's", .dedicatedThreads)
 struct PackReaderTests {
     /// Checks that a walk over all of HEAD's history gives libgit2's commits, and returns how
     /// many it read from the packs itself.

@@ -2,8 +2,9 @@ import Foundation
 import Git
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite("GitRepository: index (staging) for file moves")
+@Suite("GitRepository: index (staging, .dedicatedThreads) for file moves")
 struct IndexTests {
     private let body = String(repeating: "import Foundation // a line long enough to compare\n", count: 10)
 

@@ -2,10 +2,11 @@ import Foundation
 import Git
 import Testing
 import TestSupport
+import TestThreads
 
 /// Remote operations against local bare repositories (`file://`) and, where a server-side hook
 /// must run, a `git daemon` on 127.0.0.1. Nothing here leaves the machine.
-@Suite("GitRepository: remotes")
+@Suite("GitRepository: remotes", .dedicatedThreads)
 struct RemoteTests {
     /// A bare "server" repository with history and tags, filled from a work repository.
     private struct Server {

@@ -2,8 +2,9 @@ import Foundation
 import Git
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite("GitRepository: opening and HEAD")
+@Suite("GitRepository: opening and HEAD", .dedicatedThreads)
 struct RepositoryTests {
     @Test("open(at:) on a plain directory names the path, quotes libgit2 and says what to do")
     func notARepository() throws {

@@ -2,8 +2,9 @@ import Foundation
 import Git
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite("GitRepository: status")
+@Suite("GitRepository: status", .dedicatedThreads)
 struct StatusTests {
     /// A repository with one commit holding a few files.
     private func makeFixture() throws -> GitFixture {

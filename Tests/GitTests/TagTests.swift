@@ -3,8 +3,9 @@ import Foundation
 import Git
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite("GitRepository: tags")
+@Suite("GitRepository: tags", .dedicatedThreads)
 struct TagTests {
     @Test("tags() lists lightweight and annotated tags with their commits and messages")
     func listing() throws {

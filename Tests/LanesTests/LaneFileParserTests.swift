@@ -2,8 +2,9 @@ import Basics
 import Foundation
 import Lanes
 import Testing
+import TestThreads
 
-@Suite struct LaneFileParserTests {
+@Suite(.dedicatedThreads) struct LaneFileParserTests {
     func problems(_ text: String) -> [String] {
         do {
             _ = try LaneFileParser.parse(text, name: "t", file: "lanes/t.yml")

@@ -4,8 +4,9 @@ import Lanes
 import Steps
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite struct LaneRunnerTests {
+@Suite(.dedicatedThreads) struct LaneRunnerTests {
     @Test func outputsFlowToLaterStepsAndFinallyRunsAfterFailure() async throws {
         let fixture = try LaneFixture(["l": """
             inputs:
@@ -114,7 +115,7 @@ import TestSupport
         #expect(outcome.summary.steps[0].error == "timed out after 1.00s; its processes were stopped")
         #expect(outcome.status("fin") == .succeeded)
         let pid = try #require(Int32(String(contentsOfFile: fixture.path + "/grandchild.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(await Self.isGone(pid), "the background grandchild \(pid) still runs")
+        #expect(await ProcessState.hasExited(pid), "the background grandchild \(pid) still runs")
     }
 
     @Test func interruptionStopsTheStepAndStillRunsFinally() async throws {
@@ -249,13 +250,4 @@ import TestSupport
         }
     }
 
-    /// True once `pid` has exited (a zombie that init has not reaped yet counts as gone).
-    static func isGone(_ pid: Int32) async -> Bool {
-        for _ in 0..<50 {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return kill(pid, 0) != 0 }
-            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
 }

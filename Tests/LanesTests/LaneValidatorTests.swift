@@ -3,8 +3,9 @@ import Foundation
 import Lanes
 import Steps
 import Testing
+import TestThreads
 
-@Suite struct LaneValidatorTests {
+@Suite(.dedicatedThreads) struct LaneValidatorTests {
     @Test func everyProblemIsReportedAtOnce() async throws {
         let fixture = try LaneFixture(["release": """
             inputs:

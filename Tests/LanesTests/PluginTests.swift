@@ -3,9 +3,10 @@ import Foundation
 import Lanes
 import Steps
 import Testing
+import TestThreads
 
 /// Drives external plugins written in Python through the real protocol.
-@Suite struct PluginTests {
+@Suite(.dedicatedThreads) struct PluginTests {
     static let plugin = #"""
         #!/usr/bin/env python3
         import json, os, sys

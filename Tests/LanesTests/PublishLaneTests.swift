@@ -5,11 +5,12 @@ import Publish
 import Steps
 import Testing
 import TestSupport
+import TestThreads
 
 /// A whole release lane, archive → checksums → sign → upload, run for real with the embedded
 /// directory destination; the published files are then checked with signify-openbsd and
 /// sha256sum, as a user downloading the release would.
-@Suite struct PublishLaneTests {
+@Suite(.dedicatedThreads) struct PublishLaneTests {
     static let passphrase = "lane-passphrase-\(UInt32.random(in: 1000...9999))"
 
     static let lane = """

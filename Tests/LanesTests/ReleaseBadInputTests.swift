@@ -5,13 +5,14 @@ import Publish
 import Steps
 import Testing
 import TestSupport
+import TestThreads
 
 /// Issue #6's bad inputs, each met the way a user meets it: a real lane file run by the lane
 /// runner in a real git repository (and real loopback servers), asserting the exact error the
 /// failing step reports and that nothing was half-done — files, commits, index, tags, remote
 /// refs and upload destinations as they were (or, where earlier steps legitimately ran, exactly
 /// what they did and no more).
-@Suite struct ReleaseBadInputTests {
+@Suite(.dedicatedThreads) struct ReleaseBadInputTests {
     /// bump → changelog → commit → tag, as a release lane has them.
     static let releaseLane = """
         steps:

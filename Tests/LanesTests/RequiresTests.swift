@@ -3,10 +3,11 @@ import Foundation
 import Lanes
 import Steps
 import Testing
+import TestThreads
 
 /// `requires:` is checked before step one through the injected `ToolRequirements` (the Pins
 /// module's verifier in the real binary; its own tests drive the real verification).
-@Suite struct RequiresTests {
+@Suite(.dedicatedThreads) struct RequiresTests {
     struct Tools: ToolRequirements {
         let verified: Set<String>
         func requireVerified(names: [String]) async throws {

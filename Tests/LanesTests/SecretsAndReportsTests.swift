@@ -4,9 +4,10 @@ import Lanes
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML
+import TestThreads
 #endif
 
-@Suite struct SecretsAndReportsTests {
+@Suite(.dedicatedThreads) struct SecretsAndReportsTests {
     static let secret = "s3cr3t-V4lue-\(UInt32.random(in: 1000...9999))"
 
     @Test func aSecretNeverReachesAnyOutput() async throws {

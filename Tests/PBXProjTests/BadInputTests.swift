@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 @testable import PBXProj
 
 /// Every kind of bad input is refused with an error naming line and column, never a crash,
 /// and the file on disk stays as it was.
-@Suite("Bad input")
+@Suite("Bad input", .dedicatedThreads)
 struct BadInputTests {
     /// Writes `bytes` as `Bad.xcodeproj/project.pbxproj`, reads it through the file API, and
     /// checks that reading left the file alone.

@@ -1,8 +1,9 @@
 import Testing
+import TestThreads
 @testable import PBXProj
 
 /// Reading and writing build settings, and version stamping across targets.
-@Suite("Build settings")
+@Suite("Build settings", .dedicatedThreads)
 struct BuildSettingsTests {
     let project: PBXProject
 

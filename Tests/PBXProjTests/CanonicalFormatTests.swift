@@ -1,8 +1,9 @@
 import Testing
+import TestThreads
 @testable import PBXProj
 
 /// Xcode's formatting rules, one at a time.
-@Suite("Canonical format")
+@Suite("Canonical format", .dedicatedThreads)
 struct CanonicalFormatTests {
     private func canonical(_ string: String) -> String {
         var out: [UInt8] = []

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 @testable import PBXProj
 
 /// `slipway xcodeproj ...` end to end, through the built binary.
-@Suite("slipway xcodeproj")
+@Suite("slipway xcodeproj", .dedicatedThreads)
 struct CommandLineTests {
     /// The built binary, when it exists and has the `xcodeproj` command.
     private func slipway(_ test: String) throws -> String? {

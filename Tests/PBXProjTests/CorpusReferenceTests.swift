@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 @testable import PBXProj
 
 /// Resolved paths of the corpus projects' `<group>` and `SOURCE_ROOT` references exist in the
 /// projects' own file lists wherever the manifest's `ref_check` says they do.
-@Suite("Corpus references")
+@Suite("Corpus references", .dedicatedThreads)
 struct CorpusReferenceTests {
     /// What a file list says about one resolved path.
     private func status(of path: String, files: Set<String>, folders: Set<String>, outside: [String: String]) -> Bool {

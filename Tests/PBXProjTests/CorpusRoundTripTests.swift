@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 @testable import PBXProj
 
 /// The real-world corpus: every file reads and writes back byte for byte, and every file Xcode
 /// wrote comes out of the canonical writer unchanged.
-@Suite("Corpus round trip")
+@Suite("Corpus round trip", .dedicatedThreads)
 struct CorpusRoundTripTests {
     @Test("every corpus file is written back byte for byte")
     func losslessRoundTrip() throws {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 @testable import PBXProj
 
 /// Edits change only the lines of the objects they touch and the comments naming them.
-@Suite("Minimal edits")
+@Suite("Minimal edits", .dedicatedThreads)
 struct MinimalEditTests {
     /// Renames a file reference and checks that nothing outside its own entry, its build files'
     /// entries and the lines naming either changed.

@@ -1,8 +1,9 @@
 import Testing
+import TestThreads
 @testable import PBXProj
 
 /// The typed model over the syntax: every kind of object the issue lists.
-@Suite("Typed model")
+@Suite("Typed model", .dedicatedThreads)
 struct ModelTests {
     let project: PBXProject
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 @testable import PBXProj
 
 /// Finding, reading and writing project files on disk.
-@Suite("Project files")
+@Suite("Project files", .dedicatedThreads)
 struct ProjectFileTests {
     @Test("a .xcodeproj folder, the pbxproj inside it, or a lone pbxproj file")
     func locating() throws {

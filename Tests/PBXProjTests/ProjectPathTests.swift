@@ -1,8 +1,9 @@
 import Testing
 import PBXProj
+import TestThreads
 
 /// The lexical path arithmetic the planner relies on.
-@Suite("Project paths")
+@Suite("Project paths", .dedicatedThreads)
 struct ProjectPathTests {
     @Test("normalize collapses . and .. and keeps a leading ..", arguments: [
         ("a/b", "a/b"), ("a//b/", "a/b"), ("./a/./b", "a/b"), ("a/../b", "b"), ("../a", "../a"), ("../../a/..", "../.."),

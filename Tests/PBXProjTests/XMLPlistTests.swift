@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 @testable import PBXProj
 
 /// XML property lists read into the same model and are written in Xcode's ASCII form.
-@Suite("XML property lists")
+@Suite("XML property lists", .dedicatedThreads)
 struct XMLPlistTests {
     @Test("the corpus's XML projects read, and are written as canonical ASCII")
     func corpusXML() throws {

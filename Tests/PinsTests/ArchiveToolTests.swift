@@ -3,9 +3,10 @@ import Foundation
 @testable import Pins
 import Testing
 import TestSupport
+import TestThreads
 
 /// Archive tools served by a real HTTP server on loopback.
-@Suite struct ArchiveToolTests {
+@Suite(.dedicatedThreads) struct ArchiveToolTests {
     let platform = ToolPlatform.current
     let other = ToolPlatform.current.os == "linux" ? "macos-arm64" : "linux-x86_64"
 

@@ -3,8 +3,9 @@ import Foundation
 @testable import Pins
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite struct DepsAuditTests {
+@Suite(.dedicatedThreads) struct DepsAuditTests {
     /// A consistent project; `PATH` without a toolchain unless `toolchain` is set.
     func project(toolchain: Bool = false) throws -> PinsProject {
         let project = try PinsProject()

@@ -4,10 +4,11 @@ import Git
 @testable import Pins
 import Testing
 import TestSupport
+import TestThreads
 
 /// Git tools against real repositories (git CLI to make them, libgit2 to read them) reached by
 /// `file://` URLs, and one real `swift build` shared by the suite.
-@Suite struct GitToolTests {
+@Suite(.dedicatedThreads) struct GitToolTests {
     func project(url: String, constraint: String) throws -> PinsProject {
         let project = try PinsProject()
         try project.write("Toolfile", "tools:\n  mytool:\n    git: \(url)\n    version: '\(constraint)'\n")

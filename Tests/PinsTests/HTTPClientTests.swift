@@ -3,9 +3,10 @@ import Foundation
 import Networking
 import Testing
 import TestSupport
+import TestThreads
 
 /// `SystemHTTPClient` (libcurl on Linux, URLSession on macOS) against a real server on loopback.
-@Suite struct HTTPClientTests {
+@Suite(.dedicatedThreads) struct HTTPClientTests {
     final class ProgressLog: @unchecked Sendable {
         private let lock = NSLock()
         private var reports: [HTTPTransferProgress] = []

@@ -4,8 +4,9 @@ import Git
 @testable import Pins
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite struct LockfileTests {
+@Suite(.dedicatedThreads) struct LockfileTests {
     let commit = GitOID(hex: "0123456789abcdef0123456789abcdef01234567")!
 
     func sample() -> Lockfile {

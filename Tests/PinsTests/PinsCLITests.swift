@@ -3,9 +3,10 @@ import Foundation
 @testable import Pins
 import Testing
 import TestSupport
+import TestThreads
 
 /// The commands end to end, through the built `slipway` binary.
-@Suite struct PinsCLITests {
+@Suite(.dedicatedThreads) struct PinsCLITests {
     let platform = ToolPlatform.current
 
     /// A project with archive tool `fmt` served from loopback, locked (not installed).

@@ -2,8 +2,9 @@ import Basics
 import Foundation
 @testable import Pins
 import Testing
+import TestThreads
 
-@Suite struct ToolfileParserTests {
+@Suite(.dedicatedThreads) struct ToolfileParserTests {
     func problems(_ text: String) -> String? {
         do {
             _ = try ToolfileParser.parse(text, file: "Toolfile")

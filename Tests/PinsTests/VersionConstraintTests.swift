@@ -2,8 +2,9 @@ import Basics
 import Foundation
 @testable import Pins
 import Testing
+import TestThreads
 
-@Suite struct VersionConstraintTests {
+@Suite(.dedicatedThreads) struct VersionConstraintTests {
     func v(_ text: String) -> SemanticVersion {
         SemanticVersion(text)!
     }

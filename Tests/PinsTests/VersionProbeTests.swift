@@ -1,8 +1,9 @@
 import Basics
 @testable import Pins
 import Testing
+import TestThreads
 
-@Suite struct VersionProbeTests {
+@Suite(.dedicatedThreads) struct VersionProbeTests {
     @Test(arguments: [
         ("SwiftLint version 0.57.1\n", nil, "0.57.1"),
         ("swiftformat 0.54.6", nil, "0.54.6"),

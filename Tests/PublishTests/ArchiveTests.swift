@@ -3,9 +3,10 @@ import Foundation
 import Publish
 import Testing
 import TestSupport
+import TestThreads
 
 /// Archives checked by the real tools: tar, gzip, unzip and Python's zipfile.
-@Suite struct ArchiveTests {
+@Suite(.dedicatedThreads) struct ArchiveTests {
     let fileSystem = LocalFileSystem()
     let streams = LocalFileStreams()
 

@@ -3,10 +3,11 @@ import Foundation
 @testable import Publish
 import Testing
 import TestSupport
+import TestThreads
 
 /// gpg signatures made with a throwaway key in a temporary GNUPGHOME and checked with
 /// `gpg --verify`; codesign's command line (codesign itself exists only on macOS).
-@Suite struct GPGAndCodesignTests {
+@Suite(.dedicatedThreads) struct GPGAndCodesignTests {
     let fileSystem = LocalFileSystem()
     let streams = LocalFileStreams()
 

@@ -4,11 +4,12 @@ import Networking
 @testable import Publish
 import Testing
 import TestSupport
+import TestThreads
 
 /// The GitHub Releases client against `GitHubContractFake`: a loopback CONTRACT FAKE of the
 /// documented endpoints (there is no GitHub here). These tests check that the client follows
 /// the documented contract; they cannot show that GitHub itself behaves as documented.
-@Suite(.serialized) struct GitHubReleaseContractFakeTests {
+@Suite(.serialized, .dedicatedThreads) struct GitHubReleaseContractFakeTests {
     struct Fixture {
         let fake: GitHubContractFake
         let folder: TemporaryDirectory

@@ -3,9 +3,10 @@ import Foundation
 @testable import Publish
 import Testing
 import TestSupport
+import TestThreads
 
 /// File patterns and SHA256SUMS files (checked with `sha256sum -c`).
-@Suite struct GlobAndChecksumTests {
+@Suite(.dedicatedThreads) struct GlobAndChecksumTests {
     let fileSystem = LocalFileSystem()
 
     func tree() throws -> TemporaryDirectory {

@@ -4,6 +4,7 @@ import Networking
 @testable import Publish
 import Testing
 import TestSupport
+import TestThreads
 
 /// Records the waits a retry policy asks for instead of waiting.
 final class SleepRecorder: @unchecked Sendable {
@@ -40,7 +41,7 @@ final class RecordingHTTPClient: HTTPClient, @unchecked Sendable {
 
 /// HTTP PUT and multipart POST uploads against a real Python HTTP server on loopback, which is
 /// told to refuse (403), fail (500) or drop the connection mid-body.
-@Suite(.serialized) struct HTTPUploadTests {
+@Suite(.serialized, .dedicatedThreads) struct HTTPUploadTests {
     let fileSystem = LocalFileSystem()
     let streams = LocalFileStreams()
 

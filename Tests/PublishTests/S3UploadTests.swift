@@ -4,10 +4,11 @@ import Networking
 @testable import Publish
 import Testing
 import TestSupport
+import TestThreads
 
 /// S3 uploads against a real S3-compatible server (moto_server) on 127.0.0.1, and SigV4
 /// against AWS's documented example.
-@Suite(.serialized) struct S3UploadTests {
+@Suite(.serialized, .dedicatedThreads) struct S3UploadTests {
     let streams = LocalFileStreams()
 
     /// AWS's "GET Object" example from the Signature Version 4 documentation for S3.

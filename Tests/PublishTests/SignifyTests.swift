@@ -3,9 +3,10 @@ import Foundation
 @testable import Publish
 import Testing
 import TestSupport
+import TestThreads
 
 /// Keys and signatures checked against the real `signify-openbsd` and `minisign`.
-@Suite struct SignifyTests {
+@Suite(.dedicatedThreads) struct SignifyTests {
     let fileSystem = LocalFileSystem()
     let streams = LocalFileStreams()
 

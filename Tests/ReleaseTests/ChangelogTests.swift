@@ -2,8 +2,9 @@ import Foundation
 import Release
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite struct ChangelogTests {
+@Suite(.dedicatedThreads) struct ChangelogTests {
     static let commits: [(message: String, hash: String)] = [
         ("feat(lanes): resume after failure", "a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0"),
         ("fix: keep secrets out of JUnit", "b1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0"),

@@ -1,10 +1,11 @@
 import Foundation
 @testable import Release
 import Testing
+import TestThreads
 
 /// `ConventionalCommit` reads a plain-ASCII first line byte by byte and anything else Character
 /// by Character; the two readers must agree wherever both apply.
-@Suite struct ConventionalHeaderTests {
+@Suite(.dedicatedThreads) struct ConventionalHeaderTests {
     @Test func byteAndCharacterReadersAgreeOnASCIIFirstLines() {
         let pieces = ["feat", "Fix", "perf", "x-y", "", "(", ")", "(ui)", "()", "!", ": ", ":", " ", "\t", "a", "1", ".", "\u{0B}", "BREAKING"]
         var state = SeededGenerator(state: 0x2545F4914F6CDD1D)

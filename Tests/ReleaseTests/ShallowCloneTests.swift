@@ -3,9 +3,10 @@ import Git
 import Release
 import Testing
 import TestSupport
+import TestThreads
 
 /// Shallow clones (CI's default checkout): the history stops at the clone's oldest commits.
-@Suite struct ShallowCloneTests {
+@Suite(.dedicatedThreads) struct ShallowCloneTests {
     /// A repository of ten commits, `v1.0.0` on the fifth, and a shallow clone of its last
     /// `depth` commits.
     static func shallowClone(depth: Int) throws -> (source: GitFixture, clone: GitFixture) {

@@ -3,8 +3,9 @@ import Foundation
 import Release
 import Testing
 import TestSupport
+import TestThreads
 
-@Suite struct VersionStamperTests {
+@Suite(.dedicatedThreads) struct VersionStamperTests {
     let plist = """
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0">

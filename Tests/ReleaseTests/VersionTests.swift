@@ -1,8 +1,9 @@
 import Basics
 import Release
 import Testing
+import TestThreads
 
-@Suite struct ConventionalCommitTests {
+@Suite(.dedicatedThreads) struct ConventionalCommitTests {
     @Test func parsesTypeScopeBangAndFooters() throws {
         let feat = try #require(ConventionalCommit(message: "feat(lanes): resume after failure\n\nbody"))
         #expect(feat.type == "feat")
@@ -39,7 +40,7 @@ import Testing
     }
 }
 
-@Suite struct VersionCalculatorTests {
+@Suite(.dedicatedThreads) struct VersionCalculatorTests {
     let calculator = VersionCalculator()
     func v(_ text: String) -> SemanticVersion { SemanticVersion(text)! }
 

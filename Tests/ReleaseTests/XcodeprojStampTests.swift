@@ -3,10 +3,11 @@ import Foundation
 import Release
 import Testing
 import TestSupport
+import TestThreads
 
 /// Version stamping in real Xcode projects from the shared corpus (skipped, and said so, when
 /// the corpus is absent).
-@Suite struct XcodeprojStampTests {
+@Suite(.dedicatedThreads) struct XcodeprojStampTests {
     func copy(_ name: String, as project: String) throws -> (TemporaryDirectory, String)? {
         guard let corpus = Corpus.pbxprojDirectory else {
             print("note: the pbxproj corpus is absent (../shared/corpus/pbxproj); skipping \(name)")

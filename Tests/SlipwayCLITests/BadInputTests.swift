@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 
 /// Every kind of bad lane input through the real binary: exit code 2, a message that names the
 /// file and place, and nothing on disk changed (each lane would `touch ran` first if it ran).
-@Suite struct BadInputTests {
+@Suite(.dedicatedThreads) struct BadInputTests {
     struct Case: Sendable, CustomStringConvertible {
         var name: String
         var lane: String?
@@ -112,7 +113,7 @@ import TestSupport
         #expect(process.terminationStatus == 130, "\(sent.value)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/cleaned"))
         let background = try #require(Int32(String(contentsOfFile: folder.path + "/bg.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(await ProcessProbe.isGone(background), "the step's background process survived the signal")
+        #expect(await ProcessState.hasExited(background), "the step's background process survived the signal")
     }
 
     @Test func repositoryLanesAndTemplatesAreValid() throws {
@@ -123,7 +124,7 @@ import TestSupport
     }
 }
 
-/// Whether a process has exited (a zombie that init has not reaped yet counts as gone).
+/// What /proc says of a process, to explain a lost signal.
 enum ProcessProbe {
     /// Each thread's name, state and signal masks from /proc, to explain a lost signal.
     static func signalState(_ pid: Int32, threads: Bool = true) -> String {
@@ -138,14 +139,6 @@ enum ProcessProbe {
         }.joined(separator: "\n")
     }
 
-    static func isGone(_ pid: Int32) async -> Bool {
-        for _ in 0..<60 {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return kill(pid, 0) != 0 }
-            if stat.contains(") Z ") { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
 }
 
 /// Every path under a folder with its contents and permissions.

@@ -2,9 +2,10 @@ import Foundation
 import SlipwayCLI
 import Testing
 import TestSupport
+import TestThreads
 
 /// The CLI, end to end: the built `slipway` binary run as a user would.
-@Suite struct CLITests {
+@Suite(.dedicatedThreads) struct CLITests {
     func slipway(_ arguments: [String], in directory: String? = nil, environment: [String: String?] = [:]) throws -> CommandResult {
         try CommandResult.run(Binaries.slipway, arguments, in: directory, environment: environment)
     }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 
 /// `slipway keys generate` through the built binary; the keys are checked with signify-openbsd.
-@Suite struct KeysCommandTests {
+@Suite(.dedicatedThreads) struct KeysCommandTests {
     @Test func generatedKeysWorkWithSignify() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-keys")
         let made = try CommandResult.run(Binaries.slipway, ["keys", "generate", "--output", "keys", "--name", "ci", "--no-passphrase"],

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import TestSupport
+import TestThreads
 
 /// Slipway's own release lane, `lanes/release.yml`, run by the built binary on a clone of this
 /// repository's committed HEAD (as CI has it) with a local bare repository as origin and a
 /// throwaway key: planned with `--dry-run`, and run for real. The published files are checked as
 /// someone downloading the release would: `signify-openbsd -V`, `sha256sum -c`, and the binary
 /// from the archive prints the new version.
-@Suite struct ReleaseLaneTests {
+@Suite(.dedicatedThreads) struct ReleaseLaneTests {
     /// The steps of lanes/release.yml, by the names the console shows.
     static let steps = ["git.ensure-clean", "version", "changelog.update", "build", "archive", "checksums", "sign",
                         "git.commit", "git.tag", "upload", "git.push"]

@@ -3,9 +3,10 @@ import Foundation
 import Steps
 import Testing
 import TestSupport
+import TestThreads
 
 /// Runs the built-in steps for real: a real `swift test` on a tiny package, a real git repository.
-@Suite struct BuiltInStepTests {
+@Suite(.dedicatedThreads) struct BuiltInStepTests {
     final class Collector: StepEventSink, @unchecked Sendable {
         let lock = NSLock()
         var lines: [String] = []

@@ -4,10 +4,11 @@ import Publish
 @testable import Steps
 import Testing
 import TestSupport
+import TestThreads
 
 /// The archive, checksums, sign, sign.codesign and upload steps run for real on temporary
 /// folders (signatures checked with signify-openbsd, checksums with sha256sum).
-@Suite struct PublishStepTests {
+@Suite(.dedicatedThreads) struct PublishStepTests {
     final class Events: StepEventSink, @unchecked Sendable {
         let lock = NSLock()
         var lines: [String] = []

@@ -4,9 +4,10 @@ import Git
 import Steps
 import Testing
 import TestSupport
+import TestThreads
 
 /// version.bump, changelog.update and the git steps on real repositories.
-@Suite struct ReleaseStepTests {
+@Suite(.dedicatedThreads) struct ReleaseStepTests {
     final class Sink: StepEventSink, @unchecked Sendable {
         func log(_ level: LogLevel, _ message: String) {}
         func progress(fraction: Double?, message: String) {}

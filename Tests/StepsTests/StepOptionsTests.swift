@@ -1,8 +1,9 @@
 import Basics
 @testable import Steps
 import Testing
+import TestThreads
 
-@Suite struct StepOptionsTests {
+@Suite(.dedicatedThreads) struct StepOptionsTests {
     @Test func typedAccessors() throws {
         let options = StepOptions([
             "s": .string("x"), "n": .int(3), "b": .bool(true), "l": .list([.string("a"), .int(1)]),

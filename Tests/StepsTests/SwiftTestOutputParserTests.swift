@@ -1,7 +1,8 @@
 import Steps
 import Testing
+import TestThreads
 
-@Suite struct SwiftTestOutputParserTests {
+@Suite(.dedicatedThreads) struct SwiftTestOutputParserTests {
     /// Real output of `swift test` (Swift 6.3, Linux) on a package with XCTest and Swift Testing
     /// tests: one pass, one failure and one skip in each framework.
     static let mixedOutput = """

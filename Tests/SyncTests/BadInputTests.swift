@@ -3,9 +3,10 @@ import Foundation
 import Sync
 import Testing
 import TestSupport
+import TestThreads
 
 /// Every bad input gives a clear error (the exact message) and leaves the disk as it was.
-@Suite("Sync bad input")
+@Suite("Sync bad input", .dedicatedThreads)
 struct BadInputTests {
     let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment())
 

@@ -4,9 +4,10 @@ import PBXProj
 import Sync
 import Testing
 import TestSupport
+import TestThreads
 
 /// Issue #4's invariants over every corpus project, rebuilt on disk and committed to git.
-@Suite("Sync over the corpus")
+@Suite("Sync over the corpus", .dedicatedThreads)
 struct CorpusSyncTests {
     /// The invariants, in the order they are reported.
     static let invariants = [

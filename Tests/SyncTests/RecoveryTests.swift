@@ -3,11 +3,12 @@ import Foundation
 import Sync
 import Testing
 import TestSupport
+import TestThreads
 
 /// Interrupted syncs: killed after k moves (the test hook and a real SIGKILL), failing writes
 /// at every point, and a recovery that is itself interrupted. Recovery must restore the tree,
 /// the pbxproj and the git index byte for byte.
-@Suite("Sync recovery")
+@Suite("Sync recovery", .dedicatedThreads)
 struct RecoveryTests {
     static let hook = SyncApplier.testStopAfterMovesVariable
 

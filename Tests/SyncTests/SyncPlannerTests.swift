@@ -2,9 +2,10 @@ import Basics
 import PBXProj
 import Sync
 import Testing
+import TestThreads
 
 /// The planner as a pure function: hand-made projects against listings that exist only in memory.
-@Suite("Sync planner")
+@Suite("Sync planner", .dedicatedThreads)
 struct SyncPlannerTests {
     @Test("a group without a folder gets one, and its files move into it")
     func groupsGetFolders() throws {

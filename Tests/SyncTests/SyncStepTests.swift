@@ -4,9 +4,10 @@ import Steps
 import Sync
 import Testing
 import TestSupport
+import TestThreads
 
 /// The `sync` lane step: options, plan (the moves as effects), check and run.
-@Suite("sync step")
+@Suite("sync step", .dedicatedThreads)
 struct SyncStepTests {
     final class Collector: StepEventSink, @unchecked Sendable {
         private let lock = NSLock()

@@ -4,10 +4,11 @@ import PBXProj
 import Sync
 import Testing
 import TestSupport
+import TestThreads
 
 /// synx's own fixture (`spec/dummy` in venmo/synx) and the layout synx's spec documents after a
 /// sync (`spec/synx/expected_file_structure.yml`), with the differences Slipway makes on purpose.
-@Suite("synx's fixture")
+@Suite("synx's fixture", .dedicatedThreads)
 struct SynxFixtureTests {
     static let base = "venmo__synx__dummy"
 

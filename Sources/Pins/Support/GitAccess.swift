@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Git
 
@@ -18,10 +19,12 @@ public struct LibGit2Access: GitAccess {
     public init() {}
 
     public func remoteTags(url: String) async throws -> [String: GitOID] {
-        try GitRepository.listRemoteTags(url: url)
+        // off-pool: ls-remote waits on the network, on a thread of its own.
+        try await BlockingWork.run { try GitRepository.listRemoteTags(url: url) }
     }
 
     public func clone(url: String, commit: GitOID, into directory: String) async throws {
-        _ = try GitRepository.clone(url: url, to: directory, checkout: commit.hex)
+        // off-pool: cloning waits on the network, on a thread of its own.
+        _ = try await BlockingWork.run { try GitRepository.clone(url: url, to: directory, checkout: commit.hex) }
     }
 }

@@ -60,8 +60,11 @@ public struct GitPushStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let repository = try GitRepository.discover(from: context.workingDirectory)
-        let updated = try repository.push(remote: remote, refspecs: try refspecs(repository),
-                                          credentials: token.map(GitCredentials.token))
+        let refspecs = try refspecs(repository), remote = remote, credentials = token.map(GitCredentials.token)
+        let updated = try await BlockingWork.run {
+            // off-pool: the push waits on the network, on this thread of its own.
+            try repository.push(remote: remote, refspecs: refspecs, credentials: credentials)
+        }
         context.events.log(.info, updated.isEmpty ? "\(remote) was already up to date" : "pushed \(updated.joined(separator: ", "))")
         return ["refs": updated.joined(separator: "\n")]
     }

@@ -51,9 +51,10 @@ public struct SwiftBuildStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        try await context.runChecked(context.processSpec("swift", ["build"] + commonArguments(context) + buildArguments))
-        let binPath = try await context.processRunner.run(
-            context.processSpec("swift", ["build"] + commonArguments(context) + ["--show-bin-path"]))
+        let build = context.processSpec("swift", ["build"] + commonArguments(context) + buildArguments)
+        _ = try await context.withPrivateTemporaryDirectory(build) { try await context.runChecked($0) }
+        let show = context.processSpec("swift", ["build"] + commonArguments(context) + ["--show-bin-path"])
+        let binPath = try await context.withPrivateTemporaryDirectory(show) { try await context.processRunner.run($0) }
         return ["bin-path": binPath.outputText.trimmingCharacters(in: .whitespacesAndNewlines)]
     }
 }

@@ -63,7 +63,8 @@ public struct SwiftTestStep: Step {
         let counter = TestOutputCounter(forwardingTo: context.events)
         var counting = context
         counting.events = counter
-        let result = try await counting.runProcess(context.processSpec("swift", commandArguments(context)))
+        let spec = context.processSpec("swift", commandArguments(context))
+        let result = try await context.withPrivateTemporaryDirectory(spec) { try await counting.runProcess($0) }
         let parser = counter.parser
         let outputs: StepOutputs = [
             "passed": String(parser.passed), "failed": String(parser.failed),

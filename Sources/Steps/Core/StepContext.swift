@@ -1,4 +1,5 @@
 import Basics
+import Foundation
 
 /// Where a step reports while it works. The runner implements it and turns each call into
 /// an event (terminal, events file, JUnit), after redacting secrets.
@@ -69,6 +70,22 @@ public struct StepContext: Sendable {
     public func processSpec(_ executable: String, _ arguments: [String]) -> ProcessSpec {
         ProcessSpec(executable: executable, arguments: arguments, environment: environment.variables,
                     workingDirectory: workingDirectory)
+    }
+
+    /// Runs `body` with `spec` given a `TMPDIR` of its own, removed afterwards (also when `body`
+    /// throws). SwiftPM leaves lock files and `TemporaryDirectory.*` folders in `$TMPDIR` after
+    /// every build, which pile up on a CI runner or a laptop; here they go with the folder.
+    public func withPrivateTemporaryDirectory<Result>(
+        _ spec: ProcessSpec, _ body: (ProcessSpec) async throws -> Result
+    ) async throws -> Result {
+        let base = spec.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? NSTemporaryDirectory()
+        var template = Array(((base.hasSuffix("/") ? base : base + "/") + "slipway-swiftpm-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return try await body(spec) }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var withFolder = spec
+        withFolder.environment["TMPDIR"] = folder
+        return try await body(withFolder)
     }
 
     /// Runs a process, streaming its output line by line to the event sink.

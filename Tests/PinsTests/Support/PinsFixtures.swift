@@ -123,9 +123,11 @@ actor SharedGitBuild {
     func built() async throws -> Built {
         if let task { return try await task.value }
         let task = Task { () throws -> Built in
-            // A shared value outlives the tests, so its folders are never released; they carry
-            // this process's id, and those of finished runs are removed here.
+            // A shared value outlives the tests, so its folders are never released: they carry
+            // this process's id and are removed when the test process exits (those of a run that
+            // crashed are removed by the next run, here).
             Self.removeFoldersOfFinishedRuns()
+            atexit { SharedGitBuild.removeFolders(ofProcess: getpid()) }
             let prefix = "slipway-shared-\(getpid())"
             let repository = try ToolRepository(prefix: prefix + "-repo")
             let project = try PinsProject(prefix: prefix)
@@ -136,6 +138,14 @@ actor SharedGitBuild {
         }
         self.task = task
         return try await task.value
+    }
+
+    static func removeFolders(ofProcess pid: Int32) {
+        let temporary = NSTemporaryDirectory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        where name.hasPrefix("slipway-shared-\(pid)-") {
+            try? FileManager.default.removeItem(atPath: (temporary as NSString).appendingPathComponent(name))
+        }
     }
 
     private static func removeFoldersOfFinishedRuns() {

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// Runs a suite's tests on threads of their own instead of Swift concurrency's cooperative pool.
+///
+/// The pool has one thread per core (two on CI). Tests block: they run `git` and `slipway` to
+/// their end, start servers and wait for them, hash files. On the pool, two such tests hold
+/// every thread, and any task waiting to resume — another test's, or the product's own — waits
+/// behind them for minutes; a test that then measures time, or acts "after 100 ms", measures
+/// the scheduler instead of the product. With this trait a suite's tests run on
+/// `TestThreadPool.shared`, which starts a new thread whenever every one of its threads is busy,
+/// so blocking in a test never holds up anything else.
+///
+/// At most `TestSlots.shared.width` tests run at once (twice the cores), as many as the pool
+/// used to run, so that a machine with two cores is not asked to run the whole suite at once.
+/// Waiting for a slot suspends; it blocks no thread.
+///
+/// Every suite in `Tests/` carries it (`BlockingCallsTests` checks that).
+public struct DedicatedThreadsTrait: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        guard !test.isSuite else { return try await function() }
+        await TestSlots.shared.acquire()
+        do {
+            try await withTaskExecutorPreference(TestThreadPool.shared) {
+                try await function()
+            }
+        } catch {
+            await TestSlots.shared.release()
+            throw error
+        }
+        await TestSlots.shared.release()
+    }
+}
+
+/// A counting semaphore for tasks: `acquire` suspends (never blocks) until a slot is free.
+public actor TestSlots {
+    /// The slots the `dedicatedThreads` trait shares between all tests.
+    public static let shared = TestSlots(width: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount))
+
+    /// How many holders may run at once.
+    public let width: Int
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Slots for `width` holders at once.
+    public init(width: Int) { self.width = width }
+
+    /// Takes a slot, waiting for one to be released when all are taken.
+    public func acquire() async {
+        if running < width {
+            running += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives a slot back, handing it straight to the longest waiter if there is one.
+    public func release() {
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+extension Trait where Self == DedicatedThreadsTrait {
+    /// Runs the suite's tests on threads of their own, off the cooperative pool.
+    public static var dedicatedThreads: Self { DedicatedThreadsTrait() }
+}
+
+/// A task executor whose jobs run on plain threads: an idle thread takes the next job, and a new
+/// thread starts whenever a job arrives and none is idle. Threads are kept for later jobs.
+public final class TestThreadPool: TaskExecutor, @unchecked Sendable {
+    /// The pool the `dedicatedThreads` trait runs tests on.
+    public static let shared = TestThreadPool()
+
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var idle = 0
+    private var started = 0
+
+    /// How many threads the pool has started so far.
+    public var threadCount: Int { condition.withLock { started } }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        if jobs.count > idle {
+            started += 1
+            let thread = Thread { [self] in work() }
+            thread.name = "slipway-test-\(started)"
+            thread.start()
+        } else {
+            condition.signal()
+        }
+        condition.unlock()
+    }
+
+    private func work() {
+        let executor = asUnownedTaskExecutor()
+        condition.lock()
+        while true {
+            while jobs.isEmpty {
+                idle += 1
+                condition.wait()
+                idle -= 1
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: executor)
+            condition.lock()
+        }
+    }
+}

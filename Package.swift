@@ -116,6 +116,7 @@ let package = Package(
         .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport"]),
         .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport"]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport"]),
+        .testTarget(name: "YAMLSupportTests", dependencies: ["YAMLSupport", "Basics"]),
         .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport"]),
         .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport"]),

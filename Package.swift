@@ -120,7 +120,9 @@ let package = Package(
         .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport", "TestThreads"]),
         .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport", "TestThreads"]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport", "TestThreads"]),
-        .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport", "TestThreads"]),
+        .testTarget(name: "YAMLSupportTests", dependencies: ["YAMLSupport", "Basics", "TestThreads"]),
+        // Fixtures/: real lockfiles from public projects, read from the source tree.
+        .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport", "TestThreads"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "TestSupport", "TestThreads"]),

@@ -5,8 +5,10 @@ import Yams
 /// diagnostics with line and column. Each kind of document (lane files, Toolfiles) names itself
 /// and its rules in the messages through the reader's properties.
 public struct YAMLReader: Sendable {
-    /// How the documents are called where aliases are refused: "lane files", "a Toolfile".
+    /// How the documents are called in messages about their limits: "lane files", "Toolfiles".
     public var documents: String
+    /// The size, depth and alias expansion a document may have; checked before it is composed.
+    public var limits: YAMLLimits
     /// The message for a mapping key that is a list or mapping.
     public var complexKeyMessage: String
     /// Whether a syntax error names libyaml's context, e.g. "(while scanning a quoted scalar that
@@ -20,8 +22,10 @@ public struct YAMLReader: Sendable {
 
     /// A reader whose messages speak of `documents`.
     public init(documents: String, complexKeyMessage: String, namesContext: Bool = true,
-                explainsUnreadableText: Bool = true, syntaxHint: (@Sendable (_ line: Substring) -> String?)? = nil) {
+                explainsUnreadableText: Bool = true, syntaxHint: (@Sendable (_ line: Substring) -> String?)? = nil,
+                limits: YAMLLimits = .standard) {
         self.documents = documents
+        self.limits = limits
         self.complexKeyMessage = complexKeyMessage
         self.namesContext = namesContext
         self.explainsUnreadableText = explainsUnreadableText
@@ -29,8 +33,12 @@ public struct YAMLReader: Sendable {
     }
 
     /// Parses `text`; `file` is the name used in locations. An empty document gives nil.
-    /// - Throws: `DiagnosticsError` with the line and column of the problem.
+    /// - Throws: `DiagnosticsError` with the line and column of the problem, including a document
+    ///   beyond `limits` (refused before any node is built).
     public func parse(_ text: String, file: String) throws -> YAMLValue? {
+        if let violation = limits.violation(in: text, file: file, documents: documents) {
+            throw DiagnosticsError([violation])
+        }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -62,7 +70,8 @@ public struct YAMLReader: Sendable {
             }
             return .mapping(entries, location)
         case .alias:
-            throw DiagnosticsError([Diagnostic(at: location, "YAML aliases (*name) are not supported in \(documents); repeat the value instead")])
+            // `Yams.compose` resolves aliases to their anchors' nodes (sized by `limits` first).
+            throw DiagnosticsError([Diagnostic(at: location, "a YAML alias could not be resolved; repeat the value instead")])
         }
     }
 

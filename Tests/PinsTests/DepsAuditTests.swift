@@ -116,19 +116,29 @@ import TestThreads
 
     @Test func gemfileLockDrift() async throws {
         let project = try project()
-        try project.write("Gemfile.lock", DepsFixtures.gemfileLock(platforms: ["ruby", "x86_64-linux-musl"], xcprettyChecksum: false)
+        try project.write("Gemfile.lock", DepsFixtures.gemfileLock(platforms: ["x86_64-linux-musl", "java"], xcprettyChecksum: false)
             .replacingOccurrences(of: "  cocoapods (~> 1.15)", with: "  cocoapods (~> 1.16)"))
         let wanted = GemfileLockAudit.gemPlatforms(for: .current)
         #expect(failures(try await audit(project)) == [
             "Gemfile.lock: dependency 'cocoapods': expected a version ~> 1.16, found 1.15.2. The Gemfile asks for ~> 1.16; run 'bundle lock'.",
-            "Gemfile.lock: platforms '\(ToolPlatform.current)': expected one of \(wanted.joined(separator: ", ")), found ruby, "
-                + "x86_64-linux-musl. Run 'bundle lock --add-platform \(wanted[0])' and commit Gemfile.lock.",
+            "Gemfile.lock: platforms '\(ToolPlatform.current)': expected ruby or one of \(wanted.joined(separator: ", ")), found "
+                + "x86_64-linux-musl, java. Run 'bundle lock --add-platform \(wanted[0])' and commit Gemfile.lock.",
             "Gemfile.lock: checksums 'xcpretty (0.3.0)': expected a sha256 in CHECKSUMS, found an entry without sha256. "
                 + "Run 'bundle lock --add-checksums' (Bundler 2.6+) or 'bundle install' to record it.",
         ])
         #expect(GemfileLockAudit.matches("arm64-darwin-23", ["arm64-darwin"]))
         #expect(GemfileLockAudit.matches("x86_64-linux-gnu", ["x86_64-linux"]))
         #expect(!GemfileLockAudit.matches("x86_64-linux-musl", ["x86_64-linux"]))
+    }
+
+    /// Bundler installs from a lock whose PLATFORMS include `ruby` on any machine (duckduckgo/iOS's
+    /// lock lists only `ruby`); only a lock without `ruby` and without the local platform fails.
+    @Test func gemfileLockWithOnlyTheRubyPlatformPasses() async throws {
+        let project = try project()
+        try project.write("Gemfile.lock", DepsFixtures.gemfileLock(platforms: ["ruby"]))
+        let report = try await audit(project)
+        #expect(failures(report) == [])
+        #expect(report.findings.contains { $0.check == "platforms" && $0.ok && $0.found == "ruby" })
     }
 
     func auditError(_ project: PinsProject) async -> String? {
@@ -158,5 +168,21 @@ import TestThreads
         try FileManager.default.removeItem(atPath: project.path + "/Cartfile.resolved")
         try project.write("Podfile.lock", "PODS:\n  - Alamofire 5.9.1\n")
         #expect(await auditError(project) == "'Podfile.lock' line 2 cannot be read: 'Alamofire 5.9.1' is not 'Name (version)'. Run 'pod install' to write it again.")
+    }
+
+    /// A Podfile.lock is YAML from the repository too. Its reader never walks unknown sections, but
+    /// Yams hashes every mapping key while composing, so an aliased bomb used as a key (`? *a8`)
+    /// would be expanded there; it is refused before Yams composes anything.
+    @Test func podfileLockAliasBombIsRefused() async throws {
+        let project = try project()
+        let anchors = ["X: &a0 [v, v, v, v, v, v, v, v, v]"] + (1...8).map { level in
+            "X\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]"
+        }
+        try project.write("Podfile.lock", "PODS:\n  - Alamofire (5.9.1)\n" + anchors.joined(separator: "\n") + "\n? *a8\n: x\n")
+        #expect(await auditError(project) == """
+            'Podfile.lock' line 7 cannot be read: the alias '*a3' makes the aliases of this file expand to more than 10000 \
+            values (an alias repeats its anchor's whole value, and nested aliases multiply); Podfile.lock files allow no \
+            more. Write the values out, or use fewer, smaller aliases. Run 'pod install' to write it again.
+            """)
     }
 }

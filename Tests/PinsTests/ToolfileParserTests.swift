@@ -118,4 +118,28 @@ import TestThreads
             Toolfile:4:17: error: 'linux-amd64' is not a platform. Did you mean 'linux-arm64'? Platforms are linux-arm64, linux-x86_64, macos-arm64, macos-x86_64
             """)
     }
+
+    /// Nine nested anchors of nine aliases each (9^9 values expanded) are refused before they expand.
+    @Test func aliasBombIsRefusedWithItsPlace() {
+        let anchors = ["x: &a0 [v, v, v, v, v, v, v, v, v]"] + (1...8).map { level in
+            "x\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]"
+        }
+        let text = "tools:\n  fmt:\n    git: https://example.com/fmt.git\n    version: ^1.0\n" + anchors.joined(separator: "\n") + "\n"
+        #expect(problems(text) == """
+            Toolfile:9:10: error: the alias '*a3' makes the aliases of this file expand to more than 10000 values \
+            (an alias repeats its anchor's whole value, and nested aliases multiply); Toolfiles allow no more. \
+            Write the values out, or use fewer, smaller aliases.
+            """)
+    }
+
+    @Test func aSmallMappingReusedThroughAnAliasStillWorks() throws {
+        let toolfile = try ToolfileParser.parse("""
+            tools:
+              fmt: &git
+                git: https://example.com/fmt.git
+                version: ^1.0
+              lint: *git
+            """, file: "Toolfile")
+        #expect(toolfile.tools.map(\.name) == ["fmt", "lint"])
+    }
 }

@@ -122,8 +122,12 @@ struct GemfileLockAudit: Sendable {
                        advice: "The Gemfile asks for \(dependency.requirement ?? "it"); run 'bundle lock'.")
         }
         let wanted = Self.gemPlatforms(for: context.platform)
-        let match = lock.platforms.first { Self.matches($0, wanted) }
-        list.check("platforms", context.platform.description, ok: match != nil, expected: "one of \(wanted.joined(separator: ", "))",
+        // Bundler's rule (Definition#validate_platforms!): a lock that lists `ruby` installs on any
+        // machine (gems with native code are built from source); otherwise one of its platforms
+        // must match the local one, or Bundler stops with "Your bundle only supports platforms".
+        let match = lock.platforms.first { $0 == "ruby" || Self.matches($0, wanted) }
+        list.check("platforms", context.platform.description, ok: match != nil,
+                   expected: "ruby or one of \(wanted.joined(separator: ", "))",
                    found: lock.platforms.isEmpty ? "none" : lock.platforms.joined(separator: ", "),
                    advice: "Run 'bundle lock --add-platform \(wanted[0])' and commit Gemfile.lock.")
         if let checksums = lock.checksums {

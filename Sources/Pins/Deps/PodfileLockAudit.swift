@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Yams
+import YAMLSupport
 import Crypto
 
 /// CocoaPods' `Podfile.lock` (YAML), read into what the audit needs.
@@ -25,6 +26,11 @@ struct PodfileLock: Sendable {
     static func parse(_ text: String, file: String) throws -> PodfileLock {
         func malformed(_ line: Int?, _ reason: String) -> PinsError {
             .malformedDependencyFile(file: file, line: line, reason: reason, fix: fix)
+        }
+        // Bounded before Yams composes it: an alias bomb would otherwise expand while keys are hashed.
+        if let violation = YAMLLimits.standard.violation(in: text, file: file, documents: "Podfile.lock files") {
+            let reason = violation.message.hasSuffix(".") ? String(violation.message.dropLast()) : violation.message
+            throw malformed(violation.location?.line, reason)
         }
         let root: Node?
         do { root = try Yams.compose(yaml: text) } catch {

@@ -4,7 +4,7 @@ import YAMLSupport
 /// The shared YAML reader with the Toolfile's wording, and how the Toolfile parser reads nodes.
 enum ToolfileYAML {
     static let reader = YAMLReader(
-        documents: "a Toolfile", complexKeyMessage: "a key must be a name, not a list or mapping",
+        documents: "Toolfiles", complexKeyMessage: "a key must be a name, not a list or mapping",
         namesContext: false, explainsUnreadableText: false,
         syntaxHint: { line in
             startsWithIndicator(line)

@@ -94,7 +94,8 @@ extension GitRepository {
 
     /// `entry` with the stat data of `file` (its new place), or nil when the entry did not
     /// describe the file as it is: another size, modification time, inode or type, or a
-    /// modification time so close to the index's own that the entry may be racily clean.
+    /// modification time in the second the index was last written, when the entry may be
+    /// racily clean (the file changed after it was hashed, within the same second).
     private static func refreshedEntry(_ entry: git_index_entry, file: String,
                                        racyLimit: (seconds: Int32, nanoseconds: UInt32)?) -> git_index_entry? {
         var info = stat()
@@ -107,9 +108,8 @@ extension GitRepository {
               entry.mtime.seconds == modified.seconds, entry.mtime.nanoseconds == modified.nanoseconds,
               entry.ino == UInt32(truncatingIfNeeded: info.st_ino)
         else { return nil }
-        if let racyLimit, (modified.seconds, modified.nanoseconds) >= (racyLimit.seconds, racyLimit.nanoseconds) {
-            return nil
-        }
+        // Whole seconds, as git does when built without USE_NSEC (the default).
+        if let racyLimit, modified.seconds >= racyLimit.seconds { return nil }
         if !entryIsLink {
             // The executable bit is the only mode change git records for a regular file.
             let executable = info.st_mode & 0o100 != 0

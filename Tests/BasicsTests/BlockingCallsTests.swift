@@ -86,7 +86,7 @@ import TestThreads
             struct Implicit {
                 @Test func b() {}
             }
-            @Suite("named", .dedicatedThreads) struct Named {
+            @Suite("named") struct Named {
                 @Test func c() {}
             }
             extension Good {

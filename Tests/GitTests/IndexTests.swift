@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import TestThreads
 
-@Suite("GitRepository: index (staging, .dedicatedThreads) for file moves")
+@Suite("GitRepository: index (staging) for file moves", .dedicatedThreads)
 struct IndexTests {
     private let body = String(repeating: "import Foundation // a line long enough to compare\n", count: 10)
 

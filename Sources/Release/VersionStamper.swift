@@ -76,9 +76,12 @@ public struct VersionStamper: Sendable {
     public func stamp(_ targets: [Target], version: String, buildNumber: String?) throws -> [(path: String, text: String)] {
         var locks: [ExclusiveLock] = []
         defer { for lock in locks { lock.release() } }
-        var projects: Set<String> = []
-        for case .xcodeproj(let path, _) in targets where projects.insert(ProjectFile(path: path).pbxprojPath).inserted {
-            if let lock = try ExclusiveLock.acquireProject(pbxproj: ProjectFile(path: path).pbxprojPath) { locks.append(lock) }
+        var projects: [String] = []
+        for case .xcodeproj(let path, _) in targets {
+            let pbxproj = ProjectFile(path: path).pbxprojPath
+            guard !projects.contains(pbxproj) else { continue }
+            projects.append(pbxproj)
+            if let lock = try ExclusiveLock.acquireProject(pbxproj: pbxproj) { locks.append(lock) }
         }
         let edits = try edits(targets, version: version, buildNumber: buildNumber)
         try apply(edits)

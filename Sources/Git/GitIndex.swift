@@ -1,3 +1,4 @@
+import Basics
 import CLibgit2
 import Foundation
 
@@ -152,6 +153,8 @@ extension GitRepository {
             if values?.isDirectory == true, values?.isSymbolicLink != true { continue }
             var ignored: Int32 = 0
             let tracked = git_index_get_bypath(index, relative, 0) != nil
+            // A Slipway lock file exists only while some slipway works there: never new content.
+            if !tracked && ExclusiveLock.isLockFile(relative) { continue }
             if !tracked {
                 try check(git_ignore_path_is_ignored(&ignored, repo, relative)) {
                     .operationFailed(operation: "check ignore rules for", subject: relative, libgit2: $0.message)

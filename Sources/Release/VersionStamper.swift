@@ -68,6 +68,26 @@ public struct VersionStamper: Sendable {
         for edit in edits { try fileSystem.writeAtomically(edit.text, to: edit.path) }
     }
 
+    /// Works out the edits and writes them, holding the lock of every Xcode project among
+    /// `targets` from before it is read until it is written, so that a sync or another
+    /// command editing the same project cannot interleave. Returns the edits written.
+    /// - Throws: `LockError.busy` (nothing written) when another process works on one of the
+    ///   projects; what `edits(_:version:buildNumber:)` and `apply(_:)` throw.
+    public func stamp(_ targets: [Target], version: String, buildNumber: String?) throws -> [(path: String, text: String)] {
+        var locks: [ExclusiveLock] = []
+        defer { for lock in locks { lock.release() } }
+        var projects: [String] = []
+        for case .xcodeproj(let path, _) in targets {
+            let pbxproj = ProjectFile(path: path).pbxprojPath
+            guard !projects.contains(pbxproj) else { continue }
+            projects.append(pbxproj)
+            if let lock = try ExclusiveLock.acquireProject(pbxproj: pbxproj) { locks.append(lock) }
+        }
+        let edits = try edits(targets, version: version, buildNumber: buildNumber)
+        try apply(edits)
+        return edits
+    }
+
     func replacingPattern(_ pattern: String, in text: String, path: String, with version: String) throws -> String {
         let expression: NSRegularExpression
         do {

@@ -9,6 +9,10 @@ public enum ExitCodes {
     public static let invalidInput = ExitCode(2)
     /// An internal error: a bug in Slipway. Please report it.
     public static let internalError = ExitCode(3)
+    /// Busy: another slipway holds the lock of the project, lane or tools cache this command
+    /// needs; nothing was run or changed. Try again when it has finished (75 is sysexits'
+    /// EX_TEMPFAIL, "try again later").
+    public static let busy = ExitCode(75)
     /// The run was interrupted by SIGINT or SIGTERM (`finally` steps still ran).
     public static let interrupted = ExitCode(130)
 
@@ -19,6 +23,8 @@ public enum ExitCodes {
           2    invalid input: a lane file, pbxproj, Toolfile or lockfile (nothing ran)
           3    internal error (a bug in Slipway; please report it)
           64   bad command-line usage
+          75   busy: another slipway is working on the same project, lane or tools
+               cache (its pid is printed); nothing ran or changed, try again later
           130  interrupted by SIGINT/SIGTERM (finally steps still ran)
         """
 }

@@ -81,9 +81,16 @@ public struct ProjectSync: Sendable {
     ///
     /// A plan with conflicts is returned, never applied. With `.apply`, a journal left by an
     /// interrupted sync is recovered first (see `recover(_:)`).
-    /// - Throws: what `load(_:)` and `SyncPlanner.plan` throw; `SyncError.interruptedSync` when
+    ///
+    /// The project's lock (`ExclusiveLock.acquireProject`) is held throughout, in every mode: a
+    /// `--check` next to a running sync would otherwise see its journal and call it interrupted,
+    /// and read a half-moved tree.
+    /// - Throws: `LockError.busy` when another process works on the project (nothing was
+    ///   read or changed); what `load(_:)` and `SyncPlanner.plan` throw; `SyncError.interruptedSync` when
     ///   a journal exists in `.check`/`.dryRun`; `.dirtyWorkingTree`; `.applyFailed`; `.git`.
     public func run(_ path: String, options: SyncOptions, mode: SyncMode) throws -> SyncReport {
+        let lock = try ExclusiveLock.acquireProject(pbxproj: try locate(path).pbxprojPath)
+        defer { lock?.release() }
         var loaded = try load(path)
         let recovery = SyncRecovery(fileSystem: fileSystem, root: loaded.root, projectBundle: loaded.projectBundle)
         var recovered: SyncRecovery.Report?
@@ -111,10 +118,12 @@ public struct ProjectSync: Sendable {
 
     /// Rolls back the interrupted sync of the project at `path` (or finishes one that had
     /// passed its commit point).
-    /// - Throws: `SyncError.nothingToRecover` without a journal; what `SyncRecovery.recover()`
-    ///   throws.
+    /// - Throws: `LockError.busy` when another process works on the project;
+    ///   `SyncError.nothingToRecover` without a journal; what `SyncRecovery.recover()` throws.
     public func recover(_ path: String) throws -> SyncRecovery.Report {
-        let (root, bundle, _) = try locate(path)
+        let (root, bundle, pbxproj) = try locate(path)
+        let lock = try ExclusiveLock.acquireProject(pbxproj: pbxproj)
+        defer { lock?.release() }
         return try SyncRecovery(fileSystem: fileSystem, root: root, projectBundle: bundle).recover()
     }
 }

@@ -8,7 +8,7 @@ public protocol SyncGit: Sendable {
     /// The index file (`.git/index`, or the worktree's own).
     var indexPath: String { get }
     /// `git status --short`-style lines (`XY path`) for uncommitted changes under the project
-    /// folder, untracked files included and ignored ones not.
+    /// folder, untracked files included and ignored ones not, Slipway's lock files left out.
     func uncommittedChanges() throws -> [String]
     /// Records `moves` (already made on disk) the way `git mv` does, re-using each index entry
     /// under its new path without reading the file, so a moved file shows as a rename; records
@@ -59,8 +59,9 @@ public struct LibGit2SyncGit: SyncGit {
         } catch {
             throw SyncError.git(operation: "read the status of '\(repository.workingDirectory ?? "")'", reason: errorText(error))
         }
+        // The sync's own lock file (in the .xcodeproj folder while this sync runs) is not a change.
         return entries.filter { entry in
-            (prefix.isEmpty || entry.path.hasPrefix(prefix + "/"))
+            (prefix.isEmpty || entry.path.hasPrefix(prefix + "/")) && !ExclusiveLock.isLockFile(entry.path)
                 && (entry.index != nil || (entry.workTree != nil && entry.workTree != .ignored))
         }.map { "\($0.shortCode) \($0.path)" }
     }

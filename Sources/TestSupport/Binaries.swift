@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The executables `swift build` put next to the test bundle, for end-to-end tests.
@@ -73,5 +74,17 @@ final class PendingRead: @unchecked Sendable {
         defer { condition.unlock() }
         while data == nil { condition.wait() }
         return data ?? Data()
+    }
+}
+
+extension Binaries {
+    /// Runs the built `slipway` with `arguments` in `directory` through `LocalProcessRunner`
+    /// (async: it waits for the child on a thread of its own, never on the cooperative pool),
+    /// with `environment` laid over this process's.
+    public static func runSlipway(_ arguments: [String], in directory: String,
+                                  environment: [String: String] = [:]) async throws -> ProcessResult {
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try await LocalProcessRunner().run(
+            ProcessSpec(executable: slipway, arguments: arguments, environment: merged, workingDirectory: directory))
     }
 }

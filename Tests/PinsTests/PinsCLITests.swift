@@ -81,6 +81,39 @@ import TestThreads
         #expect(try project.slipway(["tools", "verify"]).status == 0)
     }
 
+    @Test func aSecondInstallIntoTheSameCacheIsRefused() async throws {
+        let server = try LoopbackHTTPServer()
+        try server.put("fmt-2.0.0-\(platform).tar.gz", try ArchiveMaker.make(name: "fmt", printing: "fmt version 2.0.0"))
+        let project = try PinsProject()
+        try project.write("Toolfile", """
+            tools:
+              fmt:
+                archive: \(server.url(for: "fmt-{version}-{os}-{arch}.tar.gz"))
+                executable: bin/fmt
+                platforms: [\(platform)]
+                version: 2.0.0
+
+            """)
+        let environment = ["SLIPWAY_CACHE_DIR": project.cacheFolder.path, "NO_COLOR": "1"]
+        let locked = try await Binaries.runSlipway(["tools", "lock"], in: project.path, environment: environment)
+        try #require(locked.status == .exited(0), "\(locked.errorText)")
+        // This process holds the cache, as a running install would.
+        try FileManager.default.createDirectory(atPath: project.toolsCache, withIntermediateDirectories: true)
+        let lock = try ExclusiveLock.acquire(at: project.toolsCache + "/" + ExclusiveLock.fileName,
+                                             activity: "installing tools", command: "slipway tools install")
+        let before = (try Snapshot.of(project.path), try Snapshot.of(project.cacheFolder.path))
+        let busy = try await Binaries.runSlipway(["tools", "install"], in: project.path, environment: environment)
+        #expect(busy.status == .exited(75), "\(busy.outputText)\(busy.errorText)")
+        #expect(busy.errorText == "error: another slipway (pid \(getpid()), `slipway tools install`) is installing tools into "
+            + "'\(project.toolsCache)'; wait for it to finish, then try again.\n")
+        #expect(try Snapshot.of(project.path) == before.0)
+        #expect(try Snapshot.of(project.cacheFolder.path) == before.1)
+        lock.release()
+        let install = try await Binaries.runSlipway(["tools", "install"], in: project.path, environment: environment)
+        #expect(install.status == .exited(0), "\(install.errorText)")
+        withExtendedLifetime(server) {}
+    }
+
     @Test func execRunsThePinnedToolAndRefusesADriftedOne() throws {
         let (server, project) = try lockedArchiveProject()
         defer { withExtendedLifetime(server) {} }

@@ -140,17 +140,3 @@ enum ProcessProbe {
     }
 
 }
-
-/// Every path under a folder with its contents and permissions.
-enum Snapshot {
-    static func of(_ root: String) throws -> [String: String] {
-        var result: [String: String] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let relative = enumerator?.nextObject() as? String {
-            let attributes = try FileManager.default.attributesOfItem(atPath: root + "/" + relative)
-            let data = FileManager.default.contents(atPath: root + "/" + relative) ?? Data()
-            result[relative] = "\(attributes[.posixPermissions] ?? 0) \(data.base64EncodedString())"
-        }
-        return result
-    }
-}

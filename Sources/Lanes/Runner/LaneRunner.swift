@@ -53,10 +53,14 @@ public struct LaneRunner: Sendable {
     }
 
     /// Checks inputs, secrets and resume state, then runs the lane, reporting to `reporters`.
-    /// Throws `LaneRunError` (before any step ran) when the run cannot start.
+    /// Throws `LaneRunError` (before any step ran) when the run cannot start, and `LockError.busy`
+    /// when another run of the lane (sharing its journal) is in progress.
     public func run(_ validated: ValidatedLane, options: Options, reporters: [any RunReporter]) async throws -> RunSummary {
         let lane = validated.lane
         let journals = RunJournalStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory)
+        // Held until the run's last report is written; a dry run writes nothing and needs none.
+        let lock = options.writesJournal && !options.isDryRun ? try journals.lock(lane: lane.name) : nil
+        defer { lock?.release() }
         let plan = try RunPreparation(lane: lane, options: options, environment: services.environment, journals: journals).prepare()
         try await checkRequiredTools(lane)
         let redactor = Redactor(secrets: Array(plan.secrets.values))

@@ -60,6 +60,31 @@ public struct RunJournalStore: Sendable {
         if final { try fileSystem.writeAtomically(bytes, to: folder + "/\(journal.runID).json") }
     }
 
+    /// Takes the lock of a lane's journal folder, held for a whole run that writes the journal,
+    /// so that two runs of one lane never share (and garble) it, and the second never runs a
+    /// step. The lock file sits beside `latest.json`, where git steps already look away.
+    /// - Throws: `LockError.busy` when another run of the lane holds it; `LockError.unavailable`
+    ///   and `FileSystemError` when the folder cannot be created or the lock file opened.
+    public func lock(lane: String) throws -> RunLock {
+        let folder = directory(lane: lane)
+        var missing: [String] = []
+        var path = folder
+        while path.count > projectDirectory.count, !fileSystem.exists(path) {
+            missing.append(path)
+            path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        }
+        try fileSystem.createDirectory(folder)
+        let run = RunLock(createdFolders: missing)
+        do {
+            run.lock = try ExclusiveLock.acquire(
+                at: folder + "/" + ExclusiveLock.fileName, activity: "running lane '\(lane)' in '\(projectDirectory)'")
+        } catch {
+            run.release()
+            throw error
+        }
+        return run
+    }
+
     /// A sortable id for a new run: UTC time and process id.
     public static func newRunID() -> String {
         let formatter = DateFormatter()
@@ -67,6 +92,26 @@ public struct RunJournalStore: Sendable {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         return "\(formatter.string(from: Date()))-\(getpid())"
+    }
+}
+
+/// A lane's run lock (see `RunJournalStore.lock(lane:)`). Releasing it also removes the
+/// folders taking it created, when they are still empty: a run refused before its first step
+/// (bad inputs, a missing secret) leaves the project as it was.
+public final class RunLock {
+    fileprivate var lock: ExclusiveLock?
+    private let createdFolders: [String]
+
+    fileprivate init(createdFolders: [String]) {
+        self.createdFolders = createdFolders
+    }
+
+    /// Releases the lock; then removes the folders it created if they are empty (`rmdir`
+    /// refuses a folder with anything in it, so a journal is never touched).
+    public func release() {
+        lock?.release()
+        lock = nil
+        for folder in createdFolders { rmdir(folder) }
     }
 }
 

@@ -98,4 +98,14 @@ public struct ToolsCache: Sendable, Hashable {
 
     /// The verify cache's file.
     public var verifyCachePath: String { root + "/verify-cache.json" }
+
+    /// Takes the cache's lock (`<root>/.slipway-lock`), which `tools install` holds from before
+    /// it clears leftovers until its last tool is in place: two installs sharing a cache would
+    /// otherwise rename into the same folders at once.
+    /// - Throws: `LockError.busy` when another install holds it; `LockError.unavailable` and
+    ///   `FileSystemError` when the cache folder cannot be created.
+    public func lock(fileSystem: any FileSystem) throws -> ExclusiveLock {
+        try fileSystem.createDirectory(root)
+        return try ExclusiveLock.acquire(at: root + "/" + ExclusiveLock.fileName, activity: "installing tools into '\(root)'")
+    }
 }

@@ -44,8 +44,9 @@ public struct ToolInstaller: Sendable {
         self.events = events
     }
 
-    /// Installs the named tools, or all.
-    /// - Throws: `PinsError.lockOutOfDate` when the lock does not match the Toolfile (nothing is
+    /// Installs the named tools, or all, holding the tools cache's lock (`ToolsCache.lock`).
+    /// - Throws: `LockError.busy` when another install uses the cache (nothing is installed
+    ///   then); `PinsError.lockOutOfDate` when the lock does not match the Toolfile (nothing is
     ///   installed then), `.unknownTool`, `.tagMoved`, `.tagMissing`, `.checksumMismatch`,
     ///   `.buildNotReproducible`, `.versionUnparsable`, `.versionMismatch`, `.platformNotLocked`,
     ///   download, unpack and build errors; plus what loading the Toolfile and lock throws.
@@ -57,6 +58,8 @@ public struct ToolInstaller: Sendable {
             guard let spec = toolfile.tool(named: name) else { throw PinsError.unknownTool(name: name, known: toolfile.names) }
             return spec
         }
+        let lock = try context.cache.lock(fileSystem: context.fileSystem)
+        defer { lock.release() }
         let removed = Staging(cache: context.cache, fileSystem: context.fileSystem).removeLeftovers()
         if removed > 0 { events?(.removedLeftovers(count: removed)) }
         var installed: [InstalledTool] = []

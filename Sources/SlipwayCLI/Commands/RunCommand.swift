@@ -12,7 +12,8 @@ struct RunCommand: AsyncParsableCommand {
             The lane is validated completely first (steps, options, expressions, inputs, \
             secrets); nothing runs when anything is wrong (exit 2). Steps then run in order, \
             'finally' steps after them even on failure or Ctrl-C. A journal under \
-            .slipway/runs/LANE/ lets --resume continue after the last successful step.
+            .slipway/runs/LANE/ lets --resume continue after the last successful step. One run \
+            of a lane at a time: a second one (not --dry-run) exits 75 naming the first one's pid.
 
             Secrets are read from environment variables named in the lane's 'secrets:' and are \
             masked in all output; they are never accepted as arguments.

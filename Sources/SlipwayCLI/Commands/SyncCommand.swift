@@ -15,7 +15,9 @@ struct SyncCommand: AsyncParsableCommand {
             run as a transaction with a journal in the .xcodeproj folder, the pbxproj is rewritten \
             last and atomically (only path and name lines change), and in a git repository the \
             moves are staged so that 'git status' shows renames. An interrupted sync is rolled \
-            back by 'slipway sync --recover' (or automatically by the next sync). See docs/sync.md.
+            back by 'slipway sync --recover' (or automatically by the next sync). Only one \
+            slipway works on a project at a time (every mode, --check too); a second one exits \
+            75 naming the first one's pid. See docs/sync.md.
 
             EXAMPLES:
               slipway sync App.xcodeproj --dry-run
@@ -30,6 +32,8 @@ struct SyncCommand: AsyncParsableCommand {
                  (the message says whether everything was restored)
               2  refused, nothing changed: no project, unreadable pbxproj,
                  unknown --exclude group, conflicts, dirty git tree
+              75 busy, nothing changed: another slipway is working on the
+                 project (a sync, --recover, an xcodeproj edit); try again later
             """
     )
 
@@ -103,6 +107,9 @@ struct SyncCommand: AsyncParsableCommand {
         } catch let error as SyncError {
             progress.finish()
             throw Self.exitCode(for: error, env: env)
+        } catch let error as LockError {
+            progress.finish()
+            throw Failure.report(error, in: env)
         }
     }
 

@@ -81,7 +81,8 @@ struct ToolsInstallCommand: AsyncParsableCommand {
             Each tool is built (git) or downloaded and unpacked (archive) in a temporary folder, \
             checked against Toolfile.lock, and renamed into place: a failed or interrupted \
             install never leaves half a tool. The cache is ~/.cache/slipway/tools \
-            ($SLIPWAY_CACHE_DIR or $XDG_CACHE_HOME move it).
+            ($SLIPWAY_CACHE_DIR or $XDG_CACHE_HOME move it). One install per cache at a time: \
+            a second one exits 75 naming the first one's pid.
 
             Examples:
               slipway tools install

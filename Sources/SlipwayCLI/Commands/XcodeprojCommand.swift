@@ -101,6 +101,9 @@ struct XcodeprojFormatCommand: AsyncParsableCommand {
         let path = XcodeprojSupport.resolve(self.path, global)
         let file = ProjectFile(path: path)
         let report: FormatReport
+        // --check only reads one file, which writers replace atomically: no lock needed.
+        let lock = check ? nil : try XcodeprojSupport.lock(path, in: env)
+        defer { lock?.release() }
         do {
             report = try PBXProject.format(at: path, write: !check)
         } catch {

@@ -155,6 +155,8 @@ struct XcodeprojSetSettingCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         let path = XcodeprojSupport.resolve(self.path, global)
+        let lock = try XcodeprojSupport.lock(path, in: env)
+        defer { lock?.release() }
         var (loaded, file) = try XcodeprojSupport.load(path, in: env)
         let targets: [String]? = project ? [] : (target.isEmpty ? nil : target)
         let configurations = configuration.isEmpty ? nil : configuration

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import PBXProj
 
 /// What the `slipway xcodeproj` commands share: reading a project and reporting its errors.
@@ -12,6 +13,8 @@ enum XcodeprojSupport {
         switch error {
         case let exit as ExitCode:
             return exit
+        case is LockError:
+            return Failure.report(error, in: env)
         case let error as PBXProjError:
             let place = error.location.map { "\(file.pbxprojPath):\($0.line):\($0.column): " } ?? "\(file.pbxprojPath): "
             env.printError(place + error.message)
@@ -42,6 +45,17 @@ enum XcodeprojSupport {
     static func resolve(_ path: String, _ global: GlobalOptions) -> String {
         guard global.directory != nil, !path.hasPrefix("/") else { return path }
         return global.projectDirectory + "/" + path
+    }
+
+    /// Takes the lock of the project at `path` before it is read and written (see
+    /// `ExclusiveLock.acquireProject`), reporting a busy project with exit code 75.
+    static func lock(_ path: String, in env: CommandEnvironment) throws -> ExclusiveLock? {
+        let file = ProjectFile(path: path)
+        do {
+            return try ExclusiveLock.acquireProject(pbxproj: file.pbxprojPath)
+        } catch {
+            throw report(error, file: file, in: env)
+        }
     }
 
     /// Reads the project at `path`, reporting errors the Slipway way.

@@ -21,6 +21,10 @@ enum Failure {
             let count = diagnostics.diagnostics.filter { $0.severity == .error }.count
             env.standardError.write("\(count) problem\(count == 1 ? "" : "s") found; nothing was run.\n")
             return ExitCodes.invalidInput
+        case let lock as LockError:
+            env.printError(errorText(lock))
+            if case .busy = lock { return ExitCodes.busy }
+            return ExitCodes.failure
         case is LaneStoreError, is LaneRunError, is FileSystemError, is PluginError, is ReleaseError:
             env.printError(errorText(error))
             return ExitCodes.invalidInput

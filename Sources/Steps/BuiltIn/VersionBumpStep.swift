@@ -109,9 +109,8 @@ public struct VersionBumpStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let (state, next) = try compute(context)
-        let stamper = VersionStamper(fileSystem: context.fileSystem)
-        let edits = try stamper.edits(resolved(context), version: next.description, buildNumber: buildNumber)
-        try stamper.apply(edits)
+        let edits = try VersionStamper(fileSystem: context.fileSystem)
+            .stamp(resolved(context), version: next.description, buildNumber: buildNumber)
         context.events.log(.info, "version \(state.previous?.description ?? "(none)") → \(next)" + (edits.isEmpty ? "" : "; wrote \(edits.map(\.path).joined(separator: ", "))"))
         return ["version": next.description, "previous": state.previous?.description ?? "",
                 "tag": tagPrefix + next.description, "previous-tag": state.previousTag ?? ""]

@@ -55,7 +55,7 @@ public final class GitDaemon: @unchecked Sendable {
     }
 
     private static func waitUntilReady(_ process: Process, logPath: String) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)  // returns as soon as it answers; generous for a loaded machine
         while Date() < deadline {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             if text.contains("Ready to rumble") { return true }

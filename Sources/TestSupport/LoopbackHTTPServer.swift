@@ -36,7 +36,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         try process.run()
         var port: Int?
         var text = ""
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)  // returns as soon as it answers; generous for a loaded machine
         while port == nil, Date() < deadline, process.isRunning {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }

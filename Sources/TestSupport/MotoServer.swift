@@ -21,7 +21,7 @@ public final class MotoServer: @unchecked Sendable {
     /// Why a missing server skips a test.
     public static let unavailableReason = "moto_server is not installed (python3 -m pip install 'moto[server]', or run scripts/setup.sh)"
 
-    /// Starts the server and waits (up to 30 s) until it answers HTTP.
+    /// Starts the server and waits (up to 60 s) until it answers HTTP.
     public init() throws {
         var lastError = ""
         for _ in 0..<3 {
@@ -59,7 +59,7 @@ public final class MotoServer: @unchecked Sendable {
     }
 
     private static func waitUntilAnswering(port: Int, process: Process) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)  // returns as soon as it answers; generous for a loaded machine
         while Date() < deadline, process.isRunning {
             if (try? PythonScriptServer.request("GET", "http://127.0.0.1:\(port)/", body: nil)) != nil { return true }
             usleep(200_000)

@@ -36,7 +36,7 @@ public final class PythonScriptServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         var line = Data()
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(60)  // returns as soon as it answers; generous for a loaded machine
         while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }

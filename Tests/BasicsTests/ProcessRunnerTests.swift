@@ -27,10 +27,17 @@ import TestThreads
         #expect(result.outputText == "\(real)\nprobe value\n")
     }
 
+    /// The child prints its second line only once the handler has seen the first (the handler
+    /// creates the file it waits for): no pause that a loaded machine could outlast.
     @Test func streamsOutputAsItArrives() async throws {
+        let folder = try TemporaryDirectory()
         let chunks = LockedBox<[String]>([])
-        let spec = ProcessSpec(executable: "sh", arguments: ["-c", "echo one; sleep 0.2; echo two"], environment: environment)
-        _ = try await runner.run(spec) { _, bytes in chunks.mutate { $0.append(String(decoding: bytes, as: UTF8.self)) } }
+        let script = "echo one; while [ ! -e seen ]; do sleep 0.01; done; echo two"
+        let spec = ProcessSpec(executable: "sh", arguments: ["-c", script], environment: environment, workingDirectory: folder.path)
+        _ = try await runner.run(spec) { _, bytes in
+            chunks.mutate { $0.append(String(decoding: bytes, as: UTF8.self)) }
+            FileManager.default.createFile(atPath: folder.path + "/seen", contents: nil)
+        }
         #expect(chunks.value == ["one\n", "two\n"])
     }
 

@@ -147,9 +147,9 @@ import TestThreads
         let fixture = try LaneFixture(["l": """
             steps:
               - parallel:
-                  - run: touch a.started; for i in $(seq 100); do test -e b.started && exit 0; sleep 0.05; done; exit 1
+                  - run: touch a.started; for i in $(seq 1200); do test -e b.started && exit 0; sleep 0.05; done; exit 1
                     id: a
-                  - run: touch b.started; for i in $(seq 100); do test -e a.started && exit 0; sleep 0.05; done; exit 1
+                  - run: touch b.started; for i in $(seq 1200); do test -e a.started && exit 0; sleep 0.05; done; exit 1
                     id: b
               - run: echo after
                 id: after

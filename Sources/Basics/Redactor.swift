@@ -1,40 +1,76 @@
-/// Replaces every occurrence of a secret's value with `***`. One redactor sits between every
-/// producer of text (child processes, steps, errors) and every consumer (terminal, events file,
-/// JUnit report, run journal), so a secret cannot reach any of them.
+/// Replaces every occurrence of a secret with `***`. One redactor sits between every producer of
+/// text (child processes, steps, errors) and every consumer (terminal, events file, JUnit report,
+/// run journal, summaries), so a secret cannot reach any of them.
+///
+/// Besides the raw value, these forms of each secret are masked (docs/events.md lists them too):
+/// - each line of a multi-line secret, because output arrives in lines;
+/// - base64 of the value and of the value followed by a newline (`echo $X | base64`), in the
+///   standard and URL-safe (`-_`) alphabets, with and without `=` padding; the whole encoding,
+///   each 76-column line of it (`base64` without `-w0`), and, since a value inside a longer
+///   encoded text can start at any of the three positions of a 3-byte group, for each of those
+///   positions the run of characters made of the value's bits only. The one partial character at
+///   either end of such a run (at most 4 of the value's bits) stays visible. Base64 runs shorter
+///   than 8 characters (6 bytes of the secret) are not masked: such short runs of letters and
+///   digits would mask ordinary text;
+/// - the percent-encoded value (any byte raw or `%XX`, upper- or lower-case hex, a space also
+///   `+`), when the value has a byte a URL encoder would change;
+/// - the JSON-escaped value (`\"`, `\\`, `\/`, `\n`-style and `\uXXXX` escapes, surrogate pairs), when
+///   the value has a character a JSON encoder may escape.
+///
+/// Values shorter than 3 characters are not masked (they would mask ordinary text everywhere);
+/// the lane validator warns about those. Overlapping matches are masked as one `***`.
 public struct Redactor: Sendable {
     /// What a secret is replaced with.
     public static let mask = "***"
-    private let secrets: [String]
+    private static let maskBytes = Array(mask.utf8)
+    private let matcher: RedactionMatcher
 
-    /// A redactor for these secret values. Multi-line secrets are also masked line by line,
-    /// because output arrives in lines; values shorter than 3 characters are not masked (they
-    /// would mask ordinary text everywhere) — the lane validator warns about those.
+    /// A redactor for these secret values and their encoded forms.
     public init(secrets: [String]) {
-        var values = Set<String>()
+        var patterns = Set<RedactionPattern>()
         for secret in secrets where secret.count >= 3 {
-            values.insert(secret)
-            for line in secret.split(whereSeparator: \.isNewline) where line.count >= 3 {
-                values.insert(String(line))
+            let bytes = Array(secret.utf8)
+            for form in RedactionForms.base64(of: bytes) { patterns.insert(.literal(form)) }
+            var values = [secret]
+            for line in secret.split(whereSeparator: \.isNewline) where line.count >= 3 { values.append(String(line)) }
+            for value in values {
+                patterns.insert(.literal(Array(value.utf8)))
+                if let percent = RedactionForms.percentEncoded(Array(value.utf8)) { patterns.insert(percent) }
+                if let json = RedactionForms.jsonEscaped(value) { patterns.insert(json) }
             }
         }
-        // Longest first, so a secret that contains another is masked whole.
-        self.secrets = values.sorted { $0.count > $1.count }
+        matcher = RedactionMatcher(patterns: patterns)
     }
 
     /// A redactor that masks nothing.
     public static let none = Redactor(secrets: [])
 
     /// True when there is nothing to mask.
-    public var isEmpty: Bool { secrets.isEmpty }
+    public var isEmpty: Bool { matcher.isEmpty }
 
-    /// `text` with every secret masked.
+    /// `text` with every secret masked; `text` itself (nothing copied) when it holds none.
     public func redact(_ text: String) -> String {
-        guard !secrets.isEmpty else { return text }
-        var result = text
-        for secret in secrets where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: Redactor.mask)
+        guard !matcher.isEmpty else { return text }
+        if let redacted = text.utf8.withContiguousStorageIfAvailable({ redact(bytes: $0) }) {
+            return redacted ?? text
         }
-        return result
+        return Array(text.utf8).withUnsafeBufferPointer { redact(bytes: $0) } ?? text
+    }
+
+    /// The bytes with every match masked, or nil when there is none.
+    private func redact(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let ranges = matcher.ranges(in: bytes)
+        guard !ranges.isEmpty else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        for range in ranges {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
+            output.append(contentsOf: Self.maskBytes)
+            copied = range.upperBound
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Every string in a dictionary masked.

@@ -147,17 +147,29 @@ public struct UnmovedReference: Hashable, Sendable, Codable {
         case outsideProject
         /// It is inside another project, a Swift package or another reference that moves whole.
         case insideAnotherItem
+        /// It is reached through a symbolic link (`link`) to a folder inside the project; links
+        /// are never followed.
+        case behindSymbolicLink
+        /// It is reached through a symbolic link (`link`) that leads outside the project folder.
+        case behindLinkOutsideProject
     }
 
     /// The path as the project resolves it.
     public let path: String
     /// Why it stays.
     public let reason: Reason
+    /// For `behindSymbolicLink` and `behindLinkOutsideProject`: the link on the way, relative to
+    /// the project folder.
+    public let link: String?
+    /// For a link: where it points, as stored in the link.
+    public let linkDestination: String?
 
     /// Creates a report entry.
-    public init(path: String, reason: Reason) {
+    public init(path: String, reason: Reason, link: String? = nil, linkDestination: String? = nil) {
         self.path = path
         self.reason = reason
+        self.link = link
+        self.linkDestination = linkDestination
     }
 }
 

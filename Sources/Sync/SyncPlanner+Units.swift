@@ -17,7 +17,7 @@ extension PlanBuilder {
                 continue
             }
             guard let entry = listing.entry(original) else {
-                plan.unmoved.append(UnmovedReference(path: original, reason: .missing))
+                plan.unmoved.append(unlisted(original))
                 continue
             }
             let source = entry.path
@@ -42,6 +42,28 @@ extension PlanBuilder {
             guard key(target) != key(source), !isPinnedPath(target) else { continue }
             addMove(SyncMove(source: source, destination: target, reason: .reference))
         }
+    }
+
+    /// Why a reference the listing does not hold cannot be found: it lies behind a symbolic link
+    /// (the listing never follows one), inside or leading outside the project folder, or it is
+    /// missing. Only the nearest ancestor on disk counts: below a real folder the file is missing.
+    func unlisted(_ path: String) -> UnmovedReference {
+        for ancestor in ProjectPath.Ancestors(path) {
+            guard let entry = listing.entry(String(ancestor)) else { continue }
+            guard entry.kind == .symbolicLink else { break }
+            let reason: UnmovedReference.Reason = linkLeavesProject(entry) ? .behindLinkOutsideProject : .behindSymbolicLink
+            return UnmovedReference(path: path, reason: reason, link: entry.path, linkDestination: entry.linkDestination)
+        }
+        return UnmovedReference(path: path, reason: .missing)
+    }
+
+    /// Whether a link's destination lies outside the project folder (an unreadable link counts
+    /// as inside: nothing is known about it).
+    func linkLeavesProject(_ link: DirectoryListing.Entry) -> Bool {
+        guard let destination = link.linkDestination, !destination.isEmpty else { return false }
+        let target = ProjectPath.join(ProjectPath.parent(link.path), destination)
+        guard target.hasPrefix("/") else { return ProjectPath.isOutside(target) }
+        return !ProjectPath.isWithin(target, ProjectPath.normalize(listing.root))
     }
 
     /// Whether a folder above `path` is itself a reference (a folder reference, bundle, ...).

@@ -58,15 +58,18 @@ public struct SyncReport: Codable, Sendable {
             "\(reference.path) (in \(reference.groups.joined(separator: ", ")))" + (reference.madeProjectRelative ? " — now relative to the project folder" : "")
         }, color: "yellow")
         section("project.pbxproj edits", plan.edits.map(\.summary), color: "blue")
-        section("Not moved", plan.unmoved.map { "\($0.path) (\(Self.describe($0.reason)))" }, color: "dim")
+        section("Not moved", plan.unmoved.map { "\($0.path) (\(Self.describe($0)))" }, color: "dim")
         return lines
     }
 
-    static func describe(_ reason: UnmovedReference.Reason) -> String {
-        switch reason {
+    static func describe(_ reference: UnmovedReference) -> String {
+        let link = "'\(reference.link ?? "")' → '\(reference.linkDestination ?? "?")'"
+        switch reference.reason {
         case .missing: return "not on disk"
         case .outsideProject: return "outside the project folder"
         case .insideAnotherItem: return "inside another reference, a package or a project"
+        case .behindSymbolicLink: return "behind the symbolic link \(link); links are not followed"
+        case .behindLinkOutsideProject: return "behind the symbolic link \(link), which leads outside the project folder"
         }
     }
 }

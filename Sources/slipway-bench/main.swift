@@ -7,6 +7,7 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "pins": PinsBenchmark.run,
     "pbxproj": PBXProjBenchmark.run,
     "publish": PublishBenchmark.run,
+    "redact": RedactBenchmark.run,
     "release": ReleaseBenchmark.run,
     "sync": SyncBenchmark.run,
 ]

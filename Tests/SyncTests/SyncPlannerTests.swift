@@ -271,3 +271,26 @@ extension SyncPlannerTests {
         try expectSecondPlanEmpty(mini, files: ["App/Base.lproj/Main.storyboard"], plan: plan)
     }
 }
+
+extension SyncPlannerTests {
+    @Test("a reference behind a symbolic link is reported as such, not as missing; a link leaving the project says so")
+    func referencesBehindLinks() throws {
+        let mini = MiniProject(children: [.group("App", [
+            .file("Linked/File.swift"), .file("Up/Shared.swift"), .file("Inner/Other.swift"), .file("Real/Ghost.swift"),
+        ])])
+        let plan = try mini.plan(files: ["Sources/Other.swift", "Real/"],
+                                 links: ["Linked": "/elsewhere", "Up": "../../shared", "Inner": "Sources"])
+        #expect(plan.moves.isEmpty)
+        #expect(Set(plan.unmoved) == [
+            UnmovedReference(path: "Linked/File.swift", reason: .behindLinkOutsideProject, link: "Linked", linkDestination: "/elsewhere"),
+            UnmovedReference(path: "Up/Shared.swift", reason: .behindLinkOutsideProject, link: "Up", linkDestination: "../../shared"),
+            UnmovedReference(path: "Inner/Other.swift", reason: .behindSymbolicLink, link: "Inner", linkDestination: "Sources"),
+            UnmovedReference(path: "Real/Ghost.swift", reason: .missing),
+        ])
+        let lines = SyncReport(project: "/project/App.xcodeproj", mode: .dryRun, plan: plan).lines()
+        #expect(lines.contains("  Linked/File.swift (behind the symbolic link 'Linked' → '/elsewhere', which leads outside the project folder)"))
+        #expect(lines.contains("  Inner/Other.swift (behind the symbolic link 'Inner' → 'Sources'; links are not followed)"))
+        #expect(lines.contains("  Real/Ghost.swift (not on disk)"))
+        #expect(!lines.contains { $0.contains("Linked/File.swift (not on disk)") })
+    }
+}

@@ -1,0 +1,155 @@
+/// One thing the redactor looks for: a sequence of units, each matched by any one of its
+/// alternatives (byte strings). A plain string is one unit with one alternative; an encoded
+/// form lets each character appear raw or escaped (`%2F`, `\/`, `\u002f`, ...).
+struct RedactionPattern: Hashable, Sendable {
+    var units: [[[UInt8]]]
+
+    /// A pattern matching exactly `bytes`.
+    static func literal(_ bytes: [UInt8]) -> RedactionPattern {
+        RedactionPattern(units: [[bytes]])
+    }
+
+    /// Every pair of bytes a match can start with.
+    var startingPairs: Set<UInt16> {
+        var pairs = Set<UInt16>()
+        guard let first = units.first else { return pairs }
+        for head in first {
+            if head.count >= 2 {
+                pairs.insert(UInt16(head[0]) << 8 | UInt16(head[1]))
+            } else if let head = head.first, units.count > 1 {
+                for next in units[1] { if let byte = next.first { pairs.insert(UInt16(head) << 8 | UInt16(byte)) } }
+            }
+        }
+        return pairs
+    }
+}
+
+/// The forms of a secret that are masked besides its raw value. See `Redactor` for the rules.
+enum RedactionForms {
+    /// Base64 fragments shorter than this (padding not counted) are not masked: a few base64
+    /// characters occur in ordinary text (`YWJj` is also a word fragment), 8 characters stand for
+    /// 6 bytes (48 bits) of the secret.
+    static let minimumBase64Length = 8
+    /// `base64` without `-w0` wraps its output at this column.
+    static let base64LineLength = 76
+
+    /// The base64 strings to mask for `value`: for the value and for the value followed by a
+    /// newline (what `echo $X | base64` encodes), in the standard and URL-safe alphabets, the
+    /// whole encoding with and without padding, its 76-column lines, and, for each of the three
+    /// alignments the value can have inside a longer encoded stream, the characters that depend
+    /// on the value's bytes only.
+    static func base64(of value: [UInt8]) -> Set<[UInt8]> {
+        var forms = Set<[UInt8]>()
+        for bytes in [value, value + [0x0A]] {
+            let whole = encode(bytes, padded: true)
+            forms.insert(whole)
+            forms.insert(Array(whole.prefix { $0 != UInt8(ascii: "=") }))
+            var start = 0
+            while start < whole.count {
+                forms.insert(Array(whole[start..<min(start + base64LineLength, whole.count)]))
+                start += base64LineLength
+            }
+            for offset in 0..<3 { forms.insert(stableMiddle(of: bytes, offset: offset)) }
+        }
+        let urlSafe = forms.map { form in
+            form.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
+        }
+        forms.formUnion(urlSafe)
+        return forms.filter { form in form.lazy.filter { $0 != UInt8(ascii: "=") }.count >= minimumBase64Length }
+    }
+
+    /// The characters of the encoding of `bytes` placed `offset` bytes after a 3-byte boundary that
+    /// are made of the value's bits only. Character `i` holds bits `6i..<6i+6` of the stream and
+    /// the value's bits are `8·offset..<8·(offset+count)`, so the stable characters run from
+    /// `⌈8·offset / 6⌉` to `⌊8·(offset+count) / 6⌋` (exclusive); the partial characters at either
+    /// end (at most 4 of the value's bits each) mix in the neighbours' bits and cannot be known.
+    static func stableMiddle(of bytes: [UInt8], offset: Int) -> [UInt8] {
+        let encoded = encode([UInt8](repeating: 0, count: offset) + bytes, padded: false)
+        let first = (8 * offset + 5) / 6, end = min(8 * (offset + bytes.count) / 6, encoded.count)
+        return first < end ? Array(encoded[first..<end]) : []
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Standard base64 of `bytes`.
+    static func encode(_ bytes: [UInt8], padded: Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group = UInt32(bytes[index]) << 16
+            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+            if count > 2 { group |= UInt32(bytes[index + 2]) }
+            for position in 0..<4 {
+                if position <= count {
+                    output.append(alphabet[Int(group >> UInt32(18 - 6 * position)) & 63])
+                } else if padded {
+                    output.append(UInt8(ascii: "="))
+                }
+            }
+            index += 3
+        }
+        return output
+    }
+
+    /// The percent-encoded form: every byte raw or `%XX` (either case), a space also `+`. Nil when
+    /// no encoder would change the value (only letters, digits and `-._~`).
+    static func percentEncoded(_ value: [UInt8]) -> RedactionPattern? {
+        guard value.contains(where: { !isUnreserved($0) }) else { return nil }
+        return RedactionPattern(units: value.map { byte in
+            var alternatives: Set<[UInt8]> = [[byte]]
+            for upper in [false, true] { alternatives.insert([UInt8(ascii: "%"), hex(byte >> 4, upper: upper), hex(byte & 15, upper: upper)]) }
+            if byte == UInt8(ascii: " ") { alternatives.insert([UInt8(ascii: "+")]) }
+            return Array(alternatives)
+        })
+    }
+
+    /// The JSON string form: every character raw or escaped as encoders do (`\"`, `\\`, `\/`,
+    /// `\n`-style short escapes, `\uXXXX` in either case, surrogate pairs above U+FFFF). Nil when
+    /// nothing in the value is escaped (only ASCII letters, digits and punctuation other than `"\/`).
+    static func jsonEscaped(_ value: String) -> RedactionPattern? {
+        guard value.unicodeScalars.contains(where: isEscapedInJSON) else { return nil }
+        var units: [[[UInt8]]] = []
+        for scalar in value.unicodeScalars {
+            var alternatives: Set<[UInt8]> = [Array(String(scalar).utf8)]
+            if let short = shortEscapes[scalar] { alternatives.insert(Array("\\\(short)".utf8)) }
+            if !(scalar.properties.isAlphabetic && scalar.isASCII) && !("0"..."9").contains(scalar) {
+                for upper in [false, true] { alternatives.insert(unicodeEscape(scalar, upper: upper)) }
+            }
+            units.append(Array(alternatives))
+        }
+        return RedactionPattern(units: units)
+    }
+
+    private static let shortEscapes: [Unicode.Scalar: Character] = [
+        "\"": "\"", "\\": "\\", "/": "/", "\n": "n", "\r": "r", "\t": "t", "\u{08}": "b", "\u{0C}": "f",
+    ]
+
+    private static func isEscapedInJSON(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value > 0x7E || scalar == "\"" || scalar == "\\" || scalar == "/"
+    }
+
+    private static func unicodeEscape(_ scalar: Unicode.Scalar, upper: Bool) -> [UInt8] {
+        let units = Array(String(scalar).utf16)
+        var bytes: [UInt8] = []
+        for unit in units {
+            bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
+            for shift in [12, 8, 4, 0] { bytes.append(hex(UInt8((unit >> UInt16(shift)) & 15), upper: upper)) }
+        }
+        return bytes
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+        }
+    }
+
+    private static func hex(_ nibble: UInt8, upper: Bool) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : (upper ? UInt8(ascii: "A") : UInt8(ascii: "a")) + nibble - 10
+    }
+}

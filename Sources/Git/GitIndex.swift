@@ -213,6 +213,9 @@ extension GitRepository {
 
     /// `path` relative to the working directory; absolute paths must lie inside it.
     func relativePath(_ path: String, workdir: String) throws -> String {
+        // A relative path without `.`, `..` or doubled slashes is already what the index holds:
+        // no need to ask the file system (realpath costs a system call per component).
+        if !path.hasPrefix("/"), !path.isEmpty, Self.isPlainRelative(path) { return path }
         let absolute = path.hasPrefix("/") ? path : workdir + "/" + path
         let standardized = Self.normalize(absolute)
         var roots = [workdir]
@@ -233,6 +236,13 @@ extension GitRepository {
             }
         }
         throw GitError.pathOutsideWorkingDirectory(path: path, workingDirectory: workdir)
+    }
+
+    /// True when no component of `path` is empty, `.` or `..`.
+    static func isPlainRelative(_ path: String) -> Bool {
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).allSatisfy { component in
+            !component.isEmpty && !component.elementsEqual(".".utf8) && !component.elementsEqual("..".utf8)
+        }
     }
 
     /// Removes `.`, `..` and repeated slashes without touching the file system.

@@ -1,4 +1,7 @@
 import Foundation
+// Testing is on the search path only when tests are built: a plain `swift build` builds this
+// target too (SwiftPM builds every target), and must not fail for want of it.
+#if canImport(Testing)
 import Testing
 
 /// Runs a suite's tests on threads of their own instead of Swift concurrency's cooperative pool.
@@ -35,6 +38,12 @@ public struct DedicatedThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     }
 }
 
+extension Trait where Self == DedicatedThreadsTrait {
+    /// Runs the suite's tests on threads of their own, off the cooperative pool.
+    public static var dedicatedThreads: Self { DedicatedThreadsTrait() }
+}
+#endif
+
 /// A counting semaphore for tasks: `acquire` suspends (never blocks) until a slot is free.
 public actor TestSlots {
     /// The slots the `dedicatedThreads` trait shares between all tests.
@@ -65,11 +74,6 @@ public actor TestSlots {
             waiting.removeFirst().resume()
         }
     }
-}
-
-extension Trait where Self == DedicatedThreadsTrait {
-    /// Runs the suite's tests on threads of their own, off the cooperative pool.
-    public static var dedicatedThreads: Self { DedicatedThreadsTrait() }
 }
 
 /// A task executor whose jobs run on plain threads: an idle thread takes the next job, and a new

@@ -17,6 +17,13 @@ enum SyncBenchmark {
         if arguments.first == "plan-loop", arguments.count >= 3, let count = Int(arguments[2]) {
             return try planLoop(arguments[1], count: count)
         }
+        if arguments.first == "write-synthetic", arguments.count >= 3, let files = Int(arguments[1]) {
+            // A synthetic project committed to git, to run `slipway sync` on copies of it by hand
+            // (under a profiler or strace).
+            try SyntheticXcodeProject.write(files: files, groups: max(1, files / 10), in: arguments[2])
+            try commitTree(arguments[2])
+            return
+        }
         let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 11
         let sizes = (Bench.option("--sizes", arguments) ?? "5000,10000,20000").split(separator: ",").compactMap { Int($0) }
         print("slipway-bench sync — medians of \(runs) runs")
@@ -141,11 +148,7 @@ enum SyncBenchmark {
         let template = folder + "/synthetic\(files)"
         try SyntheticXcodeProject.write(files: files, groups: max(1, files / 10), in: template)
         let withGit = files >= 20_000
-        if withGit {
-            try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: template)
-            try GitFixture.run(["add", "-A"], in: template)
-            try GitFixture.run(["commit", "--quiet", "-m", "tree"], in: template)
-        }
+        if withGit { try commitTree(template) }
         let noGitSync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment(), git: { _ in nil })
         let gitSync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment())
         var samples: [[Double]] = [[], []]
@@ -179,6 +182,13 @@ enum SyncBenchmark {
     }
 
     // MARK: - Helpers
+
+    /// `git init` + add + commit of the whole folder.
+    private static func commitTree(_ folder: String) throws {
+        try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: folder)
+        try GitFixture.run(["add", "-A"], in: folder)
+        try GitFixture.run(["commit", "--quiet", "-m", "tree"], in: folder)
+    }
 
 
 

@@ -82,21 +82,8 @@ import TestThreads
     }
 
     @Test func aSecondInstallIntoTheSameCacheIsRefused() async throws {
-        let server = try LoopbackHTTPServer()
-        try server.put("fmt-2.0.0-\(platform).tar.gz", try ArchiveMaker.make(name: "fmt", printing: "fmt version 2.0.0"))
-        let project = try PinsProject()
-        try project.write("Toolfile", """
-            tools:
-              fmt:
-                archive: \(server.url(for: "fmt-{version}-{os}-{arch}.tar.gz"))
-                executable: bin/fmt
-                platforms: [\(platform)]
-                version: 2.0.0
-
-            """)
+        let (server, project) = try lockedArchiveProject()
         let environment = ["SLIPWAY_CACHE_DIR": project.cacheFolder.path, "NO_COLOR": "1"]
-        let locked = try await Binaries.runSlipway(["tools", "lock"], in: project.path, environment: environment)
-        try #require(locked.status == .exited(0), "\(locked.errorText)")
         // This process holds the cache, as a running install would.
         try FileManager.default.createDirectory(atPath: project.toolsCache, withIntermediateDirectories: true)
         let lock = try ExclusiveLock.acquire(at: project.toolsCache + "/" + ExclusiveLock.fileName,

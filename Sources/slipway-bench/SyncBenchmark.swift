@@ -9,7 +9,7 @@ import TestSupport
 /// apply of synthetic projects (20,000 files in 2,000 groups, and smaller ones to show the
 /// growth is linear).
 ///
-/// `slipway-bench sync [--runs N] [--corpus DIR] [--slipway PATH] [--sizes 5000,10000,20000]`
+/// `slipway-bench sync [--runs N] [--corpus DIR] [--project BASENAME] [--slipway PATH] [--sizes 5000,10000,20000]`
 enum SyncBenchmark {
     static let largeProject = "duckduckgo__apple-browsers__DuckDuckGo-macOS"
 
@@ -30,10 +30,12 @@ enum SyncBenchmark {
         let folder = NSTemporaryDirectory() + "slipway-bench-sync-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        if let corpus = Bench.corpusDirectory(arguments), let entry = try PBXProjCorpusManifest.entries(in: corpus).first(where: { $0.baseName == largeProject }) {
+        let projectName = Bench.option("--project", arguments) ?? largeProject
+        if let corpus = Bench.corpusDirectory(arguments), let entry = try PBXProjCorpusManifest.entries(in: corpus).first(where: { $0.baseName == projectName }) {
+            let label = String(projectName.split(separator: "_").last ?? Substring(projectName))
             let pristine = try rebuild(entry, in: folder + "/pristine")
-            try measurePlan(pristine, runs: runs)
-            try await measureWholeProcess(pristine, folder: folder, runs: runs, arguments: arguments)
+            try measurePlan(pristine, label: label, runs: runs)
+            try await measureWholeProcess(pristine, label: label, folder: folder, runs: runs, arguments: arguments)
         } else {
             print("(no corpus: pass --corpus DIR or set SLIPWAY_CORPUS to measure the DuckDuckGo project)")
         }
@@ -79,7 +81,7 @@ enum SyncBenchmark {
         return bundle
     }
 
-    private static func measurePlan(_ bundle: String, runs: Int) throws {
+    private static func measurePlan(_ bundle: String, label: String, runs: Int) throws {
         let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment())
         let loaded = try sync.load(bundle)
         let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem())
@@ -89,13 +91,13 @@ enum SyncBenchmark {
         }
         let readTime = try Bench.median(runs: runs) { _ = try sync.load(bundle) }
         let scanTime = try Bench.median(runs: runs) { _ = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem()) }
-        print("DuckDuckGo-macOS: \(listing.count) entries on disk; the plan has \(plan.moves.count) move(s), \(plan.edits.count) pbxproj edit(s)")
-        Bench.report("DuckDuckGo-macOS: plan (pure)", Bench.ms(planTime), target: "≤ 50 ms")
-        Bench.report("DuckDuckGo-macOS: read + parse the pbxproj", Bench.ms(readTime), target: "—")
-        Bench.report("DuckDuckGo-macOS: list the folder", Bench.ms(scanTime), target: "—")
+        print("\(label): \(listing.count) entries on disk; the plan has \(plan.moves.count) move(s), \(plan.edits.count) pbxproj edit(s)")
+        Bench.report("\(label): plan (pure)", Bench.ms(planTime), target: "≤ 50 ms")
+        Bench.report("\(label): read + parse the pbxproj", Bench.ms(readTime), target: "—")
+        Bench.report("\(label): list the folder", Bench.ms(scanTime), target: "—")
     }
 
-    private static func measureWholeProcess(_ bundle: String, folder: String, runs: Int, arguments: [String]) async throws {
+    private static func measureWholeProcess(_ bundle: String, label: String, folder: String, runs: Int, arguments: [String]) async throws {
         let slipway = Bench.slipwayBinary(arguments)
         guard FileManager.default.isExecutableFile(atPath: slipway) else {
             print("(no slipway binary at \(slipway): build it with '\(Bench.buildCommand)' or pass --slipway PATH)")
@@ -119,15 +121,15 @@ enum SyncBenchmark {
             }
         }
         let git = samples[0].sorted()[samples[0].count / 2], noGit = samples[1].sorted()[samples[1].count / 2]
-        Bench.report("DuckDuckGo-macOS: whole 'slipway sync' (git)", Bench.ms(git), target: "≤ 500 ms")
-        Bench.report("DuckDuckGo-macOS: whole 'slipway sync --no-git'", Bench.ms(noGit), target: "—")
-        Bench.report("DuckDuckGo-macOS: git staging / --no-git", String(format: "%.2f×", git / noGit), target: "≤ 1.3×")
+        Bench.report("\(label): whole 'slipway sync' (git)", Bench.ms(git), target: "≤ 500 ms")
+        Bench.report("\(label): whole 'slipway sync --no-git'", Bench.ms(noGit), target: "—")
+        Bench.report("\(label): git staging / --no-git", String(format: "%.2f×", git / noGit), target: "≤ 1.3×")
         // `--check` on a synced copy (exit 0), as CI runs it.
         let synced = folder + "/synced"
         try await Bench.run("/bin/cp", ["-a", pristine, synced])
         try await Bench.run(slipway, ["sync", synced + "/project/" + name, "--quiet"])
         let check = try await Bench.median(runs: runs) { try await Bench.run(slipway, ["sync", synced + "/project/" + name, "--check", "--quiet"]) }
-        Bench.report("DuckDuckGo-macOS: whole 'slipway sync --check' (in sync)", Bench.ms(check), target: "—")
+        Bench.report("\(label): whole 'slipway sync --check' (in sync)", Bench.ms(check), target: "—")
     }
 
     /// `slipway-bench sync plan-loop PROJECT N`: plans PROJECT N times (for a profiler).

@@ -21,8 +21,20 @@ import TestThreads
         }
         let report = try await DependencyAuditor(context: project.context(online: false)).audit()
         #expect(report.failures.map(\.summary) == [])
-        #expect(!report.findings.isEmpty)
+        // Every lockfile of the folder was audited (a fixture lost on the way, such as a
+        // Package.resolved that a global gitignore kept out of a commit, fails here).
+        let audited = Set(report.findings.map { ($0.file as NSString).lastPathComponent })
+        let lockfiles = Set(files.map { ($0 as NSString).lastPathComponent }.filter { Self.lockfileNames.contains($0) })
+        #expect(!lockfiles.isEmpty && lockfiles.isSubset(of: audited), "audited \(audited.sorted()), present \(lockfiles.sorted())")
+        #expect(lockfiles == Self.expectedLockfiles[folder], "the fixture folder '\(folder)' is incomplete")
     }
+
+    static let lockfileNames: Set = ["Package.resolved", "Gemfile.lock", "Cartfile.resolved", "Podfile.lock"]
+    static let expectedLockfiles: [String: Set<String>] = [
+        "duckduckgo-iOS": ["Gemfile.lock", "Package.resolved"],
+        "duckduckgo-iOS-2020": ["Cartfile.resolved"],
+        "SwiftLint": ["Package.resolved"],
+    ]
 
     @Test func duckDuckGosRubyOnlyGemfileLockPassesThePlatformCheck() async throws {
         let project = try PinsProject()

@@ -7,12 +7,13 @@ public enum BlockingWork {
     /// Runs `body` on a new thread and returns (or throws) what it does, without holding a
     /// thread of the cooperative pool meanwhile: for calls that wait on the network or on
     /// another process (libgit2's push, ls-remote and clone, for instance).
+    /// `name` names the thread (it shows in debuggers and in /proc).
     public static func run<Result: Sendable>(
-        _ body: @escaping @Sendable () throws -> Result
+        name: String = "slipway-blocking-work", _ body: @escaping @Sendable () throws -> Result
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread { continuation.resume(with: Swift.Result { try body() }) }
-            thread.name = "slipway-blocking-work"
+            thread.name = name
             thread.start()
         }
     }

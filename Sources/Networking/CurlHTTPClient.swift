@@ -45,11 +45,7 @@ public struct CurlHTTPClient: HTTPClient {
         let transfer = try CurlTransfer(request: request, timeout: request.timeout ?? defaultTimeout,
                                         destination: destination, progress: progress)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let thread = Thread { continuation.resume(with: transfer.run()) }
-                thread.name = "slipway-http"
-                thread.start()
-            }
+            try await BlockingWork.run(name: "slipway-http") { try transfer.run().get() }
         } onCancel: {
             transfer.cancel()
         }
@@ -112,7 +108,7 @@ private final class CurlTransfer: @unchecked Sendable {
         let code: Int32 = request.url.absoluteString.withCString { url in
             errorBuffer.withUnsafeMutableBufferPointer { errors in
                 configure(handle, url: url, errors: errors.baseAddress!, headerList: &headerList)
-                // off-pool: the transfer runs on the Thread that perform() starts for it.
+                // off-pool: run() is called through BlockingWork.run, on a thread of its own.
                 return withExtendedLifetime(self) { ccurl_perform(handle) }
             }
         }

@@ -52,9 +52,12 @@ public struct SwiftBuildStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let build = context.processSpec("swift", ["build"] + commonArguments(context) + buildArguments)
-        _ = try await context.withPrivateTemporaryDirectory(build) { try await context.runChecked($0) }
-        let show = context.processSpec("swift", ["build"] + commonArguments(context) + ["--show-bin-path"])
-        let binPath = try await context.withPrivateTemporaryDirectory(show) { try await context.processRunner.run($0) }
+        let binPath = try await context.withPrivateTemporaryDirectory(build) { spec in
+            try await context.runChecked(spec)
+            var show = spec
+            show.arguments = ["build"] + commonArguments(context) + ["--show-bin-path"]
+            return try await context.processRunner.run(show)
+        }
         return ["bin-path": binPath.outputText.trimmingCharacters(in: .whitespacesAndNewlines)]
     }
 }

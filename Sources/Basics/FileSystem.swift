@@ -20,6 +20,9 @@ public protocol FileSystem: Sendable {
     func kind(of path: String) -> FileKind?
     /// True when `path` is a regular file the current user may execute.
     func isExecutable(_ path: String) -> Bool
+    /// What `lstat` says of `path`, or nil when nothing is there. File systems that are not
+    /// the disk (or cannot say) answer with the kind only (`FileStatus.details` nil).
+    func status(of path: String) -> FileStatus?
 
     // Transactional moves (Sync); defaults and LocalFileSystem's versions in FileSystem+Sync.swift.
 
@@ -40,7 +43,47 @@ public enum FileKind: Sendable, Hashable {
     case file, directory, symbolicLink, other
 }
 
+/// A path's kind and, from the disk, the `lstat` data that tell whether a file changed (what
+/// git's index records to avoid reading unchanged files).
+public struct FileStatus: Sendable, Hashable {
+    /// The numbers `lstat` gives.
+    public struct Details: Sendable, Hashable {
+        public var size: Int64
+        public var inode: UInt64
+        public var mode: UInt32
+        public var modifiedSeconds: Int64
+        public var modifiedNanoseconds: Int64
+        public var changedSeconds: Int64
+        public var changedNanoseconds: Int64
+
+        public init(size: Int64, inode: UInt64, mode: UInt32, modifiedSeconds: Int64, modifiedNanoseconds: Int64,
+                    changedSeconds: Int64, changedNanoseconds: Int64) {
+            self.size = size
+            self.inode = inode
+            self.mode = mode
+            self.modifiedSeconds = modifiedSeconds
+            self.modifiedNanoseconds = modifiedNanoseconds
+            self.changedSeconds = changedSeconds
+            self.changedNanoseconds = changedNanoseconds
+        }
+    }
+
+    public var kind: FileKind
+    /// Nil when the file system cannot say.
+    public var details: Details?
+
+    public init(kind: FileKind, details: Details? = nil) {
+        self.kind = kind
+        self.details = details
+    }
+}
+
 extension FileSystem {
+    /// The kind alone, from `kind(of:)`.
+    public func status(of path: String) -> FileStatus? {
+        kind(of: path).map { FileStatus(kind: $0) }
+    }
+
     /// True when something exists at `path`.
     public func exists(_ path: String) -> Bool { kind(of: path) != nil }
 

@@ -123,7 +123,25 @@ public struct LocalFileSystem: FileSystem {
     public func kind(of path: String) -> FileKind? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
+        return Self.kind(info.st_mode)
+    }
+
+    public func status(of path: String) -> FileStatus? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec, changed = info.st_ctimespec
+        #else
+        let modified = info.st_mtim, changed = info.st_ctim
+        #endif
+        return FileStatus(kind: Self.kind(info.st_mode), details: FileStatus.Details(
+            size: Int64(info.st_size), inode: UInt64(info.st_ino), mode: UInt32(info.st_mode),
+            modifiedSeconds: Int64(modified.tv_sec), modifiedNanoseconds: Int64(modified.tv_nsec),
+            changedSeconds: Int64(changed.tv_sec), changedNanoseconds: Int64(changed.tv_nsec)))
+    }
+
+    private static func kind(_ mode: mode_t) -> FileKind {
+        switch mode & S_IFMT {
         case S_IFREG: return .file
         case S_IFDIR: return .directory
         case S_IFLNK: return .symbolicLink
@@ -135,5 +153,40 @@ public struct LocalFileSystem: FileSystem {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
         return access(path, X_OK) == 0
+    }
+}
+
+extension LocalFileSystem {
+    /// Everything below `folder` that is not a directory (files, symbolic links, others), as
+    /// paths relative to it, in no particular order; a directory whose name is in `unentered`
+    /// is listed as an item itself and not entered. One `readdir` pass per directory, using the
+    /// entry type it reports (`lstat` only where the file system does not say). Nil when a
+    /// directory in it cannot be read.
+    public static func itemsBelow(_ folder: String, unentered: Set<String> = []) -> [String]? {
+        var items: [String] = []
+        var pending: [String] = [""]
+        while let relative = pending.popLast() {
+            let absolute = relative.isEmpty ? folder : folder + "/" + relative
+            guard let dir = opendir(absolute) else { return nil }
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name == "." || name == ".." { continue }
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var isDirectory = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+                    var info = stat()
+                    isDirectory = lstat(absolute + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+                }
+                if isDirectory && !unentered.contains(name) {
+                    pending.append(path)
+                } else {
+                    items.append(path)
+                }
+            }
+        }
+        return items
     }
 }

@@ -2,6 +2,7 @@
 #define SLIPWAY_CLIBGIT2_SHIM_H
 #include <git2.h>
 #include <git2/sys/odb_backend.h>
+#include <git2/sys/mempack.h>
 #include <zlib.h>
 
 /*
@@ -20,6 +21,12 @@ static inline int slipway_git_set_owner_validation(int enabled) {
  * (0). Returns 0 on success. */
 static inline int slipway_git_set_strict_hash_verification(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
+}
+
+/* Turns libgit2's check that the objects a new index entry, tree or commit names exist on (1)
+ * or off (0). Returns 0 on success. */
+static inline int slipway_git_set_strict_object_creation(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
 }
 
 /* Reads an object's raw data from the object database's backends (loose objects, packs,

@@ -92,8 +92,11 @@ extension GitRepository {
         }
     }
 
-    /// The repository's index, re-read from disk so that changes made by other tools count.
-    /// The caller frees the returned pointer.
+    /// The repository's index, re-read from disk when the file changed since it was last read
+    /// (another size, modification time or inode: git and libgit2 replace the file through a
+    /// lock file, so every write shows), so that changes made by other tools count. A forced
+    /// re-read would parse an unchanged index twice on every call. The caller frees the
+    /// returned pointer.
     @discardableResult
     func reloadIndex(_ repo: OpaquePointer, workdir: String) throws -> OpaquePointer {
         var index: OpaquePointer?
@@ -103,7 +106,7 @@ extension GitRepository {
         guard let index else {
             throw GitError.operationFailed(operation: "open the index of", subject: workdir, libgit2: "no index")
         }
-        let code = git_index_read(index, 1)
+        let code = git_index_read(index, 0)
         if code < 0 {
             let failure = LibGit2Failure(code: code)
             git_index_free(index)
@@ -129,38 +132,34 @@ extension GitRepository {
     }
 
     /// Stages a directory's files (tracked or not ignored) and drops entries whose files vanished.
-    /// With `onlyUntracked`, files the index already holds are left as they are (not re-hashed).
+    /// With `onlyUntracked`, files the index already holds are left as they are (neither
+    /// re-hashed nor looked for: the caller has just checked them).
     func stageDirectory(_ path: String, workdir: String, repo: OpaquePointer, index: OpaquePointer,
                         onlyUntracked: Bool = false) throws {
         let prefix = path.isEmpty ? "" : path + "/"
-        for tracked in Self.indexPaths(index, under: prefix) where !Self.itemExists(atPath: workdir + "/" + tracked) {
-            try check(git_index_remove_bypath(index, tracked)) {
-                .operationFailed(operation: "unstage", subject: tracked, libgit2: $0.message)
+        if !onlyUntracked {
+            for tracked in Self.indexPaths(index, under: prefix) where !Self.itemExists(atPath: workdir + "/" + tracked) {
+                try check(git_index_remove_bypath(index, tracked)) {
+                    .operationFailed(operation: "unstage", subject: tracked, libgit2: $0.message)
+                }
             }
         }
-        let root = URL(fileURLWithPath: workdir + "/" + path)
-        guard let walker = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey], options: [])
-        else { return }
-        let rootLength = (workdir + "/").count
-        for case let url as URL in walker {
-            let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
-            let relative = String(url.path.dropFirst(rootLength))
-            if url.lastPathComponent == ".git" {
-                walker.skipDescendants()
-                continue
-            }
-            if values?.isDirectory == true, values?.isSymbolicLink != true { continue }
-            var ignored: Int32 = 0
+        let folder = path.isEmpty ? workdir : workdir + "/" + path
+        for item in LocalFileSystem.itemsBelow(folder, unentered: [".git"]) ?? [] {
+            // A repository nested here is not staged (git would record it as a submodule).
+            if item == ".git" || item.hasSuffix("/.git") { continue }
+            let relative = prefix + item
             let tracked = git_index_get_bypath(index, relative, 0) != nil
+            if tracked && onlyUntracked { continue }
             // A Slipway lock file exists only while some slipway works there: never new content.
             if !tracked && ExclusiveLock.isLockFile(relative) { continue }
+            var ignored: Int32 = 0
             if !tracked {
                 try check(git_ignore_path_is_ignored(&ignored, repo, relative)) {
                     .operationFailed(operation: "check ignore rules for", subject: relative, libgit2: $0.message)
                 }
             }
-            if (tracked && !onlyUntracked) || (!tracked && ignored == 0) {
+            if tracked || ignored == 0 {
                 try check(git_index_add_bypath(index, relative)) {
                     .operationFailed(operation: "stage", subject: relative, libgit2: $0.message)
                 }

@@ -75,6 +75,13 @@ extension GitRepository {
             else { return false }
             replacements.append((old, new, refreshed))
         }
+        // Each entry is re-added with the object id it already had in this index, as `git mv`
+        // does, so libgit2's check that the object exists (a header read per entry: a third of
+        // the staging time of a thousand moves) is switched off meanwhile. The option is
+        // process-wide; another thread's tree or commit made in that window goes unchecked
+        // too, which costs it a safety net, never a wrong result.
+        _ = slipway_git_set_strict_object_creation(0)
+        defer { _ = slipway_git_set_strict_object_creation(1) }
         for replacement in replacements {
             try check(git_index_remove(index, replacement.old, 0)) {
                 .operationFailed(operation: "unstage", subject: replacement.old, libgit2: $0.message)
@@ -131,7 +138,7 @@ extension GitRepository {
 
     /// The index file's modification time: entries modified at or after it may have changed
     /// after they were hashed without their stat data showing it ("racy git").
-    private static func indexModificationTime(_ path: String) -> (seconds: Int32, nanoseconds: UInt32)? {
+    static func indexModificationTime(_ path: String) -> (seconds: Int32, nanoseconds: UInt32)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return time(modificationTime(info))
@@ -143,10 +150,10 @@ extension GitRepository {
     }
 
     #if canImport(Darwin)
-    private static func modificationTime(_ info: stat) -> timespec { info.st_mtimespec }
-    private static func changeTime(_ info: stat) -> timespec { info.st_ctimespec }
+    static func modificationTime(_ info: stat) -> timespec { info.st_mtimespec }
+    static func changeTime(_ info: stat) -> timespec { info.st_ctimespec }
     #else
-    private static func modificationTime(_ info: stat) -> timespec { info.st_mtim }
-    private static func changeTime(_ info: stat) -> timespec { info.st_ctim }
+    static func modificationTime(_ info: stat) -> timespec { info.st_mtim }
+    static func changeTime(_ info: stat) -> timespec { info.st_ctim }
     #endif
 }

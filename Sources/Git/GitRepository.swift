@@ -187,7 +187,7 @@ public final class GitRepository: @unchecked Sendable {
         git_repository_head_unborn(repo) == 1
     }
 
-    private static func trimmingSlash(_ path: String) -> String {
+    static func trimmingSlash(_ path: String) -> String {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 }

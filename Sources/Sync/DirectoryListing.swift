@@ -46,6 +46,8 @@ public struct DirectoryListing: Sendable {
     public let isCaseSensitive: Bool
     private var entries: [String: Entry] = [:]
     private var childNames: [String: [String]] = [:]
+    /// `lstat` data of scanned entries, by key, when the file system gave them.
+    private var details: [String: FileStatus.Details] = [:]
 
     /// A listing from explicit entries (the root folder is implied); for tests and for callers
     /// that already know the tree. Missing parent folders are added.
@@ -93,6 +95,11 @@ public struct DirectoryListing: Sendable {
     /// How many entries there are, the root included.
     public var count: Int { entries.count }
 
+    /// What `lstat` said of `path` during the scan (nil when it was not scanned from the disk).
+    public func details(_ path: String) -> FileStatus.Details? {
+        details[key(path)]
+    }
+
     /// Every entry, in no particular order.
     public var allEntries: [Entry] { Array(entries.values) }
 
@@ -113,7 +120,9 @@ public struct DirectoryListing: Sendable {
             for name in names {
                 let relative = folder.isEmpty ? name : folder + "/" + name
                 let absolute = root + "/" + relative
-                let kind = Self.kind(fileSystem.kind(of: absolute))
+                let status = fileSystem.status(of: absolute)
+                let kind = Self.kind(status?.kind)
+                if let found = status?.details { listing.details[listing.key(relative)] = found }
                 let destination = kind == .symbolicLink ? fileSystem.destinationOfSymbolicLink(absolute) : nil
                 listing.insertScanned(Entry(path: relative, kind: kind, linkDestination: destination), parent: folder)
                 guard kind == .directory, !unlistedFolders.contains(name), !name.hasSuffix(".xcodeproj"),

@@ -104,7 +104,7 @@ public struct ProjectSync: Sendable {
         var report = SyncReport(project: loaded.pbxprojPath, mode: mode, plan: plan, recovered: recovered)
         guard mode == .apply, plan.conflicts.isEmpty, !plan.isEmpty else { return report }
         let git = options.useGit ? try openGit(loaded.root) : nil
-        if let git, !options.allowDirty {
+        if let git, !options.allowDirty, try !git.isProvablyClean(listing: listing) {
             let dirty = try git.uncommittedChanges()
             guard dirty.isEmpty else { throw SyncError.dirtyWorkingTree(repository: loaded.root, paths: dirty) }
         }

@@ -10,6 +10,10 @@ public protocol SyncGit: Sendable {
     /// `git status --short`-style lines (`XY path`) for uncommitted changes under the project
     /// folder, untracked files included and ignored ones not, Slipway's lock files left out.
     func uncommittedChanges() throws -> [String]
+    /// True when `uncommittedChanges()` would be empty, proven without reading files, from the
+    /// sync's own listing of the project folder; false when that cannot be proven cheaply (then
+    /// ask `uncommittedChanges()`).
+    func isProvablyClean(listing: DirectoryListing) throws -> Bool
     /// Records `moves` (already made on disk) the way `git mv` does, re-using each index entry
     /// under its new path without reading the file, so a moved file shows as a rename; records
     /// `paths` as they are on disk now (present ones added, missing ones removed). The index is
@@ -64,6 +68,24 @@ public struct LibGit2SyncGit: SyncGit {
             (prefix.isEmpty || entry.path.hasPrefix(prefix + "/")) && !ExclusiveLock.isLockFile(entry.path)
                 && (entry.index != nil || (entry.workTree != nil && entry.workTree != .ignored))
         }.map { "\($0.shortCode) \($0.path)" }
+    }
+
+    public func isProvablyClean(listing: DirectoryListing) throws -> Bool {
+        var files: [String] = [], unlisted: [String] = []
+        for entry in listing.allEntries {
+            if entry.kind != .directory {
+                files.append(entry.path)
+            } else if !listing.isListed(entry.path) {
+                unlisted.append(entry.path)
+            }
+        }
+        var walked = GitWalkedFolder(prefix: prefix, files: files, unlistedFolders: unlisted, isExcluded: ExclusiveLock.isLockFile)
+        walked.details = { listing.details($0) }
+        do {
+            return try repository.isProvablyClean(walked)
+        } catch {
+            throw SyncError.git(operation: "read the status of '\(repository.workingDirectory ?? "")'", reason: errorText(error))
+        }
     }
 
     public func stage(moves: [GitIndexMove], paths: [String]) throws -> [String] {

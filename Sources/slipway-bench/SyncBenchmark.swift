@@ -10,6 +10,7 @@ import TestSupport
 /// growth is linear).
 ///
 /// `slipway-bench sync [--runs N] [--corpus DIR] [--project BASENAME] [--slipway PATH] [--sizes 5000,10000,20000]`
+/// `slipway-bench sync write-corpus BASENAME DIR --corpus DIR [--unfold N]`: writes that corpus project's tree, committed.
 enum SyncBenchmark {
     static let largeProject = "duckduckgo__apple-browsers__DuckDuckGo-macOS"
 
@@ -24,6 +25,20 @@ enum SyncBenchmark {
             try commitTree(arguments[2])
             return
         }
+        if arguments.first == "write-corpus", arguments.count >= 3, let corpus = Bench.corpusDirectory(arguments),
+           let entry = try PBXProjCorpusManifest.entries(in: corpus).first(where: { $0.baseName == arguments[1] }) {
+            // A corpus project's rebuilt tree, committed to git, for profiling by hand
+            // (`--unfold N`: made untidy as measured below).
+            let bundle = try rebuild(entry, in: arguments[2])
+            if let count = Bench.option("--unfold", arguments).flatMap({ Int($0) }) {
+                let root = (bundle as NSString).deletingLastPathComponent
+                print("unfolded \(try unfold(bundle, moves: count)) items")
+                try GitFixture.run(["add", "-A"], in: root)
+                try GitFixture.run(["commit", "--quiet", "-m", "untidy"], in: root)
+            }
+            print(bundle)
+            return
+        }
         let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 11
         let sizes = (Bench.option("--sizes", arguments) ?? "5000,10000,20000").split(separator: ",").compactMap { Int($0) }
         print("slipway-bench sync — medians of \(runs) runs")
@@ -36,6 +51,13 @@ enum SyncBenchmark {
             let pristine = try rebuild(entry, in: folder + "/pristine")
             try measurePlan(pristine, label: label, runs: runs)
             try await measureWholeProcess(pristine, label: label, folder: folder, runs: runs, arguments: arguments)
+            // The same real tree made untidy (issue #11's duckduckgo/iOS had 1,327 moves to make).
+            let untidy = try rebuild(entry, in: folder + "/untidy")
+            let unfolded = try unfold(untidy, moves: 1_300)
+            let untidyRoot = (untidy as NSString).deletingLastPathComponent
+            try GitFixture.run(["add", "-A"], in: untidyRoot)
+            try GitFixture.run(["commit", "--quiet", "-m", "untidy"], in: untidyRoot)
+            try await measureWholeProcess(untidy, label: "\(label), \(unfolded) unfolded", folder: folder, runs: runs, arguments: arguments)
         } else {
             print("(no corpus: pass --corpus DIR or set SLIPWAY_CORPUS to measure the DuckDuckGo project)")
         }
@@ -79,6 +101,42 @@ enum SyncBenchmark {
         try GitFixture.run(["add", "-A"], in: root)
         try GitFixture.run(["commit", "--quiet", "-m", "tree"], in: root)
         return bundle
+    }
+
+    /// Makes a tidy tree untidy the way synx users find theirs: groups keep their names but lose
+    /// their folders (the folder's contents moved up into its parent), so that a sync has to move
+    /// every one of those items back. Groups are taken in tree order, skipping any whose items'
+    /// names clash with their parent folder's, until about `moves` items are out of place.
+    /// Returns how many items were moved out (what the sync will move back).
+    private static func unfold(_ bundle: String, moves wanted: Int) throws -> Int {
+        let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment())
+        let loaded = try sync.load(bundle)
+        var project = loaded.project
+        let manager = FileManager.default
+        var moved = 0
+        var chosen: [(id: ObjectID, name: String)] = []
+        func visit(_ id: ObjectID, folder: String, isRoot: Bool) throws {
+            guard moved < wanted, let group = project.fileElement(id), group.kind == .group,
+                  group.sourceTree == "<group>" || isRoot else { return }
+            let here = group.path.map { folder + "/" + $0 } ?? folder
+            if !isRoot, let path = group.path, !path.contains("/"), !path.contains("."),
+               let inner = try? manager.contentsOfDirectory(atPath: here), !inner.isEmpty,
+               Set(inner).isDisjoint(with: Set(try manager.contentsOfDirectory(atPath: folder))) {
+                for name in inner { try manager.moveItem(atPath: here + "/" + name, toPath: folder + "/" + name) }
+                try manager.removeItem(atPath: here)
+                chosen.append((id, path))
+                moved += inner.count
+                return  // its subgroups now resolve in `folder`, and stay as they are
+            }
+            for child in group.children { try visit(child, folder: here, isRoot: false) }
+        }
+        if let main = project.mainGroupID { try visit(main, folder: loaded.root, isRoot: true) }
+        for (id, name) in chosen {
+            if project.fileElement(id)?.name == nil { try project.setName(of: id, to: name) }
+            try project.setPath(of: id, to: nil)
+        }
+        try Data(try project.serialized()).write(to: URL(fileURLWithPath: loaded.pbxprojPath))
+        return moved
     }
 
     private static func measurePlan(_ bundle: String, label: String, runs: Int) throws {

@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Basics",
+                "Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,7 +45,7 @@ let package = Package(
         /// events, reports and the run journal.
         .target(name: "Lanes", dependencies: ["Steps", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
-        .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
@@ -70,6 +70,9 @@ let package = Package(
         ),
         /// The system's zlib (apt `zlib1g-dev`, brew `zlib`), for gzip and zip deflate.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        /// Xcode builds: xcodebuild log formatting, result-bundle reading, schemes, destinations,
+        /// export options and Xcode selection (plain parsing, testable on Linux).
+        .target(name: "Xcode", dependencies: ["PBXProj", "Basics"]),
         /// Group/directory sync: plans moves from the Xcode group tree and applies them as a
         /// journaled transaction (recoverable, git-staged as renames).
         .target(
@@ -107,7 +110,7 @@ let package = Package(
         /// `slipway-bench`: prints medians for the performance targets of each area.
         .executableTarget(
             name: "slipway-bench",
-            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Basics", "TestSupport"]
+            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Xcode", "Basics", "TestSupport"]
         ),
         /// Fixtures, fakes and helpers shared by the tests.
         .target(name: "TestSupport", dependencies: ["Basics", "Git"]),
@@ -126,6 +129,7 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport", "TestThreads"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "TestSupport", "TestThreads"]),
+        .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestSupport", "TestThreads"]),
         .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport", "TestThreads"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Test results in the shape JUnit XML reports have, shared by everything in this module that
+/// writes them (`slipway xcode log --junit`, result bundles, and the lane's own report).
+public struct JUnitTestCase: Sendable, Hashable, Codable {
+    /// How a test ended.
+    public enum Outcome: Sendable, Hashable, Codable {
+        case passed
+        /// Failed; `message` is the first failure, `details` all of them (with file:line).
+        case failed(message: String, details: String)
+        case skipped(message: String?)
+        /// Failed at least once and then passed on a retry: reported as passed, with a note.
+        case flaky(failedRuns: Int, details: String)
+    }
+
+    /// The suite or class (`MyAppTests.LoginTests`), JUnit's `classname`.
+    public var className: String
+    /// The test's name (`testLogin()`).
+    public var name: String
+    /// Seconds, when known.
+    public var duration: Double?
+    public var outcome: Outcome
+
+    public init(className: String, name: String, duration: Double? = nil, outcome: Outcome) {
+        self.className = className
+        self.name = name
+        self.duration = duration
+        self.outcome = outcome
+    }
+}
+
+/// Renders test cases as a JUnit XML document (the dialect GitHub, GitLab, Jenkins and
+/// Buildkite read): one `<testsuite>` per class name, in first-seen order.
+public enum JUnitXML {
+    /// The document for `cases`, named `name`.
+    public static func render(_ cases: [JUnitTestCase], name: String) -> String {
+        var order: [String] = []
+        var byClass: [String: [JUnitTestCase]] = [:]
+        for test in cases {
+            if byClass[test.className] == nil { order.append(test.className) }
+            byClass[test.className, default: []].append(test)
+        }
+        let failed = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
+        let skipped = cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
+        let total = cases.reduce(0.0) { $0 + ($1.duration ?? 0) }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"\(escape(name))\" tests=\"\(cases.count)\" failures=\"\(failed)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\">\n"
+        for className in order {
+            let members = byClass[className] ?? []
+            let memberFailures = members.filter { if case .failed = $0.outcome { true } else { false } }.count
+            let memberSkipped = members.filter { if case .skipped = $0.outcome { true } else { false } }.count
+            let time = members.reduce(0.0) { $0 + ($1.duration ?? 0) }
+            xml += "  <testsuite name=\"\(escape(className))\" tests=\"\(members.count)\" failures=\"\(memberFailures)\" skipped=\"\(memberSkipped)\" time=\"\(seconds(time))\">\n"
+            for test in members { xml += element(test) }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    private static func element(_ test: JUnitTestCase) -> String {
+        let open = "    <testcase classname=\"\(escape(test.className))\" name=\"\(escape(test.name))\" time=\"\(seconds(test.duration ?? 0))\""
+        switch test.outcome {
+        case .passed:
+            return open + "/>\n"
+        case .failed(let message, let details):
+            return open + ">\n      <failure message=\"\(escape(message))\">\(escape(details))</failure>\n    </testcase>\n"
+        case .skipped(let message):
+            return open + ">\n      <skipped" + (message.map { " message=\"\(escape($0))\"" } ?? "") + "/>\n    </testcase>\n"
+        case .flaky(let failedRuns, let details):
+            let note = "flaky: failed \(failedRuns) time\(failedRuns == 1 ? "" : "s"), then passed on a retry\n" + details
+            return open + ">\n      <system-out>\(escape(note))</system-out>\n    </testcase>\n"
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let thousandths = Int((value * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// XML text and attribute escaping; control characters XML 1.0 forbids are dropped.
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            default:
+                if scalar.value >= 0x20 { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result
+    }
+}
+
+/// A GitHub Actions workflow command (`::error file=F,line=L,col=C::message`), which GitHub
+/// shows on the pull request's diff.
+public struct GitHubAnnotation: Sendable, Hashable {
+    public enum Level: String, Sendable { case error, warning, notice }
+
+    public var level: Level
+    public var message: String
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+    public var title: String?
+
+    public init(_ level: Level, _ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil, title: String? = nil) {
+        self.level = level
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.title = title
+    }
+
+    /// The command line (no trailing newline), escaped as GitHub's toolkit does: `%`, CR and LF
+    /// in the message; also `:` and `,` in property values.
+    public var rendered: String {
+        var properties: [String] = []
+        if let file { properties.append("file=" + Self.escapeProperty(file)) }
+        if let line { properties.append("line=\(line)") }
+        if let column { properties.append("col=\(column)") }
+        if let title { properties.append("title=" + Self.escapeProperty(title)) }
+        let head = "::" + level.rawValue + (properties.isEmpty ? "" : " " + properties.joined(separator: ","))
+        return head + "::" + Self.escapeData(message)
+    }
+
+    static func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}

@@ -43,13 +43,12 @@ public final class GitHubActionsReporter: RunReporter, @unchecked Sendable {
 
     /// Escapes a workflow command's message.
     public static func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        GitHubAnnotation.escapeData(text)
     }
 
     /// Escapes a workflow command's property value.
     public static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        GitHubAnnotation.escapeProperty(text)
     }
 
     /// The annotation for a validation diagnostic.

@@ -20,12 +20,17 @@ public struct JUnitTestCase: Sendable, Hashable, Codable {
     /// Seconds, when known.
     public var duration: Double?
     public var outcome: Outcome
+    /// Where the (first) failure is, for annotations and JUnit's `file` attribute.
+    public var file: String?
+    public var line: Int?
 
-    public init(className: String, name: String, duration: Double? = nil, outcome: Outcome) {
+    public init(className: String, name: String, duration: Double? = nil, outcome: Outcome, file: String? = nil, line: Int? = nil) {
         self.className = className
         self.name = name
         self.duration = duration
         self.outcome = outcome
+        self.file = file
+        self.line = line
     }
 }
 
@@ -34,31 +39,39 @@ public struct JUnitTestCase: Sendable, Hashable, Codable {
 public enum JUnitXML {
     /// The document for `cases`, named `name`.
     public static func render(_ cases: [JUnitTestCase], name: String) -> String {
+        let failed = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
+        let skipped = cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
+        let total = cases.reduce(0.0) { $0 + ($1.duration ?? 0) }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"\(escape(name))\" tests=\"\(cases.count)\" failures=\"\(failed)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\">\n"
+        return xml + suites(cases) + "</testsuites>\n"
+    }
+
+    /// The `<testsuite>` elements for `cases` (one per class name, `prefix` before each suite's
+    /// name), indented to sit inside `<testsuites>`: for a report that has suites of its own.
+    public static func suites(_ cases: [JUnitTestCase], prefix: String = "") -> String {
         var order: [String] = []
         var byClass: [String: [JUnitTestCase]] = [:]
         for test in cases {
             if byClass[test.className] == nil { order.append(test.className) }
             byClass[test.className, default: []].append(test)
         }
-        let failed = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
-        let skipped = cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
-        let total = cases.reduce(0.0) { $0 + ($1.duration ?? 0) }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(escape(name))\" tests=\"\(cases.count)\" failures=\"\(failed)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\">\n"
+        var xml = ""
         for className in order {
             let members = byClass[className] ?? []
             let memberFailures = members.filter { if case .failed = $0.outcome { true } else { false } }.count
             let memberSkipped = members.filter { if case .skipped = $0.outcome { true } else { false } }.count
             let time = members.reduce(0.0) { $0 + ($1.duration ?? 0) }
-            xml += "  <testsuite name=\"\(escape(className))\" tests=\"\(members.count)\" failures=\"\(memberFailures)\" skipped=\"\(memberSkipped)\" time=\"\(seconds(time))\">\n"
+            xml += "  <testsuite name=\"\(escape(prefix + className))\" tests=\"\(members.count)\" failures=\"\(memberFailures)\" skipped=\"\(memberSkipped)\" time=\"\(seconds(time))\">\n"
             for test in members { xml += element(test) }
             xml += "  </testsuite>\n"
         }
-        return xml + "</testsuites>\n"
+        return xml
     }
 
     private static func element(_ test: JUnitTestCase) -> String {
-        let open = "    <testcase classname=\"\(escape(test.className))\" name=\"\(escape(test.name))\" time=\"\(seconds(test.duration ?? 0))\""
+        var open = "    <testcase classname=\"\(escape(test.className))\" name=\"\(escape(test.name))\" time=\"\(seconds(test.duration ?? 0))\""
+        if let file = test.file { open += " file=\"\(escape(file))\"" + (test.line.map { " line=\"\($0)\"" } ?? "") }
         switch test.outcome {
         case .passed:
             return open + "/>\n"
@@ -95,48 +108,5 @@ public enum JUnitXML {
             }
         }
         return result
-    }
-}
-
-/// A GitHub Actions workflow command (`::error file=F,line=L,col=C::message`), which GitHub
-/// shows on the pull request's diff.
-public struct GitHubAnnotation: Sendable, Hashable {
-    public enum Level: String, Sendable { case error, warning, notice }
-
-    public var level: Level
-    public var message: String
-    public var file: String?
-    public var line: Int?
-    public var column: Int?
-    public var title: String?
-
-    public init(_ level: Level, _ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil, title: String? = nil) {
-        self.level = level
-        self.message = message
-        self.file = file
-        self.line = line
-        self.column = column
-        self.title = title
-    }
-
-    /// The command line (no trailing newline), escaped as GitHub's toolkit does: `%`, CR and LF
-    /// in the message; also `:` and `,` in property values.
-    public var rendered: String {
-        var properties: [String] = []
-        if let file { properties.append("file=" + Self.escapeProperty(file)) }
-        if let line { properties.append("line=\(line)") }
-        if let column { properties.append("col=\(column)") }
-        if let title { properties.append("title=" + Self.escapeProperty(title)) }
-        let head = "::" + level.rawValue + (properties.isEmpty ? "" : " " + properties.joined(separator: ","))
-        return head + "::" + Self.escapeData(message)
-    }
-
-    static func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
-    }
-
-    static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }

@@ -43,7 +43,7 @@ let package = Package(
 
         /// Lane files: parsing with source locations, validation, expressions, the runner,
         /// events, reports and the run journal.
-        .target(name: "Lanes", dependencies: ["Steps", "Basics", "YAMLSupport"]),
+        .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "Basics", "Git"]),
 

@@ -46,8 +46,8 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
             for effect in event.effects ?? [] { line("    would " + effect.replacingOccurrences(of: "\n", with: "\n          ")) }
         case .stepFinished:
             finished(event)
-        case .laneFinished:
-            break
+        case .laneFinished, .tests:
+            break  // the step logs its own test summary
         }
     }
 

@@ -29,6 +29,13 @@ public final class GitHubActionsReporter: RunReporter, @unchecked Sendable {
             if let column = event.sourceColumn { properties += ",col=\(column)" }
             properties += ",title=\(Self.escapeProperty("Step '\(event.name ?? event.step ?? "")' \(status)"))"
             output.write("::error \(properties)::\(Self.escapeData(event.error ?? status))\n")
+        case .tests:
+            // Each failed test at its source line, on the pull request's diff.
+            for test in event.tests ?? [] {
+                guard case .failed(let message, _) = test.outcome else { continue }
+                output.write(GitHubAnnotation(.error, message, file: test.file, line: test.line,
+                                              title: "\(test.className).\(test.name) failed").rendered + "\n")
+            }
         case .laneFinished:
             closeGroup()
         default:

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Xcode
 
 /// `--junit FILE`: one `<testcase>` per step (skipped and failed ones marked), with the step's
 /// last output lines, for CI systems that show JUnit reports.
@@ -7,6 +8,8 @@ public final class JUnitReporter: RunReporter, @unchecked Sendable {
     private let path: String
     private let fileSystem: any FileSystem
     private var outputs: [String: [String]] = [:]
+    /// Tests steps reported, in order, with the step that ran them.
+    private var tests: [(step: String, cases: [JUnitTestCase])] = []
     private static let keptLines = 200
 
     /// A reporter that writes `path` when the run ends.
@@ -16,6 +19,10 @@ public final class JUnitReporter: RunReporter, @unchecked Sendable {
     }
 
     public func receive(_ event: RunEvent) {
+        if event.event == .tests, let step = event.step, let cases = event.tests {
+            tests.append((step, cases))
+            return
+        }
         guard event.event == .output || event.event == .log, let step = event.step else { return }
         var lines = outputs[step, default: []]
         lines.append(event.line ?? "\(event.level ?? "info"): \(event.message ?? "")")
@@ -31,9 +38,12 @@ public final class JUnitReporter: RunReporter, @unchecked Sendable {
         let failures = summary.steps.filter { $0.status.isFailure && !$0.continuedOnError }.count
         let skipped = summary.steps.filter { [.skipped, .reused, .cancelled].contains($0.status) }.count
         let time = String(format: "%.3f", summary.duration)
+        let cases = tests.flatMap(\.cases)
+        let testFailures = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
+        let testsSkipped = cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="slipway" tests="\(summary.steps.count)" failures="\(failures)" skipped="\(skipped)" time="\(time)">
+            <testsuites name="slipway" tests="\(summary.steps.count + cases.count)" failures="\(failures + testFailures)" skipped="\(skipped + testsSkipped)" time="\(time)">
               <testsuite name="\(escape(summary.lane))" tests="\(summary.steps.count)" failures="\(failures)" skipped="\(skipped)" time="\(time)">
 
             """
@@ -54,8 +64,12 @@ public final class JUnitReporter: RunReporter, @unchecked Sendable {
             }
             xml += "    </testcase>\n"
         }
-        xml += "  </testsuite>\n</testsuites>\n"
-        return xml
+        xml += "  </testsuite>\n"
+        // The tests steps ran (xcode.test), one suite per class, named after the step.
+        for (step, cases) in tests {
+            xml += JUnitXML.suites(cases, prefix: "\(summary.lane)/\(step): ")
+        }
+        return xml + "</testsuites>\n"
     }
 
     private func escape(_ text: String) -> String {

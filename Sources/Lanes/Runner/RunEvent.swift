@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Xcode
 import Steps
 
 /// One thing that happened during a run. The same events feed the terminal, the NDJSON events
@@ -16,6 +17,8 @@ public struct RunEvent: Codable, Sendable, Hashable {
         case log
         case progress
         case plan
+        /// Test results a step read (`tests`): for JUnit reports and annotations.
+        case tests
     }
 
     public var event: Kind
@@ -43,6 +46,8 @@ public struct RunEvent: Codable, Sendable, Hashable {
     public var error: String?
     public var outputs: [String: String]?
     public var effects: [String]?
+    /// With `tests`: one entry per test.
+    public var tests: [JUnitTestCase]?
     public var dryRun: Bool?
     /// Where the step is written in the lane file (for annotations).
     public var sourceLine: Int?
@@ -85,6 +90,7 @@ public struct RunEvent: Codable, Sendable, Hashable {
         copy.outputs = outputs.map(redactor.redact)
         copy.effects = effects?.map(redactor.redact)
         copy.name = name.map(redactor.redact)
+        copy.tests = tests?.map { $0.redacted(by: redactor) }
         return copy
     }
 }
@@ -134,4 +140,24 @@ public struct RunSummary: Sendable {
     public var steps: [StepResult]
     public var isDryRun: Bool
     public var runID: String
+}
+
+extension JUnitTestCase {
+    /// The test case with every string masked by `redactor`.
+    func redacted(by redactor: Redactor) -> JUnitTestCase {
+        var copy = self
+        copy.className = redactor.redact(className)
+        copy.name = redactor.redact(name)
+        copy.file = file.map(redactor.redact)
+        switch outcome {
+        case .passed: break
+        case .failed(let message, let details):
+            copy.outcome = .failed(message: redactor.redact(message), details: redactor.redact(details))
+        case .skipped(let message):
+            copy.outcome = .skipped(message: message.map(redactor.redact))
+        case .flaky(let runs, let details):
+            copy.outcome = .flaky(failedRuns: runs, details: redactor.redact(details))
+        }
+        return copy
+    }
 }

@@ -1,5 +1,6 @@
 import Basics
 import Steps
+import Xcode
 
 /// The `StepEventSink` a step sees: turns its logs, progress and child output into run events.
 struct StepEventBridge: StepEventSink {
@@ -28,6 +29,14 @@ struct StepEventBridge: StepEventSink {
         var event = RunEvent(.output, lane: lane, step: step)
         event.stream = stream.rawValue
         event.line = line
+        event.parallelGroup = parallelGroup
+        bus.emit(event)
+    }
+
+    func testResults(_ cases: [JUnitTestCase]) {
+        guard !cases.isEmpty else { return }
+        var event = RunEvent(.tests, lane: lane, step: step)
+        event.tests = cases
         event.parallelGroup = parallelGroup
         bus.emit(event)
     }

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Xcode
 
 /// `swift.test`: runs a package's tests and reports counts and failures.
 public struct SwiftTestStep: Step {
@@ -101,4 +102,5 @@ final class TestOutputCounter: StepEventSink, @unchecked Sendable {
         lock.withLock { state.consume(line) }
         next.processOutput(stream, line: line)
     }
+    func testResults(_ cases: [JUnitTestCase]) { next.testResults(cases) }
 }

@@ -1,4 +1,5 @@
 import Basics
+import Xcode
 import Foundation
 
 /// Where a step reports while it works. The runner implements it and turns each call into
@@ -10,6 +11,14 @@ public protocol StepEventSink: Sendable {
     func progress(fraction: Double?, message: String)
     /// One line a child process wrote.
     func processOutput(_ stream: ProcessStream, line: String)
+    /// Test results the step read (e.g. from a result bundle), for the lane's JUnit report
+    /// (one test case per test) and GitHub annotations.
+    func testResults(_ cases: [JUnitTestCase])
+}
+
+extension StepEventSink {
+    /// Sinks that show no reports ignore test results.
+    public func testResults(_ cases: [JUnitTestCase]) {}
 }
 
 /// The level of a log message.

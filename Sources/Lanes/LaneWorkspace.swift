@@ -26,7 +26,8 @@ public struct LaneWorkspace: Sendable {
     /// Loads and validates lane `name`; throws every problem at once.
     public func validate(_ name: String) async throws -> ValidatedLane {
         let lane = try store.load(name)
-        return try await LaneValidator(registry: registry).validate(lane)
+        return try await LaneValidator(registry: registry, projectDirectory: services.projectDirectory,
+                                       fileSystem: services.fileSystem).validate(lane)
     }
 
     /// Loads, validates and runs lane `name`.

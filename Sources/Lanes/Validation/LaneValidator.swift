@@ -18,11 +18,16 @@ public struct ValidatedLane: Sendable {
 public struct LaneValidator: Sendable {
     let registry: StepRegistry
     let platform: Platform
+    /// Where steps that check the project (`ProjectCheckedStep`) look; nil: no such checks.
+    let project: (directory: String, fileSystem: any FileSystem)?
 
-    /// A validator over `registry` for `platform`.
-    public init(registry: StepRegistry, platform: Platform = .current) {
+    /// A validator over `registry` for `platform`; with `projectDirectory`, steps whose options
+    /// name things in the project (schemes, workspaces) are checked against it too.
+    public init(registry: StepRegistry, platform: Platform = .current, projectDirectory: String? = nil,
+                fileSystem: any FileSystem = LocalFileSystem()) {
         self.registry = registry
         self.platform = platform
+        project = projectDirectory.map { ($0, fileSystem) }
     }
 
     /// The validated lane; throws `DiagnosticsError` with every problem.
@@ -113,7 +118,10 @@ public struct LaneValidator: Sendable {
         if templates.isEmpty && !diagnostics.hasErrors,
            let options = try? StepOptionsBuilder.build(invocation, description: description, evaluate: { _ in .null }) {
             do {
-                _ = try kind.makeAction(options: options)
+                let action = try kind.makeAction(options: options)
+                if let checked = action as? any ProjectCheckedStep, let project, kind.description.platforms.contains(platform) {
+                    try checked.checkProject(in: project.directory, fileSystem: project.fileSystem)
+                }
             } catch {
                 diagnostics.error("step '\(invocation.displayName)' (\(invocation.kind)): \(error.localizedDescription)", at: invocation.kindLocation)
             }

@@ -20,6 +20,15 @@ public protocol Step: StepAction {
     init(options: StepOptions) throws
 }
 
+/// A step whose literal options can be checked against the project on disk (a scheme that
+/// exists, a workspace that is there) when the lane is validated, before any step runs. The
+/// check reads and never writes.
+public protocol ProjectCheckedStep: StepAction {
+    /// Throws `StepError.invalidOption` (or any error, shown at the step) when the options do not
+    /// fit the project in `projectDirectory`.
+    func checkProject(in projectDirectory: String, fileSystem: any FileSystem) throws
+}
+
 /// The outputs a step hands to later steps (`${{ steps.ID.outputs.NAME }}`).
 public typealias StepOutputs = [String: String]
 

@@ -37,7 +37,7 @@ extension ExportOptions {
                 options.method = method
                 if let note = ExportMethod.deprecationNote(for: name) { notes.append(note) }
             } else {
-                problems.append(XcodeProjectError.unknownExportMethod(name: name).errorDescription ?? name)
+                problems.append(String((XcodeProjectError.unknownExportMethod(name: name).errorDescription ?? name).dropLast()))
             }
         }
         options.teamID = text("teamID")

@@ -103,7 +103,7 @@ struct ExportOptionsTests {
         #expect {
             try ExportOptions.read(path: path, fileSystem: LocalFileSystem())
         } throws: { error in
-            (error as? XcodeProjectError)?.errorDescription == "Export options in '\(path)': Unknown export method 'appstore'. Did you mean 'app-store'? Valid methods: app-store-connect, release-testing, debugging, enterprise, developer-id, mac-application, validation (and the deprecated ad-hoc, app-store, development).; 'signingStyle' is 'Manual', not one of 'manual', 'automatic'; 'uploadSymbols' is not a boolean (<true/> or <false/>); team id 'abc' is not 10 uppercase letters or digits (find it in the Apple Developer account, Membership)."
+            (error as? XcodeProjectError)?.errorDescription == "Export options in '\(path)': Unknown export method 'appstore'. Did you mean 'app-store'? Valid methods: app-store-connect, release-testing, debugging, enterprise, developer-id, mac-application, validation (and the deprecated ad-hoc, app-store, development); 'signingStyle' is 'Manual', not one of 'manual', 'automatic'; 'uploadSymbols' is not a boolean (<true/> or <false/>); team id 'abc' is not 10 uppercase letters or digits (find it in the Apple Developer account, Membership)."
         }
     }
 

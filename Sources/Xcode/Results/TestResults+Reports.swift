@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 extension TestResults {
@@ -21,7 +22,9 @@ extension TestResults {
             case .flaky:
                 outcome = .flaky(failedRuns: max(test.runs - 1, 1), details: details)
             }
-            return JUnitTestCase(className: className.isEmpty ? "Tests" : className, name: name, duration: test.duration, outcome: outcome)
+            let located = test.outcome == .failed ? test.failures.first { $0.file != nil } : nil
+            return JUnitTestCase(className: className.isEmpty ? "Tests" : className, name: name, duration: test.duration,
+                                 outcome: outcome, file: located?.file, line: located?.line)
         }
     }
 

@@ -37,7 +37,8 @@ struct ResultBundleReaderTests {
         let cases = results.junitTestCases
         #expect(cases[0] == JUnitTestCase(className: "ShopTests.CheckoutTests", name: "testCheckout()", duration: 0.05, outcome: .failed(
             message: "XCTAssertEqual failed: (\"1\") is not equal to (\"2\")",
-            details: "CheckoutTests.swift:42: XCTAssertEqual failed: (\"1\") is not equal to (\"2\")\nCheckoutTests.swift:47: XCTAssertTrue failed - cart is empty")))
+            details: "CheckoutTests.swift:42: XCTAssertEqual failed: (\"1\") is not equal to (\"2\")\nCheckoutTests.swift:47: XCTAssertTrue failed - cart is empty"),
+            file: "CheckoutTests.swift", line: 42))
         #expect(cases[1].outcome == .skipped(message: "Test skipped - gift cards are not enabled"))
         #expect(cases[2].outcome == .passed)
         #expect(cases[3].outcome == .flaky(failedRuns: 1, details: "CheckoutTests.swift:88: Asynchronous wait failed: Exceeded timeout of 1 seconds, with unfulfilled expectations: \"sheet\"."))

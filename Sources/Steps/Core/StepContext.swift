@@ -50,12 +50,18 @@ public struct StepContext: Sendable {
     /// True during `--dry-run`: only `plan` is called.
     public var isDryRun: Bool
 
+    /// Masks the lane's secrets; for what a step writes itself (a raw build log), since events
+    /// are masked on their way out anyway.
+    public var redactor: Redactor
+
     /// Creates a context.
     public init(
         laneName: String, stepID: String, workingDirectory: String, environment: Environment,
         fileSystem: any FileSystem, processRunner: any ProcessRunner, events: any StepEventSink,
-        inputs: [String: String] = [:], previousOutputs: [String: StepOutputs] = [:], isDryRun: Bool = false
+        inputs: [String: String] = [:], previousOutputs: [String: StepOutputs] = [:], isDryRun: Bool = false,
+        redactor: Redactor = Redactor(secrets: [])
     ) {
+        self.redactor = redactor
         self.laneName = laneName
         self.stepID = stepID
         self.workingDirectory = workingDirectory

@@ -10,6 +10,7 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "redact": RedactBenchmark.run,
     "release": ReleaseBenchmark.run,
     "sync": SyncBenchmark.run,
+    "xcode-log": XcodeLogBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

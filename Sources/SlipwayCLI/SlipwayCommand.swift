@@ -23,6 +23,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
             SyncCommand.self,
             KeysCommand.self,
             XcodeprojCommand.self,
+            XcodeCommand.self,
         ]
     )
 

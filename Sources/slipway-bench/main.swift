@@ -11,6 +11,7 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "release": ReleaseBenchmark.run,
     "sync": SyncBenchmark.run,
     "xcresult": XcresultBenchmark.run,
+    "xcode-log": XcodeLogBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

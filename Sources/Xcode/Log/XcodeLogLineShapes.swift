@@ -1,0 +1,220 @@
+/// The shapes of the lines `XcodeLogParser` recognises, one function per family. Each takes a
+/// whole line and returns nil when the line is not of its shape.
+extension XcodeLogParser {
+    typealias Severity = XcodeLogEvent.Diagnostic.Severity
+
+    private static let severityMarkers: [(String, Severity)] = [
+        (" error: ", .error), (" warning: ", .warning), (" note: ", .note), (" fatal error: ", .error),
+    ]
+
+    /// `location: severity: message`, split at the first colon followed by a severity word.
+    static func splitDiagnostic(_ line: Substring) -> (location: Substring, severity: Severity, message: Substring)? {
+        let utf8 = line.utf8
+        var index = utf8.startIndex
+        while let colon = utf8[index...].firstIndex(of: UInt8(ascii: ":")) {
+            let next = utf8.index(after: colon)
+            if next < utf8.endIndex, utf8[next] == UInt8(ascii: " ") {
+                let rest = line[next...]
+                for (marker, severity) in severityMarkers {
+                    if let message = rest.after(marker) { return (line[..<colon], severity, message) }
+                }
+            }
+            index = next
+        }
+        return nil
+    }
+
+    /// `path:line:column`, `path:line` or `path`.
+    static func splitLocation(_ location: Substring) -> (file: Substring, line: Int?, column: Int?) {
+        var file = location
+        var last: Int?
+        var beforeLast: Int?
+        for _ in 0..<2 {
+            guard let colon = file.utf8.lastIndex(of: UInt8(ascii: ":")),
+                  let number = Int(file[file.utf8.index(after: colon)...]) else { break }
+            beforeLast = last
+            last = number
+            file = file[..<colon]
+        }
+        // Read from the end: with two numbers the first one found is the column.
+        if let beforeLast, let last { return (file, last, beforeLast) }
+        return (file, last, nil)
+    }
+
+    /// XCTest's failure message `-[Module.Class test] : message` (or `Class.test : message`).
+    static func xctestFailure(_ message: Substring, file: Substring, line: Int?) -> XcodeLogEvent.TestFailure? {
+        guard let separator = message.find(" : ") else { return nil }
+        let test = message[..<separator.lowerBound]
+        let isObjCName = test.hasPrefix("-[") && test.hasSuffix("]")
+        guard isObjCName || (!test.contains(" ") && test.contains(".")) else { return nil }
+        let (suite, name) = testName(test)
+        return .init(suite: suite, name: name, file: String(file), line: line,
+                     message: String(message[separator.upperBound...]))
+    }
+
+    /// `-[Module.Class test]` → (`Module.Class`, `test`); `Class.test()` → (`Class`, `test()`).
+    static func testName(_ text: Substring) -> (suite: String?, name: String) {
+        if text.hasPrefix("-["), text.hasSuffix("]") {
+            let inner = text.dropFirst(2).dropLast()
+            guard let space = inner.firstIndex(of: " ") else { return (nil, String(inner)) }
+            return (String(inner[..<space]), String(inner[inner.index(after: space)...]))
+        }
+        let head = text.firstIndex(of: "(").map { text[..<$0] } ?? text
+        guard let dot = head.lastIndex(of: ".") else { return (nil, String(text)) }
+        return (String(text[..<dot]), String(text[text.index(after: dot)...]))
+    }
+
+    /// XCTest's `Test Suite '...' ...` and `Test Case '...' ...` / `Test case '...' ... on '...'`.
+    static func xctestLine(_ line: Substring) -> XcodeLogEvent? {
+        if let rest = line.after("Test Suite '") {
+            guard let (name, tail) = rest.splitAtClosingQuote() else { return nil }
+            let status: XcodeLogEvent.TestSuite.Status
+            if tail.hasPrefix("started") { status = .started }
+            else if tail.hasPrefix("passed") { status = .passed }
+            else if tail.hasPrefix("failed") { status = .failed }
+            else { return nil }
+            return .testSuite(.init(name: String(name), status: status))
+        }
+        guard let rest = line.after("Test Case '") ?? line.after("Test case '"),
+              let (test, tail) = rest.splitAtClosingQuote() else { return nil }
+        let status: XcodeLogEvent.TestStatus
+        var remainder: Substring
+        if let after = tail.after("passed") { status = .passed; remainder = after }
+        else if let after = tail.after("failed") { status = .failed; remainder = after }
+        else if let after = tail.after("skipped") { status = .skipped; remainder = after }
+        else { return nil }
+        var device: String?
+        if let onDevice = remainder.after(" on '"), let (name, after) = onDevice.splitAtClosingQuote() {
+            device = String(name)
+            remainder = after
+        }
+        let (suite, name) = testName(test)
+        return .testCase(.init(suite: suite, name: name, status: status, duration: secondsInParentheses(remainder), device: device))
+    }
+
+    /// `(0.012 seconds)` anywhere in `text`.
+    static func secondsInParentheses(_ text: Substring) -> Double? {
+        guard let open = text.firstIndex(of: "("), let end = text[open...].find(" second") else { return nil }
+        return Double(text[text.index(after: open)..<end.lowerBound])
+    }
+
+    /// `Executed 3 tests, with 1 failure (0 unexpected) in 0.113 (0.115) seconds`.
+    static func executedLine(_ line: Substring) -> XcodeLogEvent.TestRun? {
+        let numbers = line.numbers(limit: 4)
+        guard numbers.count == 4, let tests = Int(numbers[0]), let failures = Int(numbers[1]) else { return nil }
+        return .init(tests: tests, failures: failures, unexpected: Int(numbers[2]), duration: Double(numbers[3]))
+    }
+
+    /// `** BUILD SUCCEEDED **`, `** TEST EXECUTE FAILED **`...
+    static func resultLine(_ line: Substring) -> XcodeLogEvent.Result? {
+        guard let inner = line.after("** "), inner.hasSuffix(" **") else { return nil }
+        let words = inner.dropLast(3)
+        guard let space = words.lastIndex(of: " ") else { return nil }
+        let action = words[..<space]
+        switch words[words.index(after: space)...] {
+        case "SUCCEEDED": return .init(action: String(action), succeeded: true)
+        case "FAILED", "INTERRUPTED": return .init(action: String(action), succeeded: false)
+        default: return nil
+        }
+    }
+
+    /// Swift Testing's `✔ Test x() passed after ...`, `✘ Test x() failed after ...`,
+    /// `✘ Test x() recorded an issue at F.swift:1:2: ...`, `➜ Test x() skipped`, and the run's
+    /// `✔ Test run with N tests passed after X seconds.` / `✘ ... failed after X seconds with M issues.`
+    static func swiftTestingLine(_ line: Substring) -> XcodeLogEvent? {
+        let symbols: [(String, XcodeLogEvent.TestStatus)] = [("✔ Test ", .passed), ("✘ Test ", .failed), ("➜ Test ", .skipped)]
+        guard let (rest, symbol) = symbols.lazy.compactMap({ prefix, status in line.after(prefix).map { ($0, status) } }).first
+        else { return nil }
+        if let run = rest.after("run with ") {
+            let failed = run.find(" failed after ") != nil
+            guard let tests = run.numbers(limit: 1).first.flatMap({ Int($0) }) else { return nil }
+            let afterWord = run.find(" after ").map { run[$0.upperBound...] } ?? ""
+            let numbers = afterWord.numbers(limit: 2)
+            let duration = numbers.first.flatMap { Double($0) }
+            let issues = failed ? (numbers.count > 1 ? Int(numbers[1]) ?? 0 : 0) : 0
+            return .testRun(.init(tests: tests, failures: issues, duration: duration))
+        }
+        if let issue = rest.find(" recorded an issue at ") {
+            let tail = rest[issue.upperBound...]
+            guard let separator = tail.find(": ") else { return nil }
+            let (file, lineNumber, column) = splitLocation(tail[..<separator.lowerBound])
+            return .testFailure(.init(suite: nil, name: swiftTestingName(rest[..<issue.lowerBound]), file: String(file),
+                                      line: lineNumber, column: column, message: String(tail[separator.upperBound...])))
+        }
+        let words = [" passed after ", " failed after ", " skipped"]
+        guard let found = words.lazy.compactMap({ rest.find($0) }).first else { return nil }
+        let duration = symbol == .skipped ? nil : rest[found.upperBound...].numbers(limit: 1).first.flatMap { Double($0) }
+        return .testCase(.init(suite: nil, name: swiftTestingName(rest[..<found.lowerBound]), status: symbol, duration: duration))
+    }
+
+    /// `foo()`, `"Display name"` (unquoted), `foo(x:) with 3 test cases` (without the count).
+    static func swiftTestingName(_ text: Substring) -> String {
+        var name = text
+        if let cases = name.find(" with "), name[cases.upperBound...].hasSuffix(" test cases") { name = name[..<cases.lowerBound] }
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") { name = name.dropFirst().dropLast() }
+        return String(name)
+    }
+}
+
+extension Substring {
+    /// The rest after `prefix`, or nil when the text does not start with it (byte comparison).
+    func after(_ prefix: String) -> Substring? {
+        guard utf8.starts(with: prefix.utf8) else { return nil }
+        return self[utf8.index(startIndex, offsetBy: prefix.utf8.count)...]
+    }
+
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        let utf8 = self.utf8
+        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+              let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        return self[first...last]
+    }
+
+    /// `name` and what follows `' ` (the text after a quoted name's closing quote and a space;
+    /// the whole rest when the quote ends the line).
+    func splitAtClosingQuote() -> (Substring, Substring)? {
+        let utf8 = self.utf8
+        var index = utf8.startIndex
+        while let quote = utf8[index...].firstIndex(of: UInt8(ascii: "'")) {
+            let next = utf8.index(after: quote)
+            if next == utf8.endIndex { return (self[..<quote], self[next...]) }
+            if utf8[next] == UInt8(ascii: " ") { return (self[..<quote], self[utf8.index(after: next)...]) }
+            index = next
+        }
+        return nil
+    }
+
+    /// The first `limit` runs of digits (with dots) in the text.
+    func numbers(limit: Int) -> [Substring] {
+        var found: [Substring] = []
+        let utf8 = self.utf8
+        var index = utf8.startIndex
+        while found.count < limit, let start = utf8[index...].firstIndex(where: { $0 >= 0x30 && $0 <= 0x39 }) {
+            let end = utf8[start...].firstIndex(where: { !($0 >= 0x30 && $0 <= 0x39) && $0 != UInt8(ascii: ".") }) ?? utf8.endIndex
+            var number = self[start..<end]
+            while number.utf8.last == UInt8(ascii: ".") { number = number.dropLast() }
+            found.append(number)
+            index = end
+        }
+        return found
+    }
+}
+
+extension Substring {
+    /// The first occurrence of `needle`, compared byte by byte (no Foundation, no Unicode
+    /// normalisation: the words searched for are ASCII).
+    func find(_ needle: String) -> Range<Index>? {
+        let bytes = needle.utf8
+        guard let first = bytes.first else { return nil }
+        let utf8 = self.utf8
+        var index = utf8.startIndex
+        while let candidate = utf8[index...].firstIndex(of: first) {
+            if utf8[candidate...].starts(with: bytes) {
+                return candidate..<utf8.index(candidate, offsetBy: bytes.count)
+            }
+            index = utf8.index(after: candidate)
+        }
+        return nil
+    }
+}

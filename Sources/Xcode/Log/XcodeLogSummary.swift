@@ -1,0 +1,106 @@
+/// What a log amounts to, accumulated event by event: counts of errors and warnings, every test
+/// case (with retries folded: a test that failed and then passed is flaky, not failed), the
+/// failures with their places, and the result lines seen. Its size grows with the number of
+/// tests, not with the log's length.
+public struct XcodeLogSummary: Sendable {
+    /// Failure messages kept for the summary (the JUnit cases keep theirs regardless).
+    public static let maxFailures = 1000
+
+    /// Error diagnostics, linker errors and `xcodebuild: error:` lines.
+    public private(set) var errors = 0
+    public private(set) var warnings = 0
+    /// Test failures in the order seen (at most `maxFailures`).
+    public private(set) var failures: [XcodeLogEvent.TestFailure] = []
+    /// Every `** ACTION SUCCEEDED/FAILED **` line, in order.
+    public private(set) var results: [XcodeLogEvent.Result] = []
+    /// The test cases, once each, in first-seen order, as JUnit writes them.
+    public private(set) var testCases: [JUnitTestCase] = []
+    /// The totals of the last test run line, when there was one.
+    public private(set) var lastTestRun: XcodeLogEvent.TestRun?
+
+    private var index: [String: Int] = [:]
+    /// Failure details not yet claimed by their test case's end, by test.
+    private var pendingDetails: [String: [String]] = [:]
+
+    /// An empty summary.
+    public init() {}
+
+    /// Tests that passed (flaky ones included).
+    public var testsPassed: Int { count { if case .passed = $0 { true } else if case .flaky = $0 { true } else { false } } }
+    /// Tests whose last run failed.
+    public var testsFailed: Int { count { if case .failed = $0 { true } else { false } } }
+    public var testsSkipped: Int { count { if case .skipped = $0 { true } else { false } } }
+    /// Tests that failed and then passed on a retry.
+    public var testsFlaky: Int { count { if case .flaky = $0 { true } else { false } } }
+
+    /// Whether the log shows a failure: a FAILED result line, an error, or a test that failed
+    /// without passing later.
+    public var failed: Bool {
+        results.contains { !$0.succeeded } || errors > 0 || testsFailed > 0
+    }
+
+    private func count(_ matches: (JUnitTestCase.Outcome) -> Bool) -> Int {
+        testCases.reduce(0) { $0 + (matches($1.outcome) ? 1 : 0) }
+    }
+
+    /// Takes one event into account.
+    public mutating func add(_ event: XcodeLogEvent) {
+        switch event {
+        case .diagnostic(let diagnostic):
+            if diagnostic.severity == .error { errors += 1 } else if diagnostic.severity == .warning { warnings += 1 }
+        case .linkerError, .xcodebuildError:
+            errors += 1
+        case .testFailure(let failure):
+            if failures.count < Self.maxFailures { failures.append(failure) }
+            let place = Self.fileName(failure.file) + (failure.line.map { ":\($0)" } ?? "")
+            pendingDetails[Self.key(failure.suite, failure.name), default: []].append(place + ": " + failure.message)
+        case .testCase(let test):
+            record(test)
+        case .testRun(let run):
+            lastTestRun = run
+        case .result(let result):
+            results.append(result)
+        case .step, .testSuite, .testRestart:
+            break
+        }
+    }
+
+    private mutating func record(_ test: XcodeLogEvent.TestCase) {
+        let key = Self.key(test.suite, test.name)
+        let details = (pendingDetails.removeValue(forKey: key) ?? []).joined(separator: "\n")
+        let outcome: JUnitTestCase.Outcome
+        switch test.status {
+        case .passed: outcome = .passed
+        case .skipped: outcome = .skipped(message: nil)
+        case .failed:
+            let message = details.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "failed"
+            outcome = .failed(message: message, details: details)
+        }
+        guard let existing = index[key] else {
+            index[key] = testCases.count
+            testCases.append(JUnitTestCase(className: test.suite ?? "Swift Testing", name: test.name, duration: test.duration,
+                                           outcome: outcome))
+            return
+        }
+        testCases[existing].duration = test.duration
+        testCases[existing].outcome = Self.retried(testCases[existing].outcome, then: outcome)
+    }
+
+    /// A test's outcome after another run of it.
+    static func retried(_ before: JUnitTestCase.Outcome, then after: JUnitTestCase.Outcome) -> JUnitTestCase.Outcome {
+        switch (before, after) {
+        case (.failed(_, let details), .passed): return .flaky(failedRuns: 1, details: details)
+        case (.flaky(let runs, let details), .passed): return .flaky(failedRuns: runs, details: details)
+        case (.flaky(let runs, let details), .failed(let message, let more)):
+            return .failed(message: message, details: [details, more].filter { !$0.isEmpty }.joined(separator: "\n") + "\n(\(runs + 1) failed runs)")
+        default: return after
+        }
+    }
+
+    static func key(_ suite: String?, _ name: String) -> String { (suite ?? "") + "\u{0}" + name }
+
+    static func fileName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

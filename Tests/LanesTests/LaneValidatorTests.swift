@@ -150,7 +150,9 @@ import TestThreads
                 let declared = secrets.isEmpty ? "" : "secrets: [\(secrets.joined(separator: ", "))]\n"
                 let text = declared + "steps:\n  - run: 'true'\n    id: earlier\n\(indented)\n"
                 let lane = try LaneFileParser.parse(text, name: "example", file: "\(description.id) example '\(example.title)'")
-                _ = try await LaneValidator(registry: StepRegistry()).validate(lane)
+                // macOS-only steps (xcode.*) validate as on a Mac.
+                let platform: Platform = description.platforms.contains(.current) ? .current : .macOS
+                _ = try await LaneValidator(registry: StepRegistry(), platform: platform).validate(lane)
                 #expect(lane.allInvocations.contains { $0.kind == description.id }, "example '\(example.title)' does not use \(description.id)")
                 let page = StepDocumentation.page(kind)
                 #expect(page.contains(example.title))

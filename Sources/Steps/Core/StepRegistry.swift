@@ -20,6 +20,11 @@ public struct StepRegistry: Sendable {
             SignStep.self,
             UploadStep.self,
             SyncStep.self,
+            XcodeSelectStep.self,
+            XcodeBuildStep.self,
+            XcodeTestStep.self,
+            XcodeArchiveStep.self,
+            XcodeExportStep.self,
         ] + platformBuiltInTypes
     }
 

@@ -9,6 +9,10 @@ public struct XcodeLogSummary: Sendable {
     /// Error diagnostics, linker errors and `xcodebuild: error:` lines.
     public private(set) var errors = 0
     public private(set) var warnings = 0
+    /// The first `maxErrorMessages` errors, with their places (`File.swift:3:7: message`), for a
+    /// step's failure message.
+    public private(set) var errorMessages: [String] = []
+    public static let maxErrorMessages = 20
     /// Test failures in the order seen (at most `maxFailures`).
     public private(set) var failures: [XcodeLogEvent.TestFailure] = []
     /// Every `** ACTION SUCCEEDED/FAILED **` line, in order.
@@ -47,9 +51,18 @@ public struct XcodeLogSummary: Sendable {
     public mutating func add(_ event: XcodeLogEvent) {
         switch event {
         case .diagnostic(let diagnostic):
-            if diagnostic.severity == .error { errors += 1 } else if diagnostic.severity == .warning { warnings += 1 }
-        case .linkerError, .xcodebuildError:
+            if diagnostic.severity == .error {
+                errors += 1
+                noteError((diagnostic.location.map { $0 + ": " } ?? "") + diagnostic.message)
+            } else if diagnostic.severity == .warning {
+                warnings += 1
+            }
+        case .linkerError(let linker):
             errors += 1
+            noteError(([linker.message] + linker.details.prefix(3)).joined(separator: " "))
+        case .xcodebuildError(let message):
+            errors += 1
+            noteError("xcodebuild: " + message)
         case .testFailure(let failure):
             if failures.count < Self.maxFailures { failures.append(failure) }
             let place = Self.fileName(failure.file) + (failure.line.map { ":\($0)" } ?? "")
@@ -63,6 +76,10 @@ public struct XcodeLogSummary: Sendable {
         case .step, .testSuite, .testRestart:
             break
         }
+    }
+
+    private mutating func noteError(_ message: String) {
+        if errorMessages.count < Self.maxErrorMessages { errorMessages.append(message) }
     }
 
     private mutating func record(_ test: XcodeLogEvent.TestCase) {

@@ -1,0 +1,151 @@
+import Basics
+import Foundation
+import Xcode
+
+/// `xcode.export`: `xcodebuild -exportArchive` with an `ExportOptions.plist` written from typed
+/// options (or one given as a file); outputs the `.ipa` / `.pkg` / `.app`.
+public struct XcodeExportStep: Step {
+    public static let description = StepDescription(
+        id: "xcode.export",
+        summary: "Export a signed .ipa, .pkg or .app from an .xcarchive (macOS only)",
+        discussion: """
+            Writes ExportOptions.plist from the options (or takes 'options-plist') and runs \
+            'xcodebuild -exportArchive'. Methods use Xcode 15.3's names (app-store-connect, \
+            release-testing, debugging, enterprise, developer-id, mac-application); the older \
+            app-store, ad-hoc and development are accepted as aliases, with a note.
+            """,
+        options: [
+            .required("archive", .string, "The .xcarchive (e.g. ${{ steps.archive.outputs.archive }})."),
+            .optional("export-path", .string, default: .string("build/export"), "The folder the export goes into."),
+            .optional("method", .string, "How the app is distributed: app-store-connect, release-testing, debugging, enterprise, developer-id, mac-application."),
+            .optional("team-id", .string, "The 10-character Apple team id."),
+            .optional("signing-style", .choice(["automatic", "manual"]), "Automatic or manual signing."),
+            .optional("profiles", .map(.string), "Provisioning profiles by bundle id (name or UUID), for manual signing."),
+            .optional("signing-certificate", .string, "The certificate (e.g. 'Apple Distribution'), for manual signing."),
+            .optional("manage-version", .bool, "Let Xcode change the version and build number (manageAppVersionAndBuildNumber)."),
+            .optional("upload-symbols", .bool, "Include symbols for App Store Connect (uploadSymbols)."),
+            .optional("destination", .choice(["export", "upload"]), "Export to the folder, or upload to App Store Connect from xcodebuild."),
+            .optional("options-plist", .string, "An ExportOptions.plist to use instead of the options above."),
+            .optional("allow-provisioning-updates", .bool, default: .bool(false), "Let xcodebuild create and update profiles (-allowProvisioningUpdates)."),
+        ] + XcodeRunOptions.specs,
+        outputs: [
+            OutputSpec("path", "The exported .ipa, .pkg or .app."), OutputSpec("export-path", "The export folder."),
+            OutputSpec("options-plist", "The ExportOptions.plist used."), OutputSpec("log", "The raw xcodebuild log."),
+        ],
+        examples: [
+            StepExample("An App Store .ipa with automatic signing", """
+                - xcode.export: { archive: build/App.xcarchive, method: app-store-connect, team-id: ABCDE12345 }
+                """),
+            StepExample("Manual signing with a profile per bundle id", """
+                - xcode.export:
+                    archive: build/App.xcarchive
+                    method: release-testing
+                    team-id: ABCDE12345
+                    signing-style: manual
+                    signing-certificate: Apple Distribution
+                    profiles: { com.example.app: "App Ad Hoc" }
+                """),
+        ],
+        platforms: [.macOS]
+    )
+
+    let archive: String
+    let exportPath: String
+    let exportOptions: ExportOptions?
+    let methodNote: String?
+    let optionsPlist: String?
+    let allowProvisioningUpdates: Bool
+    let run: XcodeRunOptions
+
+    public init(options: StepOptions) throws {
+        archive = try options.requiredString("archive")
+        exportPath = try options.string("export-path") ?? "build/export"
+        optionsPlist = try options.string("options-plist")
+        allowProvisioningUpdates = try options.bool("allow-provisioning-updates")
+        run = try XcodeRunOptions(options: options)
+        let typed = ["method", "team-id", "signing-style", "profiles", "signing-certificate", "manage-version", "upload-symbols", "destination"]
+        let given = typed.filter { options.values[$0] != nil }
+        if optionsPlist != nil {
+            guard given.isEmpty else {
+                throw StepError.invalidOption(name: "options-plist", problem: "is given together with \(given.joined(separator: ", ")). Put those into the plist, or drop options-plist and let Slipway write it.")
+            }
+            exportOptions = nil
+            methodNote = nil
+            return
+        }
+        guard let method = try options.string("method") else {
+            throw StepError.invalidOption(name: "method", problem: "is missing. Give one of \(ExportMethod.allCases.map(\.rawValue).joined(separator: ", ")), or an options-plist.")
+        }
+        var export = ExportOptions(method: try Self.method(method))
+        methodNote = ExportMethod.deprecationNote(for: method)
+        export.teamID = try options.string("team-id")
+        export.signingStyle = try options.string("signing-style").flatMap(ExportOptions.SigningStyle.init(rawValue:))
+        export.provisioningProfiles = try options.stringMap("profiles")
+        export.signingCertificate = try options.string("signing-certificate")
+        export.manageAppVersionAndBuildNumber = options.values["manage-version"] == nil ? nil : try options.bool("manage-version")
+        export.uploadSymbols = options.values["upload-symbols"] == nil ? nil : try options.bool("upload-symbols")
+        export.destination = try options.string("destination").flatMap(ExportOptions.Destination.init(rawValue:))
+        if let problem = export.problems.first {
+            throw StepError.invalidOption(name: "method", problem: "and the other export options do not fit: \(problem)")
+        }
+        exportOptions = export
+    }
+
+    private static func method(_ name: String) throws -> ExportMethod {
+        do {
+            return try ExportMethod(parsing: name)
+        } catch {
+            throw StepError.invalidOption(name: "method", problem: errorText(error))
+        }
+    }
+
+    func plistPath(in context: StepContext) -> String {
+        context.resolve(optionsPlist ?? ".slipway/build/\(context.laneName)-\(context.stepID)-ExportOptions.plist")
+    }
+
+    func arguments(in context: StepContext) throws -> [String] {
+        var invocation = XcodebuildInvocation(action: .exportArchive)
+        invocation.archivePath = context.resolve(archive)
+        invocation.exportPath = context.resolve(exportPath)
+        invocation.exportOptionsPlist = plistPath(in: context)
+        invocation.allowProvisioningUpdates = allowProvisioningUpdates
+        return try invocation.arguments()
+    }
+
+    public func plan(in context: StepContext) throws -> [Effect] {
+        var effects: [Effect] = []
+        if let exportOptions {
+            effects.append(Effect(.write, "\(plistPath(in: context)) (ExportOptions.plist, method \(exportOptions.method.rawValue))"))
+        }
+        return effects + [Effect(.process, context.processSpec("xcodebuild", try arguments(in: context)).commandLine)]
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        if let methodNote { context.events.log(.warning, methodNote) }
+        let plist = plistPath(in: context)
+        if let exportOptions {
+            try context.fileSystem.createDirectory((plist as NSString).deletingLastPathComponent)
+            try context.fileSystem.writeAtomically(Array(exportOptions.plist().utf8), to: plist)
+        } else {
+            do {
+                let read = try ExportOptions.read(path: plist, fileSystem: context.fileSystem)
+                for note in read.notes { context.events.log(.warning, note) }
+            } catch {
+                throw StepError.invalidOption(name: "options-plist", problem: errorText(error))
+            }
+        }
+        let folder = context.resolve(exportPath)
+        try context.fileSystem.remove(folder)
+        let runner = XcodebuildRunner(options: run, context: context)
+        let outcome = try await runner.run(try arguments(in: context), name: "export")
+        guard outcome.status.isSuccess, !outcome.summary.failed else { throw XcodebuildRunner.buildFailure(outcome, action: "-exportArchive") }
+        let products = ((try? context.fileSystem.contents(ofDirectory: folder)) ?? [])
+            .filter { $0.hasSuffix(".ipa") || $0.hasSuffix(".pkg") || $0.hasSuffix(".app") }
+        guard let product = products.first else {
+            throw StepError.failed("xcodebuild -exportArchive succeeded but left no .ipa, .pkg or .app in '\(runner.display(folder))'; the raw log is \(outcome.log).")
+        }
+        context.events.log(.info, "exported \(product)")
+        return ["path": runner.display(folder + "/" + product), "export-path": runner.display(folder),
+                "options-plist": runner.display(plist), "log": outcome.log]
+    }
+}

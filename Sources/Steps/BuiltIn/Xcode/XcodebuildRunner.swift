@@ -1,0 +1,123 @@
+import Basics
+import Foundation
+import Xcode
+
+/// Runs `xcodebuild` (or `xcrun`) for an `xcode.*` step: the chosen Xcode in `DEVELOPER_DIR`,
+/// every raw line kept in a log file (secrets masked), readable lines for the user (or the raw
+/// ones with `verbose`), and the log's summary (errors, tests) for the step's outcome.
+struct XcodebuildRunner: Sendable {
+    let options: XcodeRunOptions
+    let context: StepContext
+
+    /// What a run left.
+    struct Outcome: Sendable {
+        var status: TerminationStatus
+        var summary: XcodeLogSummary
+        /// The raw log, as the user should see it (relative to the working directory when inside it).
+        var log: String
+    }
+
+    /// The environment with `DEVELOPER_DIR` set to the chosen Xcode (unchanged without a
+    /// constraint and without `DEVELOPER_DIR`: xcode-select's choice).
+    func environment() throws -> [String: String] {
+        var variables = context.environment.variables
+        guard options.xcode != nil || context.environment["DEVELOPER_DIR"] != nil else { return variables }
+        let applications = context.environment["SLIPWAY_XCODE_APPLICATIONS"] ?? "/Applications"
+        let selection = try XcodeSelection.choose(constraint: options.xcode, environment: context.environment,
+                                                  applicationsFolder: applications, fileSystem: context.fileSystem)
+        variables["DEVELOPER_DIR"] = selection.developerDirectory
+        return variables
+    }
+
+    /// Runs `xcodebuild` with `arguments`; `name` names the raw log when the step gave none.
+    func run(_ arguments: [String], name: String) async throws -> Outcome {
+        var spec = context.processSpec("xcodebuild", arguments)
+        spec.environment = try environment()
+        let logPath = context.resolve(options.log ?? ".slipway/logs/\(context.laneName)-\(context.stepID)-\(name).log")
+        try context.fileSystem.createDirectory((logPath as NSString).deletingLastPathComponent)
+        let sink = try XcodeLogSink(forwardingTo: context.events, logPath: logPath, redactor: context.redactor,
+                                    verbose: options.verbose)
+        var running = context
+        running.events = sink
+        let result: ProcessResult
+        do {
+            result = try await running.runProcess(spec)
+        } catch ProcessError.notFound {
+            sink.close()
+            throw StepError.failed("xcodebuild was not found on PATH. It comes with Xcode: install Xcode, run 'sudo xcode-select --switch /Applications/Xcode.app', or set DEVELOPER_DIR.")
+        }
+        let summary = sink.close()
+        let shown = display(logPath)
+        context.events.log(.info, "raw log: \(shown)")
+        if case .signalled(let signal) = result.status {
+            throw StepError.failed("xcodebuild was killed by signal \(signal) (\(summary.failures.count) test failure(s) and \(summary.errors) error(s) seen before that); the raw log is \(shown)")
+        }
+        return Outcome(status: result.status, summary: summary, log: shown)
+    }
+
+    /// `path` relative to the working directory when it lies inside it.
+    func display(_ path: String) -> String {
+        let base = context.workingDirectory.hasSuffix("/") ? context.workingDirectory : context.workingDirectory + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
+    /// The error for a failed build: the first errors with their places, then where the log is.
+    static func buildFailure(_ outcome: Outcome, action: String) -> StepError {
+        let errors = outcome.summary.errorMessages.prefix(10).map { "  " + $0 }.joined(separator: "\n")
+        let what = errors.isEmpty ? "" : ":\n" + errors
+        return StepError.failed("xcodebuild \(action) failed with \(outcome.status) (\(outcome.summary.errors) error(s))\(what)\nThe raw log is \(outcome.log).")
+    }
+}
+
+/// Feeds `xcodebuild`'s lines to the log parser and the raw log file, and forwards readable
+/// lines. Called on the process runner's reading thread, never on the cooperative pool.
+final class XcodeLogSink: StepEventSink, @unchecked Sendable {
+    private let next: any StepEventSink
+    private let redactor: Redactor
+    private let verbose: Bool
+    private let lock = NSLock()
+    private var parser = XcodeLogParser()
+    private var summary = XcodeLogSummary()
+    private let renderer = XcodeLogRenderer(useColor: false)
+    private var file: UnsafeMutablePointer<FILE>?
+
+    init(forwardingTo next: any StepEventSink, logPath: String, redactor: Redactor, verbose: Bool) throws {
+        self.next = next
+        self.redactor = redactor
+        self.verbose = verbose
+        guard let file = fopen(logPath, "w") else {
+            throw StepError.failed("cannot write the raw log '\(logPath)': \(String(cString: strerror(errno))). Give another path with 'log:'.")
+        }
+        self.file = file
+    }
+
+    func log(_ level: LogLevel, _ message: String) { next.log(level, message) }
+    func progress(fraction: Double?, message: String) { next.progress(fraction: fraction, message: message) }
+    func testResults(_ cases: [JUnitTestCase]) { next.testResults(cases) }
+
+    func processOutput(_ stream: ProcessStream, line: String) {
+        let shown: [String] = lock.withLock {
+            if let file { fputs(redactor.redact(line) + "\n", file) }
+            let events = parser.consume(Substring(line))
+            for event in events { summary.add(event) }
+            return verbose ? [line] : events.flatMap(renderer.lines(for:))
+        }
+        for text in shown { next.processOutput(stream, line: text) }
+    }
+
+    /// Closes the raw log and returns the summary of everything seen.
+    @discardableResult
+    func close() -> XcodeLogSummary {
+        let (finished, events) = lock.withLock { () -> (XcodeLogSummary, [XcodeLogEvent]) in
+            let events = parser.finish()
+            for event in events { summary.add(event) }
+            if let file { fclose(file) }
+            file = nil
+            return (summary, events)
+        }
+        if !verbose {
+            for text in events.flatMap(renderer.lines(for:)) { next.processOutput(.standardOutput, line: text) }
+        }
+        return finished
+    }
+}

@@ -128,7 +128,8 @@ let package = Package(
         .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport", "TestThreads"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "TestSupport", "TestThreads"]),
+        // Fixtures/: stand-in xcodebuild and xcrun scripts (labelled as such) for the xcode.* steps.
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
         .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport", "TestThreads"]),

@@ -9,11 +9,16 @@ public struct LaneWorkspace: Sendable {
     public let registry: StepRegistry
     /// The services a run uses.
     public let services: LaneRunner.Services
+    /// The platform lanes are validated for (injected by tests that run macOS-only steps
+    /// through stand-ins).
+    public let platform: Platform
 
     /// A workspace for the project at `projectDirectory`.
     /// Pinned plugins (`tools`' executable folders) are found before `.slipway/bin` and `PATH`.
     public init(projectDirectory: String, lanesDirectory: String = "lanes", fileSystem: any FileSystem,
-                processRunner: any ProcessRunner, environment: Environment, tools: (any ToolRequirements)? = nil) {
+                processRunner: any ProcessRunner, environment: Environment, tools: (any ToolRequirements)? = nil,
+                platform: Platform = .current) {
+        self.platform = platform
         store = LaneStore(projectDirectory: projectDirectory, lanesDirectory: lanesDirectory, fileSystem: fileSystem)
         let pinned = (try? tools?.executableDirectories()) ?? []
         let locator = PluginLocator(directories: pinned + [projectDirectory + "/.slipway/bin"] + environment.searchPath,
@@ -26,7 +31,7 @@ public struct LaneWorkspace: Sendable {
     /// Loads and validates lane `name`; throws every problem at once.
     public func validate(_ name: String) async throws -> ValidatedLane {
         let lane = try store.load(name)
-        return try await LaneValidator(registry: registry, projectDirectory: services.projectDirectory,
+        return try await LaneValidator(registry: registry, platform: platform, projectDirectory: services.projectDirectory,
                                        fileSystem: services.fileSystem).validate(lane)
     }
 

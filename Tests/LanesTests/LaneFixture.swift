@@ -8,6 +8,8 @@ import TestSupport
 final class LaneFixture: @unchecked Sendable {
     let directory: TemporaryDirectory
     var environment: Environment
+    /// The platform lanes are validated for.
+    var platform: Platform = .current
     var path: String { directory.path }
 
     init(_ lanes: [String: String] = [:], environment extra: [String: String] = [:]) throws {
@@ -20,7 +22,7 @@ final class LaneFixture: @unchecked Sendable {
 
     var workspace: LaneWorkspace {
         LaneWorkspace(projectDirectory: path, fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(gracePeriod: .milliseconds(500)),
-                      environment: environment)
+                      environment: environment, platform: platform)
     }
 
     func validate(_ lane: String) async throws -> ValidatedLane {

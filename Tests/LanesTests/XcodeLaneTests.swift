@@ -233,4 +233,31 @@ struct XcodeLaneTests {
         #expect(disagree.hasPrefix("the tests passed ("))
         #expect(disagree.contains("but xcodebuild exited with exit code 65"))
     }
+
+    @Test("templates/ios/ios-release.yml (what 'slipway init --template ios' writes) runs end to end")
+    func iosReleaseTemplate() async throws {
+        let template = try String(contentsOfFile: Self.here + "/../../templates/ios/ios-release.yml", encoding: .utf8)
+        let project = try Project(["ios-release": template])
+        let pbxproj = SyntheticXcodeProject.pbxproj(files: 2, groups: 1).replacingOccurrences(
+            of: "\t\t\t\tINFOPLIST_FILE = ", with: "\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tMARKETING_VERSION = 1.0.0;\n\t\t\t\tINFOPLIST_FILE = ")
+        try project.fixture.write("App.xcodeproj/project.pbxproj", pbxproj)
+        try project.fixture.write("CHANGELOG.md", "# Changelog\n\n## [Unreleased]\n\n### Added\n- Checkout\n")
+        try project.fixture.write(".gitignore", ".slipway/\nbuild/\n")
+        for arguments in [["init", "--quiet", "--initial-branch=main"], ["add", "-A"], ["commit", "--quiet", "-m", "feat: checkout"]] {
+            _ = try GitFixture.run(arguments, in: project.fixture.path)
+        }
+        try project.use(["summary.json": "xcresult/summary-passing.json", "tests.json": "xcresult/tests-passing.json",
+                         "test.log": "logs/xctest.log", "archive.log": "logs/archive.log"])
+        try project.scenario.write("-exportArchive.log", "** EXPORT SUCCEEDED **\n")
+        let outcome = try await project.fixture.run("ios-release") {
+            $0.inputs = ["scheme": "App", "team-id": "ABCDE12345", "build-number": "42", "strategy": "1.1.0"]
+        }
+        #expect(outcome.summary.status == .succeeded, "\(outcome.summary.steps.filter { $0.status != .succeeded }.map { "\($0.id): \($0.error ?? "")" })")
+        #expect(try String(contentsOfFile: project.fixture.path + "/.slipway/published/App.ipa", encoding: .utf8) == "stand-in ipa\n")
+        let log = try GitFixture.run(["log", "--format=%s %D", "-1"], in: project.fixture.path)
+        #expect(log.hasPrefix("chore(release): 1.1.0 (42) HEAD -> main, tag: v1.1.0"))
+        let stamped = try String(contentsOfFile: project.fixture.path + "/App.xcodeproj/project.pbxproj", encoding: .utf8)
+        #expect(stamped.contains("MARKETING_VERSION = 1.1.0;") && stamped.contains("CURRENT_PROJECT_VERSION = 42;"))
+        #expect(project.calls().contains("archive\n") && project.calls().contains("-exportArchive\n"))
+    }
 }

@@ -59,6 +59,20 @@ import TestThreads
         #expect(noLanes.standardError.contains("the lane directory 'lanes' does not exist. Run 'slipway init'"))
     }
 
+    @Test func initWritesTheIOSTemplate() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-init-ios")
+        let result = try slipway(["init", "--template", "ios"], in: folder.path)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("wrote    lanes/ios-release.yml"))
+        let written = try String(contentsOfFile: folder.path + "/lanes/ios-release.yml", encoding: .utf8)
+        let template = try String(contentsOfFile: Corpus.repositoryRoot + "/templates/ios/ios-release.yml", encoding: .utf8)
+        #expect(written == template, "the embedded ios-release.yml differs from templates/ios: run scripts/embed-templates.sh")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/lanes/ci.yml"))
+        let bad = try slipway(["init", "--template", "android"], in: folder.path)
+        #expect(bad.status == 64 || bad.status == 2)
+        #expect(bad.standardError.contains("android"))
+    }
+
     @Test func initWritesTheEmbeddedTemplates() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-init")
         let first = try slipway(["init"], in: folder.path)

@@ -95,7 +95,7 @@ public struct XcodeExportStep: Step {
         do {
             return try ExportMethod(parsing: name)
         } catch {
-            throw StepError.invalidOption(name: "method", problem: errorText(error))
+            throw StepError.invalidOption(name: "method", problem: "is not known: " + errorText(error))
         }
     }
 

@@ -80,9 +80,14 @@ struct XcodeSchemeOptions: Sendable {
     /// The project or workspace exists and has the scheme (read-only).
     func checkProject(in projectDirectory: String, fileSystem: any FileSystem) throws {
         let path = container.hasPrefix("/") ? container : projectDirectory + "/" + container
-        let found = try XcodeContainer(path: path)
-        try found.checkExists(fileSystem: fileSystem)
-        _ = try XcodeSchemes.find(scheme, in: found, fileSystem: fileSystem)
+        do {
+            let found = try XcodeContainer(path: path)
+            try found.checkExists(fileSystem: fileSystem)
+            _ = try XcodeSchemes.find(scheme, in: found, fileSystem: fileSystem)
+        } catch {
+            // Paths as the lane gives them, not as this machine spells them.
+            throw StepError.failed(errorText(error).replacingOccurrences(of: projectDirectory + "/", with: ""))
+        }
     }
 }
 

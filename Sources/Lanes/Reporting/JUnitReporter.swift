@@ -72,21 +72,5 @@ public final class JUnitReporter: RunReporter, @unchecked Sendable {
         return xml + "</testsuites>\n"
     }
 
-    private func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\n", "\t", "\r": result.unicodeScalars.append(scalar)
-            default:
-                // XML 1.0 forbids most control characters even when escaped.
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { result += "?" } else { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result
-    }
+    private func escape(_ text: String) -> String { JUnitXML.escape(text) }
 }

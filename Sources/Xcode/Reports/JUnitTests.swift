@@ -91,7 +91,8 @@ public enum JUnitXML {
         return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    /// XML text and attribute escaping; control characters XML 1.0 forbids are dropped.
+    /// XML text and attribute escaping; characters XML 1.0 forbids even when escaped (most
+    /// control characters, U+FFFE, U+FFFF) become `?`.
     public static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
@@ -104,7 +105,7 @@ public enum JUnitXML {
             case "'": result += "&apos;"
             case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
             default:
-                if scalar.value >= 0x20 { result.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { result += "?" } else { result.unicodeScalars.append(scalar) }
             }
         }
         return result

@@ -96,7 +96,8 @@ extension XcodeLogParser {
 
     /// The last path component.
     static func fileName(_ path: Substring) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return String(path) }
-        return String(path[path.index(after: slash)...])
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return String(path) }
+        return String(Substring(utf8[utf8.index(after: slash)...]))
     }
 }

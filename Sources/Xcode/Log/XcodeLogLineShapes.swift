@@ -54,14 +54,17 @@ extension XcodeLogParser {
 
     /// `-[Module.Class test]` → (`Module.Class`, `test`); `Class.test()` → (`Class`, `test()`).
     static func testName(_ text: Substring) -> (suite: String?, name: String) {
-        if text.hasPrefix("-["), text.hasSuffix("]") {
-            let inner = text.dropFirst(2).dropLast()
-            guard let space = inner.firstIndex(of: " ") else { return (nil, String(inner)) }
-            return (String(inner[..<space]), String(inner[inner.index(after: space)...]))
+        // Byte-wise: the names are ASCII punctuation-delimited, and character-wise slicing
+        // costs a grapheme check per bound.
+        let utf8 = text.utf8
+        if utf8.starts(with: "-[".utf8), utf8.last == UInt8(ascii: "]") {
+            let inner = utf8.dropFirst(2).dropLast()
+            guard let space = inner.firstIndex(of: UInt8(ascii: " ")) else { return (nil, String(Substring(inner))) }
+            return (String(Substring(inner[..<space])), String(Substring(inner[inner.index(after: space)...])))
         }
-        let head = text.firstIndex(of: "(").map { text[..<$0] } ?? text
-        guard let dot = head.lastIndex(of: ".") else { return (nil, String(text)) }
-        return (String(text[..<dot]), String(text[text.index(after: dot)...]))
+        let head = utf8.firstIndex(of: UInt8(ascii: "(")).map { utf8[..<$0] } ?? utf8[...]
+        guard let dot = head.lastIndex(of: UInt8(ascii: ".")) else { return (nil, String(text)) }
+        return (String(Substring(utf8[..<dot])), String(Substring(utf8[utf8.index(after: dot)...])))
     }
 
     /// XCTest's `Test Suite '...' ...` and `Test Case '...' ...` / `Test case '...' ... on '...'`.
@@ -160,7 +163,7 @@ extension Substring {
     /// The rest after `prefix`, or nil when the text does not start with it (byte comparison).
     func after(_ prefix: String) -> Substring? {
         guard utf8.starts(with: prefix.utf8) else { return nil }
-        return self[utf8.index(startIndex, offsetBy: prefix.utf8.count)...]
+        return Substring(utf8[utf8.index(startIndex, offsetBy: prefix.utf8.count)...])
     }
 
     /// Without leading and trailing spaces and tabs.
@@ -168,7 +171,7 @@ extension Substring {
         let utf8 = self.utf8
         guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
               let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
-        return self[first...last]
+        return Substring(utf8[first...last])
     }
 
     /// `name` and what follows `' ` (the text after a quoted name's closing quote and a space;
@@ -178,8 +181,8 @@ extension Substring {
         var index = utf8.startIndex
         while let quote = utf8[index...].firstIndex(of: UInt8(ascii: "'")) {
             let next = utf8.index(after: quote)
-            if next == utf8.endIndex { return (self[..<quote], self[next...]) }
-            if utf8[next] == UInt8(ascii: " ") { return (self[..<quote], self[utf8.index(after: next)...]) }
+            if next == utf8.endIndex { return (Substring(utf8[..<quote]), Substring(utf8[next...])) }
+            if utf8[next] == UInt8(ascii: " ") { return (Substring(utf8[..<quote]), Substring(utf8[utf8.index(after: next)...])) }
             index = next
         }
         return nil

@@ -125,6 +125,7 @@ struct XcodeLaneTests {
         ])
         #expect(outcome.status("build") == .succeeded)
         #expect(outcome.outputs("build")["products"] == "/dd/Build/Products/Debug-iphonesimulator/App.app")
+        #expect(project.calls().contains("-scheme\nApp\n-destination\ngeneric/platform=iOS Simulator\n-showBuildSettings\n-json\n--"))
         #expect(outcome.outputs("build")["log"] == ".slipway/logs/ios-build-build.log")
         let raw = try String(contentsOfFile: project.fixture.path + "/.slipway/logs/ios-build-build.log", encoding: .utf8)
         #expect(raw == (try String(contentsOfFile: project.scenario.path + "/build.log", encoding: .utf8)))

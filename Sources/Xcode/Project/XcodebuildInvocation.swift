@@ -9,6 +9,8 @@ public struct XcodebuildInvocation: Sendable, Hashable {
         case buildForTesting = "build-for-testing"
         /// `-exportArchive`: needs `archivePath`, `exportPath` and `exportOptionsPlist`, no container.
         case exportArchive = "-exportArchive"
+        /// `-showBuildSettings`: the settings the other options would build with (add `-json`).
+        case showBuildSettings = "-showBuildSettings"
 
         var runsTests: Bool { self == .test || self == .testWithoutBuilding }
         var buildsTests: Bool { runsTests || self == .buildForTesting }

@@ -4,6 +4,15 @@ import Xcode
 
 @Suite("xcodebuild command lines", .dedicatedThreads)
 struct InvocationTests {
+    @Test("-showBuildSettings takes the action's place, whatever the other values are called")
+    func showBuildSettings() throws {
+        var invocation = XcodebuildInvocation(action: .showBuildSettings)
+        invocation.project = "build.xcodeproj"
+        invocation.scheme = "build"
+        invocation.configuration = "build"
+        #expect(try invocation.arguments() == ["-project", "build.xcodeproj", "-scheme", "build", "-configuration", "build", "-showBuildSettings"])
+    }
+
     @Test("build: every build option in the stable order, settings sorted at the end")
     func build() throws {
         var invocation = XcodebuildInvocation(action: .build)

@@ -74,9 +74,9 @@ public struct XcodeBuildStep: Step, ProjectCheckedStep {
 enum XcodeBuildSettings {
     static func products(of invocation: XcodebuildInvocation, runner: XcodebuildRunner) async throws -> [String] {
         var query = invocation
+        query.action = .showBuildSettings
         query.resultBundlePath = nil
-        let arguments = try query.arguments().filter { $0 != "build" } + ["-showBuildSettings", "-json"]
-        var spec = runner.context.processSpec("xcodebuild", arguments)
+        var spec = runner.context.processSpec("xcodebuild", try query.arguments() + ["-json"])
         spec.environment = try runner.environment()
         let result = try await runner.context.processRunner.run(spec, output: nil)
         guard result.status.isSuccess else {

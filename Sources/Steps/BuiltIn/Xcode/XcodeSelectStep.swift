@@ -47,9 +47,7 @@ public struct XcodeSelectStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let applications = context.environment["SLIPWAY_XCODE_APPLICATIONS"] ?? "/Applications"
-        let selection = try XcodeSelection.choose(constraint: version, environment: context.environment,
-                                                  applicationsFolder: applications, fileSystem: context.fileSystem)
+        let selection = try context.selectXcode(version)
         context.events.log(.info, "Xcode \(selection.xcode.map { "\($0.version)" } ?? "?") at \(selection.developerDirectory)")
         return ["developer-dir": selection.developerDirectory, "version": selection.xcode.map { "\($0.version)" } ?? "",
                 "build": selection.xcode?.build ?? ""]

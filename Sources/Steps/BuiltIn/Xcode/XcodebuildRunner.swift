@@ -22,10 +22,7 @@ struct XcodebuildRunner: Sendable {
     func environment() throws -> [String: String] {
         var variables = context.environment.variables
         guard options.xcode != nil || context.environment["DEVELOPER_DIR"] != nil else { return variables }
-        let applications = context.environment["SLIPWAY_XCODE_APPLICATIONS"] ?? "/Applications"
-        let selection = try XcodeSelection.choose(constraint: options.xcode, environment: context.environment,
-                                                  applicationsFolder: applications, fileSystem: context.fileSystem)
-        variables["DEVELOPER_DIR"] = selection.developerDirectory
+        variables["DEVELOPER_DIR"] = try context.selectXcode(options.xcode).developerDirectory
         return variables
     }
 
@@ -45,6 +42,9 @@ struct XcodebuildRunner: Sendable {
         } catch ProcessError.notFound {
             sink.close()
             throw StepError.failed("xcodebuild was not found on PATH. It comes with Xcode: install Xcode, run 'sudo xcode-select --switch /Applications/Xcode.app', or set DEVELOPER_DIR.")
+        } catch {
+            sink.close()
+            throw error
         }
         let summary = sink.close()
         let shown = display(logPath)
@@ -66,6 +66,16 @@ struct XcodebuildRunner: Sendable {
         let errors = outcome.summary.errorMessages.prefix(10).map { "  " + $0 }.joined(separator: "\n")
         let what = errors.isEmpty ? "" : ":\n" + errors
         return StepError.failed("xcodebuild \(action) failed with \(outcome.status) (\(outcome.summary.errors) error(s))\(what)\nThe raw log is \(outcome.log).")
+    }
+}
+
+extension StepContext {
+    /// The Xcode matching `constraint` (any, when nil); `DEVELOPER_DIR`, when set, wins.
+    /// `SLIPWAY_XCODE_APPLICATIONS` names another folder than /Applications to look in.
+    func selectXcode(_ constraint: String?) throws -> XcodeSelection {
+        try XcodeSelection.choose(constraint: constraint, environment: environment,
+                                  applicationsFolder: environment["SLIPWAY_XCODE_APPLICATIONS"] ?? "/Applications",
+                                  fileSystem: fileSystem)
     }
 }
 

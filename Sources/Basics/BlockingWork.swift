@@ -76,3 +76,35 @@ private final class SharedWork<Item: Sendable, Result: Sendable>: @unchecked Sen
         }
     }
 }
+
+/// Work started on a thread of its own that a synchronous caller collects later with `join()`,
+/// to overlap it with the caller's own work. `join()` blocks: call it only from a thread that is
+/// not one of the cooperative pool's (code reached through `BlockingWork.run`, or a test's
+/// dedicated thread).
+public final class JoinableWork<Value: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var outcome: Result<Value, any Error>?
+
+    /// Starts `body` on a new thread named `name`.
+    public init(name: String, _ body: @escaping @Sendable () throws -> Value) {
+        let thread = Thread { [self] in
+            let result = Result { try body() }
+            condition.lock()
+            outcome = result
+            condition.signal()
+            condition.unlock()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Waits for the work to end and returns (or throws) what it did.
+    public func join() throws -> Value {
+        condition.lock()
+        defer { condition.unlock() }
+        // off-pool: callers run on threads of their own (see the type's documentation).
+        while outcome == nil { condition.wait() }
+        guard let outcome else { preconditionFailure("the work ended without an outcome") }
+        return try outcome.get()
+    }
+}

@@ -25,7 +25,11 @@ extension GitRepository {
     /// A file the index does not know, or whose entry no longer matches it (edited since it was
     /// staged), a conflicted path, and every path in `alsoStaging` are staged by content as
     /// `stage(paths:)` does, so the index ends up exactly as `git add -A` of the old and new
-    /// paths would leave it. The index is read once and written once.
+    /// paths would leave it. The index is read once and written once. A regular file in
+    /// `alsoStaging` that the index holds already (the project file) is hashed and written to
+    /// the object database on a thread of its own while the moves are recorded (see
+    /// `GitBlobPrehash`); the caller's thread waits for it, so do not call this on a thread of
+    /// the cooperative pool.
     /// - Returns: The paths (old or new, relative to the root) that were neither in the index
     ///   nor on disk, which are skipped; `stage(paths:)` would throw `pathNotFound` for them.
     /// - Throws: `GitError.pathOutsideWorkingDirectory`, `.bareRepository`, `.operationFailed`.
@@ -38,6 +42,8 @@ extension GitRepository {
         var skipped: [String] = []
         try withIndex { repo, index in
             let racyLimit = Self.indexModificationTime(gitDirectory + "/index")
+            // The project file is hashed and compressed on a thread of its own meanwhile.
+            let prehash = GitBlobPrehash(paths: GitBlobPrehash.candidates(others, index: index, workdir: workdir), workdir: workdir)
             var byContent: [String] = []
             for move in relativeMoves {
                 let moved = try moveEntries(from: move.from, to: move.to, index: index, workdir: workdir, racyLimit: racyLimit)
@@ -48,7 +54,11 @@ extension GitRepository {
                     try stageDirectory(move.to, workdir: workdir, repo: repo, index: index, onlyUntracked: true)
                 }
             }
-            for path in byContent + others {
+            var stagedAhead: Set<String> = []
+            for hashed in prehash.results() where try addPrehashed(hashed, index: index) {
+                stagedAhead.insert(hashed.path)
+            }
+            for path in byContent + others.filter({ !stagedAhead.contains($0) }) {
                 do {
                     try stage(path, workdir: workdir, repo: repo, index: index)
                 } catch GitError.pathNotFound {
@@ -145,7 +155,7 @@ extension GitRepository {
     }
 
     /// A time as the index stores it: 32-bit seconds and nanoseconds.
-    private static func time(_ spec: timespec) -> (seconds: Int32, nanoseconds: UInt32) {
+    static func time(_ spec: timespec) -> (seconds: Int32, nanoseconds: UInt32) {
         (Int32(truncatingIfNeeded: spec.tv_sec), UInt32(truncatingIfNeeded: spec.tv_nsec))
     }
 

@@ -100,11 +100,25 @@ public struct ProjectSync: Sendable {
             loaded = try load(path)
         }
         let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: fileSystem)
-        let plan = try SyncPlanner.plan(project: loaded.project, listing: listing, options: options, projectBundle: loaded.projectBundle)
+        // The repository is opened and the clean tree proven on a thread of their own while
+        // the plan is made: neither needs the plan, and a sync that applies needs both.
+        let root = loaded.root, openGit = openGit, allowDirty = options.allowDirty
+        let gitCheck = mode == .apply && options.useGit ? JoinableWork(name: "slipway-sync-git") {
+            let git = try openGit(root)
+            return (git: git, proven: try allowDirty || git?.isProvablyClean(listing: listing) ?? true)
+        } : nil
+        let planned = Result {
+            try SyncPlanner.plan(project: loaded.project, listing: listing, options: options, projectBundle: loaded.projectBundle)
+        }
+        // Always collected, so that no thread is left working in the repository; its failure
+        // counts only when the sync goes on to apply.
+        let gitChecked = Result { try gitCheck?.join() }
+        let plan = try planned.get()
         var report = SyncReport(project: loaded.pbxprojPath, mode: mode, plan: plan, recovered: recovered)
         guard mode == .apply, plan.conflicts.isEmpty, !plan.isEmpty else { return report }
-        let git = options.useGit ? try openGit(loaded.root) : nil
-        if let git, !options.allowDirty, try !git.isProvablyClean(listing: listing) {
+        let checked = try gitChecked.get()
+        let git = checked?.git
+        if let git, let checked, !checked.proven {
             let dirty = try git.uncommittedChanges()
             guard dirty.isEmpty else { throw SyncError.dirtyWorkingTree(repository: loaded.root, paths: dirty) }
         }

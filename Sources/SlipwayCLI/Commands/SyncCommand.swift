@@ -99,7 +99,9 @@ struct SyncCommand: AsyncParsableCommand {
                 prune: prune, exclusions: exclude, sortByName: !noSortByName, defaultExclusions: !noDefaultExclusions,
                 allowDirty: allowDirty, useGit: !noGit)
             let mode: SyncMode = check ? .check : (dryRun ? .dryRun : .apply)
-            let report = try sync.run(path, options: options, mode: mode)
+            // On a thread of its own: the sync moves files with fsync and may wait on git's
+            // hashing thread, neither of which may hold a thread of the cooperative pool.
+            let report = try await BlockingWork.run(name: "slipway-sync") { try sync.run(path, options: options, mode: mode) }
             progress.finish()
             try output(report, env: env)
             if !report.plan.conflicts.isEmpty { throw ExitCodes.invalidInput }

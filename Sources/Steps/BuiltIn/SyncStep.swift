@@ -78,7 +78,10 @@ public struct SyncStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let report: SyncReport
         do {
-            report = try sync(context).run(context.resolve(project), options: options, mode: check ? .check : .apply)
+            // On a thread of its own: the sync moves files with fsync and may wait on git's
+            // hashing thread, neither of which may hold a thread of the cooperative pool.
+            let sync = sync(context), path = context.resolve(project), options = options, mode: SyncMode = check ? .check : .apply
+            report = try await BlockingWork.run(name: "slipway-sync") { try sync.run(path, options: options, mode: mode) }
         } catch let error as SyncError {
             throw StepError.failed(error.errorDescription ?? "\(error)")
         }

@@ -69,11 +69,12 @@ let package = Package(
             dependencies: ["CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// App Store Connect: API keys and their ES256 tokens, a JSON:API client with rate-limit,
-        /// retry and role-aware errors, app look-up and build uploads. Publish is a dependency for
+        /// retry and role-aware errors, app look-up and build uploads (the .ipa's Info.plist read with
+        /// a small zip reader over zlib). Publish is a dependency for
         /// its RetryPolicy (backoff with jitter, injected sleep) and, for the Notary API, S3Client.
         .target(
             name: "AppleAPI",
-            dependencies: ["Publish", "Basics", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Publish", "CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// The system's zlib (apt `zlib1g-dev`, brew `zlib`), for gzip and zip deflate.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),

@@ -139,7 +139,9 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport", "TestThreads"]),
         // Fixtures/: stand-in xcodebuild and xcrun scripts (labelled as such) for the xcode.* steps.
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
+        // Crypto: App Store Connect keys for the appstore.* lane tests.
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "TestSupport", "TestThreads",
+                                                       .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
         .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         // Crypto: App Store Connect keys made by the appstore command's tests.

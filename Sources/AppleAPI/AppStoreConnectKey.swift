@@ -42,6 +42,16 @@ public struct AppStoreConnectKey: Sendable {
     /// - Throws: `AppStoreConnectKeyError` naming the value at fault.
     public init(issuerID: String?, keyID: String, privateKeyPEM: String, source: String = "given",
                 individual: Bool = false) throws {
+        (kind, self.keyID) = try Self.checkIdentifiers(issuerID: issuerID, keyID: keyID, individual: individual)
+        self.privateKeyScalar = try Self.parse(privateKeyPEM, source: source).rawRepresentation
+        self.pemText = privateKeyPEM
+    }
+
+    /// Checks the key id and issuer id alone (as `init` does), e.g. while a lane is validated,
+    /// before the key text is at hand; returns the key's kind and trimmed id.
+    /// - Throws: `AppStoreConnectKeyError`.
+    @discardableResult
+    public static func checkIdentifiers(issuerID: String?, keyID: String, individual: Bool) throws -> (Kind, String) {
         let keyID = keyID.trimmingCharacters(in: .whitespacesAndNewlines)
         guard keyID.count == 10, keyID.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else {
             throw AppStoreConnectKeyError.malformedKeyID(keyID)
@@ -49,15 +59,11 @@ public struct AppStoreConnectKey: Sendable {
         let issuer = issuerID?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if individual {
             guard issuer.isEmpty else { throw AppStoreConnectKeyError.issuerIDForIndividualKey(keyID: keyID) }
-            kind = .individual
-        } else {
-            guard !issuer.isEmpty else { throw AppStoreConnectKeyError.missingIssuerID(keyID: keyID) }
-            guard UUID(uuidString: issuer) != nil else { throw AppStoreConnectKeyError.malformedIssuerID(issuer) }
-            kind = .team(issuerID: issuer)
+            return (.individual, keyID)
         }
-        self.keyID = keyID
-        self.privateKeyScalar = try Self.parse(privateKeyPEM, source: source).rawRepresentation
-        self.pemText = privateKeyPEM
+        guard !issuer.isEmpty else { throw AppStoreConnectKeyError.missingIssuerID(keyID: keyID) }
+        guard UUID(uuidString: issuer) != nil else { throw AppStoreConnectKeyError.malformedIssuerID(issuer) }
+        return (.team(issuerID: issuer), keyID)
     }
 
     /// Reads the `.p8` file at `path` and checks the key as `init` does.

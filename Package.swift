@@ -118,7 +118,8 @@ let package = Package(
         /// `slipway-bench`: prints medians for the performance targets of each area.
         .executableTarget(
             name: "slipway-bench",
-            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Basics", "TestSupport"]
+            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Basics", "TestSupport",
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Fixtures, fakes and helpers shared by the tests.
         .target(name: "TestSupport", dependencies: ["Basics", "Git"]),

@@ -49,8 +49,7 @@ extension BuildUploader {
     }
 
     /// Tells Apple the file is complete, with its SHA-256.
-    func commit(_ fileID: String, info: IPAInfo) async throws {
-        let digest = try await Self.sha256(of: info.path)
+    func commit(_ fileID: String, info: IPAInfo, sha256 digest: String) async throws {
         let body = JSONAPI.document(
             type: "buildUploadFiles", id: fileID,
             attributes: ["uploaded": true, "sourceFileChecksums": ["file": ["hash": .string(digest), "algorithm": "SHA_256"]]])

@@ -77,8 +77,10 @@ public struct BuildUploader: Sendable {
         if state == "AWAITING_UPLOAD" {
             let file = try await findOrCreateFile(info, uploadID: upload.id)
             if file.assetState != "UPLOAD_COMPLETE" && file.assetState != "COMPLETE" {
+                // The SHA-256 is read alongside the upload (a second reader of the same file).
+                async let digest = Self.sha256(of: info.path)
                 sent = try await sendParts(file.operations, of: info)
-                try await commit(file.id, info: info)
+                try await commit(file.id, info: info, sha256: try await digest)
             }
         } else {
             progress(.note("build upload \(upload.id) for \(info.version) (\(info.buildNumber)) is already \(state); nothing to send"))

@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "Basics",
+                "Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,7 +45,7 @@ let package = Package(
         /// events, reports and the run journal.
         .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
-        .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
@@ -67,6 +67,14 @@ let package = Package(
         .target(
             name: "Publish",
             dependencies: ["CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        /// App Store Connect: API keys and their ES256 tokens, a JSON:API client with rate-limit,
+        /// retry and role-aware errors, app look-up and build uploads (the .ipa's Info.plist read with
+        /// a small zip reader over zlib). Publish is a dependency for
+        /// its RetryPolicy (backoff with jitter, injected sleep) and, for the Notary API, S3Client.
+        .target(
+            name: "AppleAPI",
+            dependencies: ["Publish", "CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// The system's zlib (apt `zlib1g-dev`, brew `zlib`), for gzip and zip deflate.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -110,7 +118,8 @@ let package = Package(
         /// `slipway-bench`: prints medians for the performance targets of each area.
         .executableTarget(
             name: "slipway-bench",
-            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Xcode", "Basics", "TestSupport"]
+            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Basics", "TestSupport",
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Fixtures, fakes and helpers shared by the tests.
         .target(name: "TestSupport", dependencies: ["Basics", "Git"]),
@@ -122,6 +131,8 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport", "TestThreads"]),
         .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport", "TestThreads"]),
+        .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Networking", "TestSupport", "TestThreads",
+                                                          .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport", "TestThreads"]),
         .testTarget(name: "YAMLSupportTests", dependencies: ["YAMLSupport", "Basics", "TestThreads"]),
         // Fixtures/: real lockfiles from public projects, read from the source tree.
@@ -129,10 +140,14 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport", "TestThreads"]),
         // Fixtures/: stand-in xcodebuild and xcrun scripts (labelled as such) for the xcode.* steps.
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
+        // Crypto: App Store Connect keys for the appstore.* lane tests.
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "TestSupport", "TestThreads",
+                                                       .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
         .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
-        .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport", "TestThreads"]),
+        // Crypto: App Store Connect keys made by the appstore command's tests.
+        .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport", "TestThreads",
+                                                            .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -88,7 +88,22 @@ private final class CurlTransfer: @unchecked Sendable {
             else {
                 throw HTTPError.unreadableBody(path: path, reason: "it does not exist or is not readable")
             }
-            upload = .file(handle, size: size)
+            upload = .file(handle, size: size, remaining: size)
+        case .fileRange(let path, let offset, let length):
+            guard let handle = FileHandle(forReadingAtPath: path),
+                  let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+            else {
+                throw HTTPError.unreadableBody(path: path, reason: "it does not exist or is not readable")
+            }
+            guard offset >= 0, length >= 0, offset + length <= size else {
+                try? handle.close()
+                throw HTTPError.unreadableBody(path: path, reason: "bytes \(offset)..<\(offset + length) lie outside its \(size) bytes")
+            }
+            do { try handle.seek(toOffset: UInt64(offset)) } catch {
+                try? handle.close()
+                throw HTTPError.unreadableBody(path: path, reason: "cannot seek to byte \(offset): \(error.localizedDescription)")
+            }
+            upload = .file(handle, size: length, remaining: length)
         }
     }
 
@@ -267,12 +282,13 @@ private final class CurlTransfer: @unchecked Sendable {
 /// Where an upload's bytes come from.
 private enum UploadSource {
     case bytes([UInt8], offset: Int)
-    case file(FileHandle, size: Int64)
+    /// A file handle positioned at the first byte to send; `remaining` bytes are still to go.
+    case file(FileHandle, size: Int64, remaining: Int64)
 
     var size: Int64 {
         switch self {
         case .bytes(let bytes, _): return Int64(bytes.count)
-        case .file(_, let size): return size
+        case .file(_, let size, _): return size
         }
     }
 
@@ -285,14 +301,16 @@ private enum UploadSource {
                 buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + count]))
             }
             return (count, .bytes(bytes, offset: offset + count))
-        case .file(let handle, _):
-            let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
-            return (count >= 0 ? count : nil, self)
+        case .file(let handle, let size, let remaining):
+            let wanted = Int(min(Int64(buffer.count), remaining))
+            guard wanted > 0 else { return (0, self) }
+            let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, wanted)
+            return (count >= 0 ? count : nil, .file(handle, size: size, remaining: remaining - Int64(max(count, 0))))
         }
     }
 
     func close() {
-        if case .file(let handle, _) = self { try? handle.close() }
+        if case .file(let handle, _, _) = self { try? handle.close() }
     }
 }
 #endif

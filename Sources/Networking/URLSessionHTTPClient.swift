@@ -65,6 +65,25 @@ public struct URLSessionHTTPClient: HTTPClient {
                 throw HTTPError.unreadableBody(path: path, reason: "it does not exist or is not readable")
             }
             return session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path))
+        case .fileRange(let path, let offset, let length):
+            // One part of a multi-part upload (tens of MB): read into memory here, as URLSession
+            // has no file-range upload; the whole file is never read at once.
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw HTTPError.unreadableBody(path: path, reason: "it does not exist or is not readable")
+            }
+            defer { try? handle.close() }
+            do {
+                try handle.seek(toOffset: UInt64(max(0, offset)))
+                let data = try handle.read(upToCount: Int(max(0, length))) ?? Data()
+                guard data.count == Int(length) else {
+                    throw HTTPError.unreadableBody(path: path, reason: "bytes \(offset)..<\(offset + length) lie outside the file")
+                }
+                return session.uploadTask(with: urlRequest, from: data)
+            } catch let error as HTTPError {
+                throw error
+            } catch {
+                throw HTTPError.unreadableBody(path: path, reason: error.localizedDescription)
+            }
         }
     }
 }

@@ -24,6 +24,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
             KeysCommand.self,
             XcodeprojCommand.self,
             XcodeCommand.self,
+            AppStoreCommand.self,
         ]
     )
 

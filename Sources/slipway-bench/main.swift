@@ -3,6 +3,7 @@ import Foundation
 /// `slipway-bench AREA [options]`: runs the benchmarks of one area and prints medians.
 /// Each area lives in its own file and registers itself here.
 let areas: [String: @Sendable ([String]) async throws -> Void] = [
+    "appstore-upload": AppStoreUploadBenchmark.run,
     "lanes": LanesBenchmark.run,
     "pins": PinsBenchmark.run,
     "pbxproj": PBXProjBenchmark.run,

@@ -90,6 +90,9 @@ public enum HTTPBody: Sendable, Hashable {
     case bytes([UInt8])
     /// The contents of the file at `path`, read while sending.
     case file(path: String)
+    /// `length` bytes of the file at `path` from byte `offset`, read while sending: one part of a
+    /// multi-part upload (App Store Connect's upload operations), never the whole file in memory.
+    case fileRange(path: String, offset: Int64, length: Int64)
 }
 
 /// An HTTP request as a value: method, URL, headers, optional body and timeout.

@@ -25,6 +25,8 @@ public struct StepRegistry: Sendable {
             XcodeTestStep.self,
             XcodeArchiveStep.self,
             XcodeExportStep.self,
+            AppStoreUploadStep.self,
+            AppStoreBuildNumberStep.self,
         ] + platformBuiltInTypes
     }
 

@@ -1,0 +1,68 @@
+import AppleAPI
+import Basics
+import Foundation
+
+/// `appstore.build-number`: the latest build number on App Store Connect, and the next one.
+public struct AppStoreBuildNumberStep: Step {
+    public static let description = StepDescription(
+        id: "appstore.build-number",
+        summary: "The latest build number on App Store Connect (for a version, or all) and the next one",
+        discussion: """
+            Reads the app's build uploads newest first (GET /v1/apps/{id}/buildUploads, \
+            sort -uploadedDate), falling back to its builds, and takes the highest build number. \
+            'next' raises its last number by one (1 when there is none): feed it to \
+            version.bump's build-number.
+            """,
+        options: AppStoreStepSupport.keyOptions + [
+            .required("bundle-id", .string, "The app's bundle id."),
+            .optional("version", .string, "Only builds of this version (CFBundleShortVersionString); all by default."),
+            .optional("platform", .choice(["IOS", "MAC_OS", "TV_OS", "VISION_OS"]), "Only builds of this platform."),
+        ],
+        outputs: [OutputSpec("latest", "The highest build number found (empty when none)."),
+                  OutputSpec("next", "The next build number.")],
+        examples: [
+            StepExample("The next build number for version 1.4.0", """
+                - appstore.build-number:
+                    bundle-id: com.example.app
+                    version: 1.4.0
+                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
+                    key-id: ABC123DEFG
+                    key: "${{ secrets.ASC_KEY }}"
+                """),
+        ],
+        platforms: [.linux, .macOS]
+    )
+
+    let options: StepOptions
+    let services: AppStoreServices
+
+    public init(options: StepOptions) throws {
+        try self.init(options: options, services: AppStoreServices())
+    }
+
+    /// A step with its network injected (tests).
+    public init(options: StepOptions, services: AppStoreServices) throws {
+        try AppStoreStepSupport.key(options, context: nil)
+        _ = try AppStoreStepSupport.apiURL(options)
+        self.options = options
+        self.services = services
+    }
+
+    public func plan(in context: StepContext) async throws -> [Effect] {
+        [Effect(.network, "read the latest build number of \(try options.requiredString("bundle-id"))"
+                + (try options.string("version").map { " version \($0)" } ?? "") + " from App Store Connect")]
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        guard let key = try AppStoreStepSupport.key(options, context: context) else {
+            throw StepError.invalidOption(name: "key", problem: "no key was given")
+        }
+        let client = AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+                                                context: context)
+        let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
+        let numbers = try await client.buildNumbers(appID: app.id, version: try options.string("version"),
+                                                    platform: try options.string("platform"))
+        context.events.log(.info, "latest build number: \(numbers.latest ?? "none"); next: \(numbers.next)")
+        return ["latest": numbers.latest ?? "", "next": numbers.next]
+    }
+}

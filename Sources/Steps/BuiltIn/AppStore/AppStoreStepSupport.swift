@@ -1,0 +1,84 @@
+import AppleAPI
+import Basics
+import Foundation
+import Networking
+import Publish
+
+/// The App Store Connect key options every appstore.* step takes, and the client made from them.
+public enum AppStoreStepSupport {
+    /// The key and connection options, shared by the appstore.* steps.
+    public static let keyOptions: [OptionSpec] = [
+        .optional("issuer-id", .string, "The API key's issuer id (team keys; from a secret or the lane's env)."),
+        .required("key-id", .string, "The API key's id (10 characters)."),
+        .optional("key", .string, "The .p8 private key's text, from a secret: \"${{ secrets.ASC_KEY }}\"."),
+        .optional("key-file", .string, "The .p8 private key file (instead of key)."),
+        .optional("individual", .bool, default: .bool(false), "The key is an individual key (no issuer id)."),
+        .optional("api-url", .string, default: .string("https://api.appstoreconnect.apple.com"), "The API's base URL."),
+    ]
+
+    /// The key the options describe, checked offline; with no context (validation), only the
+    /// ids and, when given inline, the key text are checked, and nil is returned for a key file.
+    /// - Throws: `StepError.invalidOption` naming the option.
+    @discardableResult
+    static func key(_ options: StepOptions, context: StepContext?) throws -> AppStoreConnectKey? {
+        let keyText = try options.string("key"), keyFile = try options.string("key-file")
+        guard (keyText == nil) != (keyFile == nil) else {
+            throw StepError.invalidOption(name: keyText == nil ? "key" : "key-file", problem: "give exactly one of key (from a secret) or key-file")
+        }
+        let issuer = try options.string("issuer-id"), keyID = try options.requiredString("key-id")
+        let individual = try options.bool("individual")
+        do {
+            try AppStoreConnectKey.checkIdentifiers(issuerID: issuer, keyID: keyID, individual: individual)
+            if let keyText, !keyText.contains("${{") {
+                return try AppStoreConnectKey(issuerID: issuer, keyID: keyID, privateKeyPEM: keyText, source: "in option 'key'",
+                                              individual: individual)
+            }
+            guard let context, let keyFile else { return nil }
+            return try AppStoreConnectKey.load(issuerID: issuer, keyID: keyID, file: context.resolve(keyFile), individual: individual)
+        } catch let error as AppStoreConnectKeyError {
+            let name: String
+            switch error {
+            case .missingIssuerID, .malformedIssuerID, .issuerIDForIndividualKey: name = "issuer-id"
+            case .malformedKeyID: name = "key-id"
+            default: name = keyText == nil ? "key-file" : "key"
+            }
+            throw StepError.invalidOption(name: name, problem: errorText(error))
+        }
+    }
+
+    /// The base URL option.
+    static func apiURL(_ options: StepOptions) throws -> URL {
+        let text = try options.string("api-url") ?? "https://api.appstoreconnect.apple.com"
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw StepError.invalidOption(name: "api-url", problem: "'\(text)' is not an http:// or https:// URL")
+        }
+        return url
+    }
+
+    /// A client whose waits and retries are logged to the step's events.
+    static func client(key: AppStoreConnectKey, baseURL: URL, services: AppStoreServices, context: StepContext) -> AppStoreConnectClient {
+        let events = context.events
+        return AppStoreConnectClient(key: key, http: services.httpClient, baseURL: baseURL,
+                                     retry: RetryPolicy(attempts: 4, sleep: services.sleep), now: services.now,
+                                     log: { events.log(.warning, $0) })
+    }
+}
+
+/// What the appstore.* steps reach the world through; tests inject waits that do not wait.
+public struct AppStoreServices: Sendable {
+    /// The HTTP transport.
+    public var httpClient: any HTTPClient
+    /// Waits between polls and retries.
+    public var sleep: @Sendable (Duration) async throws -> Void
+    /// The clock.
+    public var now: @Sendable () -> Date
+
+    /// The real network, `Task.sleep` and the system clock by default.
+    public init(httpClient: any HTTPClient = SystemHTTPClient(),
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.httpClient = httpClient
+        self.sleep = sleep
+        self.now = now
+    }
+}

@@ -1,0 +1,104 @@
+import AppleAPI
+import Basics
+import Foundation
+
+/// `appstore.upload`: an .ipa or .pkg to App Store Connect through the Build Uploads API.
+public struct AppStoreUploadStep: Step {
+    public static let description = StepDescription(
+        id: "appstore.upload",
+        summary: "Upload an .ipa or .pkg to App Store Connect (Build Uploads API), then wait for processing",
+        discussion: """
+            The bundle id, version and build number are read from the archive's Info.plist \
+            (XML or binary; options override them, and a .pkg needs them). The app is found by \
+            its bundle id, the upload reserved, each part sent as Apple's upload operations say \
+            (4 at a time, retried on 5xx and dropped connections), committed with the file's \
+            SHA-256, then the build's processing is awaited until VALID (wait-for-processing). \
+            Re-running resumes an upload of the same version and build number or recognises it \
+            as done: nothing is sent twice. The key's text comes from a secret and is masked.
+            """,
+        options: AppStoreStepSupport.keyOptions + [
+            .required("ipa", .string, "The .ipa (or .pkg) to upload."),
+            .optional("wait-for-processing", .bool, default: .bool(true), "Wait until Apple has processed the build (VALID)."),
+            .optional("timeout", .duration, default: .string("60m"), "The longest wait for the upload and processing."),
+            .optional("poll-interval", .duration, default: .string("10s"), "The first wait between status polls (doubled up to 60 s)."),
+            .optional("bundle-id", .string, "Use this bundle id instead of the Info.plist's."),
+            .optional("version", .string, "Use this version instead of CFBundleShortVersionString."),
+            .optional("build-number", .string, "Use this build number instead of CFBundleVersion."),
+            .optional("platform", .choice(["IOS", "MAC_OS", "TV_OS", "VISION_OS"]), "The platform (from the archive by default)."),
+        ],
+        outputs: [OutputSpec("build-id", "The build's id on App Store Connect (empty when not waited for)."),
+                  OutputSpec("build-upload-id", "The build upload's id."),
+                  OutputSpec("build-number", "The build number uploaded."),
+                  OutputSpec("version", "The version uploaded.")],
+        examples: [
+            StepExample("Upload the exported .ipa and wait for processing", """
+                - appstore.upload:
+                    ipa: build/export/Example.ipa
+                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
+                    key-id: ABC123DEFG
+                    key: "${{ secrets.ASC_KEY }}"
+                """),
+        ],
+        platforms: [.linux, .macOS]
+    )
+
+    let options: StepOptions
+    let services: AppStoreServices
+
+    public init(options: StepOptions) throws {
+        try self.init(options: options, services: AppStoreServices())
+    }
+
+    /// A step with its network, waits and clock injected (tests).
+    public init(options: StepOptions, services: AppStoreServices) throws {
+        try AppStoreStepSupport.key(options, context: nil)
+        _ = try AppStoreStepSupport.apiURL(options)
+        _ = try options.duration("timeout")
+        _ = try options.duration("poll-interval")
+        self.options = options
+        self.services = services
+    }
+
+    public func plan(in context: StepContext) async throws -> [Effect] {
+        let path = context.resolve(try options.requiredString("ipa"))
+        let info = try readInfo(path)
+        return [Effect(.network, "upload \(path) (\(info.bundleID) \(info.version) build \(info.buildNumber), \(info.fileSize) bytes) "
+                       + "to App Store Connect at \(try AppStoreStepSupport.apiURL(options).absoluteString)"
+                       + (try options.bool("wait-for-processing", default: true) ? ", then wait for processing" : ""))]
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        let info = try readInfo(context.resolve(try options.requiredString("ipa")))
+        guard let key = try AppStoreStepSupport.key(options, context: context) else {
+            throw StepError.invalidOption(name: "key", problem: "no key was given")
+        }
+        let client = AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+                                                context: context)
+        let app = try await client.app(bundleID: info.bundleID)
+        context.events.log(.info, "uploading \(info.fileName) (\(info.version) build \(info.buildNumber)) to '\(app.name)' (app id \(app.id))")
+        var settings = BuildUploader.Options()
+        settings.waitForProcessing = try options.bool("wait-for-processing", default: true)
+        settings.timeout = try options.duration("timeout") ?? .seconds(3600)
+        settings.pollInterval = try options.duration("poll-interval") ?? .seconds(10)
+        let events = context.events
+        let uploader = BuildUploader(client: client, options: settings, now: services.now) { progress in
+            switch progress {
+            case .note(let text): events.log(.info, text)
+            case let .bytes(sent, total):
+                events.progress(fraction: total > 0 ? Double(sent) / Double(total) : nil, message: "uploading \(info.fileName)")
+            }
+        }
+        let result = try await uploader.upload(info, appID: app.id)
+        context.events.log(.info, result.alreadyUploaded
+            ? "App Store Connect already had \(info.version) build \(info.buildNumber); nothing was sent"
+            : "uploaded \(info.fileName) in \(result.partsSent) part\(result.partsSent == 1 ? "" : "s")")
+        return ["build-id": result.buildID ?? "", "build-upload-id": result.buildUploadID, "build-number": info.buildNumber,
+                "version": info.version]
+    }
+
+    private func readInfo(_ path: String) throws -> IPAInfo {
+        try IPAInfo.read(path: path, overrides: .init(bundleID: try options.string("bundle-id"), version: try options.string("version"),
+                                                      buildNumber: try options.string("build-number"),
+                                                      platform: try options.string("platform")))
+    }
+}

@@ -84,7 +84,7 @@ public struct FirebaseDistributor: Sendable {
                     throw PublishError.operationTimedOut(action: "Firebase's processing of '\(file.name)'",
                                                          waited: DurationText.format(waited), lastState: state)
                 }
-                try await sleep(settings.pollInterval)
+                try await self.sleep(settings.pollInterval)  // the injected async wait (Task.sleep), not a blocking call
                 waited += settings.pollInterval
             }
         }

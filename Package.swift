@@ -63,10 +63,14 @@ let package = Package(
             dependencies: ["Git", "PBXProj", "Basics", .product(name: "Mustache", package: "swift-mustache")]
         ),
         /// Publishing: reproducible archives, SHA256SUMS, signing (signify ed25519, gpg, codesign)
-        /// and upload clients (directory, S3, GitHub Releases, HTTP) with retries.
+        /// and upload clients (directory, S3, GitHub Releases, HTTP, DeployGate, Firebase App
+        /// Distribution) with retries. `_CryptoExtras` (swift-crypto's own package) gives RS256
+        /// (RSA PKCS#1 v1.5 with SHA-256), which Google's OAuth JWT-bearer grant requires of a
+        /// service account's key; `Crypto` has no RSA.
         .target(
             name: "Publish",
-            dependencies: ["CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         /// App Store Connect: API keys and their ES256 tokens, a JSON:API client with rate-limit,
         /// retry and role-aware errors, app look-up and build uploads (the .ipa's Info.plist read with

@@ -47,6 +47,16 @@ public enum PublishError: Error, LocalizedError, Sendable, Equatable {
     case unexpectedResponse(action: String, problem: String)
     /// A configuration value is unusable.
     case invalidConfiguration(name: String, problem: String)
+    /// A distribution service (DeployGate, Firebase, Google's token endpoint) answered with an
+    /// error of its own (4xx, or an error body); `advice` says what to check. Not retried.
+    case serviceRefused(service: String, action: String, status: Int, message: String, advice: String)
+    /// A Google service-account key (JSON) is unusable; `source` says where it came from, never
+    /// its contents.
+    case malformedServiceAccount(source: String, problem: String)
+    /// A long-running operation finished with an error.
+    case operationFailed(action: String, problem: String)
+    /// A long-running operation did not finish in time.
+    case operationTimedOut(action: String, waited: String, lastState: String)
 
     public var errorDescription: String? {
         switch self {
@@ -94,6 +104,16 @@ public enum PublishError: Error, LocalizedError, Sendable, Equatable {
             return "\(action): the server's answer is not understood: \(problem)."
         case .invalidConfiguration(let name, let problem):
             return "'\(name)' \(problem)."
+        case .serviceRefused(let service, let action, let status, let message, let advice):
+            let sentence = message.hasSuffix(".") ? String(message.dropLast()) : message
+            return "\(action) was refused by \(service) (HTTP \(status)): \(sentence). \(advice)"
+        case .malformedServiceAccount(let source, let problem):
+            return "the service account \(source) cannot be used: \(problem). Give the JSON key of a Google service account "
+                + "(Google Cloud console → IAM → Service accounts → Keys → Add key → JSON), as its text or its path."
+        case .operationFailed(let action, let problem):
+            return "\(action) failed: \(problem)."
+        case .operationTimedOut(let action, let waited, let lastState):
+            return "\(action) did not finish within \(waited) (last state: \(lastState)). Raise the timeout, or check the service's console."
         }
     }
 

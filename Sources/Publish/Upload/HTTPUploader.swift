@@ -75,32 +75,13 @@ public struct HTTPUploader: Uploader {
                 HTTPRequest(method: .put, url: target, headers: requestHeaders, body: .file(path: file.path))
             }
         case .post:
-            let body = try multipartBody(for: file)
-            defer { try? fileSystem.remove((body as NSString).deletingLastPathComponent) }
-            requestHeaders["Content-Type"] = "multipart/form-data; boundary=\(boundary)"
+            let form = MultipartForm(boundary: boundary)
+            let body = try form.write(file: file, fileField: field, streams: streams, fileSystem: fileSystem)
+            defer { MultipartForm.remove(body, fileSystem: fileSystem) }
+            requestHeaders["Content-Type"] = form.contentType
             _ = try await http.sendExpectingSuccess(action, progress: report) {
                 HTTPRequest(method: .post, url: target, headers: requestHeaders, body: .file(path: body))
             }
         }
-    }
-
-    /// Writes the multipart/form-data body (RFC 7578) for `file` to a temporary file.
-    private func multipartBody(for file: UploadFile) throws -> String {
-        let folder = try streams.makeTemporaryDirectory(prefix: "slipway-multipart")
-        let path = folder + "/body"
-        let escapedName = file.name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        let head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(escapedName)\"\r\n"
-            + "Content-Type: \(ContentType.of(file.name))\r\n\r\n"
-        do {
-            let output = try streams.createAtomically(path, permissions: 0o600)
-            try output.write(Array(head.utf8))
-            try streams.openForReading(file.path).forEachChunk { try output.write($0) }
-            try output.write(Array("\r\n--\(boundary)--\r\n".utf8))
-            try output.commit()
-        } catch {
-            try? fileSystem.remove(folder)
-            throw error
-        }
-        return path
     }
 }

@@ -9,6 +9,8 @@ struct UploadOptions: Sendable {
         case directory, s3
         case githubRelease = "github-release"
         case http
+        case deploygate
+        case firebase
     }
 
     static let specs: [OptionSpec] = [
@@ -31,9 +33,9 @@ struct UploadOptions: Sendable {
         .optional("concurrency", .int, default: .int(4), "s3: parts in flight at once."),
         .optional("repository", .string, "github-release: owner/name."),
         .optional("tag", .string, "github-release: the release's tag."),
-        .optional("token", .string, "github-release: a token allowed to write releases (from a secret)."),
+        .optional("token", .string, "github-release: a token allowed to write releases; deploygate: the API key (from a secret)."),
         .optional("release-name", .string, "github-release: the title of a new release (default: the tag)."),
-        .optional("notes", .string, "github-release: the notes of a new release (Markdown)."),
+        .optional("notes", .string, "github-release: the notes of a new release (Markdown); firebase: the release notes."),
         .optional("draft", .bool, default: .bool(false), "github-release: create the release as a draft."),
         .optional("prerelease", .bool, default: .bool(false), "github-release: mark a new release as a pre-release."),
         .optional("target", .string, "github-release: the branch or commit a new tag points at."),
@@ -44,16 +46,22 @@ struct UploadOptions: Sendable {
         .optional("method", .choice(["put", "post"]), default: .string("put"), "http: PUT the file, or POST it as multipart/form-data."),
         .optional("field", .string, default: .string("file"), "http: the form field of a POST."),
         .optional("headers", .map(.string), "http: extra request headers (e.g. Authorization from a secret)."),
-    ]
+    ] + distributionSpecs
 
-    /// Which options belong to which backend (the common ones are not listed).
-    static let owners: [String: Backend] = {
-        var owners: [String: Backend] = ["directory": .directory]
+    /// Which options belong to which backends (the common ones are not listed).
+    static let owners: [String: [Backend]] = {
+        var owners: [String: [Backend]] = ["directory": [.directory]]
         for name in ["bucket", "region", "endpoint", "prefix", "path-style", "access-key-id", "secret-access-key", "session-token",
-                     "acl", "multipart-threshold", "part-size", "concurrency"] { owners[name] = .s3 }
-        for name in ["repository", "tag", "token", "release-name", "notes", "draft", "prerelease", "target", "replace",
-                     "api-url", "upload-url"] { owners[name] = .githubRelease }
-        for name in ["url", "method", "field", "headers"] { owners[name] = .http }
+                     "acl", "multipart-threshold", "part-size", "concurrency"] { owners[name] = [.s3] }
+        for name in ["repository", "tag", "release-name", "draft", "prerelease", "target", "replace",
+                     "api-url", "upload-url"] { owners[name] = [.githubRelease] }
+        for name in ["url", "method", "field", "headers"] { owners[name] = [.http] }
+        for name in ["owner", "message", "distribution-key", "distribution-name", "release-note", "disable-notify",
+                     "deploygate-url"] { owners[name] = [.deploygate] }
+        for name in ["app-id", "service-account", "notes-file", "testers", "groups", "firebase-url", "poll-interval",
+                     "processing-timeout"] { owners[name] = [.firebase] }
+        owners["token"] = [.githubRelease, .deploygate]
+        owners["notes"] = [.githubRelease, .firebase]
         return owners
     }()
 
@@ -77,27 +85,30 @@ struct UploadOptions: Sendable {
         guard (1...10).contains(attempts) else { throw StepError.invalidOption(name: "attempts", problem: "must be between 1 and 10") }
         // Options that the lane set explicitly (defaults are filled in by the runner, so only
         // non-default values of another backend's options count).
-        for (name, owner) in Self.owners.sorted(by: { $0.key < $1.key }) where owner != backend {
+        for (name, owners) in Self.owners.sorted(by: { $0.key < $1.key }) where !owners.contains(backend) {
             guard let value = options.values[name], value != .null,
                   value != Self.specs.first(where: { $0.name == name })?.defaultValue else { continue }
-            throw StepError.invalidOption(name: name, problem: "applies to to: \(owner.rawValue), not to: \(backend.rawValue)")
+            let applies = owners.map { "to: \($0.rawValue)" }.joined(separator: " or ")
+            throw StepError.invalidOption(name: name, problem: "applies to \(applies), not to: \(backend.rawValue)")
         }
         switch backend {
         case .directory: break
         case .s3: _ = try s3()
         case .githubRelease: _ = try github()
         case .http: _ = try http()
+        case .deploygate: _ = try deployGate()
+        case .firebase: _ = try firebase()
         }
     }
 
-    private func required(_ name: String) throws -> String {
+    func required(_ name: String) throws -> String {
         guard let value = try values.string(name), !value.isEmpty else {
             throw StepError.invalidOption(name: name, problem: "is required for to: \(backend.rawValue)")
         }
         return value
     }
 
-    private func url(_ name: String, _ text: String) throws -> URL {
+    func url(_ name: String, _ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw StepError.invalidOption(name: name, problem: "'\(text)' is not an http:// or https:// URL")
         }
@@ -161,6 +172,8 @@ struct UploadOptions: Sendable {
             let tag = ((try? values.string("tag")) ?? nil) ?? "?"
             return "the GitHub release \(tag) of \(repository)"
         case .http: return ((try? values.string("url")) ?? nil) ?? "?"
+        case .deploygate: return "DeployGate (owner \(((try? values.string("owner")) ?? nil) ?? "?"))"
+        case .firebase: return "Firebase App Distribution (app \(((try? values.string("app-id")) ?? nil) ?? "?"))"
         }
     }
 }

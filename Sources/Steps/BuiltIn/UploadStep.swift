@@ -3,11 +3,12 @@ import Foundation
 import Networking
 import Publish
 
-/// `upload`: release files to a folder, an S3 bucket, a GitHub release or an HTTP endpoint.
+/// `upload`: release files to a folder, an S3 bucket, a GitHub release or an HTTP endpoint, or a
+/// build to testers through DeployGate or Firebase App Distribution.
 public struct UploadStep: Step {
     public static let description = StepDescription(
         id: "upload",
-        summary: "Upload release files: a folder, S3, a GitHub release or an HTTP endpoint",
+        summary: "Upload release files (a folder, S3, a GitHub release, HTTP) or a build to testers (DeployGate, Firebase)",
         discussion: """
             Each file keeps its name at the destination. Requests are retried with exponential \
             backoff and jitter on 5xx answers and dropped connections, never on 4xx; progress is \
@@ -27,9 +28,32 @@ public struct UploadStep: Step {
                           tag: v1.2.0, token: "${{ secrets.GITHUB_TOKEN }}" }
             to: http PUTs each file to 'url' ({name} is replaced by the file's name), or POSTs \
             it as multipart/form-data with method: post.
+
+            to: deploygate and to: firebase send one build (.ipa, .apk, .aab) to testers. \
+            DeployGate takes the API key in 'token' and the user or organization in 'owner':
+              - upload: { to: deploygate, files: [build/App.ipa], owner: my-team,
+                          token: "${{ secrets.DEPLOYGATE_API_KEY }}", message: "Build 42" }
+            Firebase App Distribution takes a service account's JSON key (its text or its path) \
+            in 'service-account', signs an RS256 token request with it, uploads, waits for \
+            Firebase to process the build (poll-interval, processing-timeout), sets the notes and \
+            gives the release to 'testers' and 'groups':
+              - upload: { to: firebase, files: [build/App.ipa], app-id: "1:1234567890:ios:0a1b2c3d4e5f6789",
+                          service-account: "${{ secrets.FIREBASE_SERVICE_ACCOUNT }}", groups: [qa] }
+            Keys, tokens and the service account's private key never appear in the output.
             """,
         options: UploadOptions.specs,
-        outputs: [OutputSpec("urls", "Where the files are now, one URL per line.")],
+        outputs: [
+            OutputSpec("urls", "Where the files are now, one URL per line (deploygate: the app's page; firebase: the testers' link)."),
+            OutputSpec("revision", "deploygate: the revision number DeployGate gave the build."),
+            OutputSpec("url", "deploygate: the app's page on DeployGate."),
+            OutputSpec("download-url", "deploygate: where the build can be downloaded."),
+            OutputSpec("release", "firebase: the release's resource name (projects/…/apps/…/releases/…)."),
+            OutputSpec("result", "firebase: RELEASE_CREATED, RELEASE_UPDATED or RELEASE_UNMODIFIED (the same build was there)."),
+            OutputSpec("display-version", "firebase: the release's version."),
+            OutputSpec("build-version", "firebase: the release's build number."),
+            OutputSpec("console-url", "firebase: the release in the Firebase console."),
+            OutputSpec("testing-url", "firebase: the link testers open."),
+        ],
         examples: [
             StepExample("Copy into a local folder (no account needed)", "- upload: { files: [\"dist/*\"] }"),
             StepExample("A shared folder, replacing changed files", """
@@ -55,9 +79,13 @@ public struct UploadStep: Step {
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
-        let rule = options.backend == .githubRelease
-            ? (options.replace ? "replacing assets of the same name" : "skipping assets already there")
-            : (options.overwrite ? "replacing changed files" : "skipping identical files")
+        let rule: String
+        switch options.backend {
+        case .githubRelease: rule = options.replace ? "replacing assets of the same name" : "skipping assets already there"
+        case .deploygate: rule = "a new revision"
+        case .firebase: rule = "the same build again is left unmodified"
+        default: rule = options.overwrite ? "replacing changed files" : "skipping identical files"
+        }
         return [Effect(options.backend == .directory ? .write : .network,
                        "upload \(options.files.joined(separator: ", ")) to \(options.destinationSummary(context)) (\(rule))")]
     }
@@ -68,6 +96,13 @@ public struct UploadStep: Step {
         var files: [UploadFile] = []
         for match in matches {
             files.append(UploadFile(path: match.path, name: match.name, size: try streams.info(match.path).size))
+        }
+        if options.backend == .deploygate || options.backend == .firebase {
+            guard files.count == 1, let file = files.first else {
+                throw StepError.invalidOption(name: "files", problem: "matched \(files.count) files (\(files.map(\.name).joined(separator: ", "))); "
+                                              + "to: \(options.backend.rawValue) takes one build. Name one file")
+            }
+            return try await runDistribution(in: context, file: file, streams: streams)
         }
         let uploader = try makeUploader(context, streams: streams)
         let outcomes = try await uploader.upload(files, progress: PublishStepSupport.progressReporter(context.events, verb: "uploading"))
@@ -97,6 +132,8 @@ public struct UploadStep: Step {
             let client = GitHubReleaseClient(apiURL: github.apiURL, uploadURL: github.uploadURL, repository: github.repository,
                                              token: github.token, http: http)
             return GitHubReleaseUploader(client: client, release: github.release, replace: options.replace)
+        case .deploygate, .firebase:
+            throw StepError.failed("to: \(options.backend.rawValue) uploads through runDistribution, not an Uploader")
         case .http:
             let endpoint = try options.http()
             return HTTPUploader(url: endpoint.url, method: endpoint.method, field: endpoint.field, headers: endpoint.headers,

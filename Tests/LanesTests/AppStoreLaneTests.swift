@@ -83,6 +83,17 @@ struct AppStoreLaneTests {
         #expect(try fake.state().requests.isEmpty)
     }
 
+    @Test func aDryRunChecksTheKeyOfflineAndSendsNothing() async throws {
+        // A P-384 key in the secret: the plan refuses it before anything is sent.
+        let wrong = P384.Signing.PrivateKey().pemRepresentation
+        let other = try LaneFixture(["ship": try String(contentsOfFile: fixture.path + "/lanes/ship.yml", encoding: .utf8)],
+                                    environment: ["ASC_KEY": wrong])
+        let outcome = try await other.run("ship") { $0.isDryRun = true }
+        #expect(outcome.summary.status == .failed, "\(outcome.console)")
+        #expect(outcome.console.contains("not a P-256 key"), "\(outcome.console)")
+        #expect(try fake.state().requests.isEmpty)
+    }
+
     @Test func anUnknownBundleIDIsNamed() async throws {
         try fixture.write("lanes/other.yml", """
             secrets: [ASC_KEY]

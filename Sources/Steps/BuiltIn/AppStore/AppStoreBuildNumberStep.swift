@@ -49,7 +49,9 @@ public struct AppStoreBuildNumberStep: Step {
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
-        [Effect(.network, "read the latest build number of \(try options.requiredString("bundle-id"))"
+        // The key is checked offline (it parses, it is P-256) before anything is planned.
+        try AppStoreStepSupport.key(options, context: context)
+        return [Effect(.network, "read the latest build number of \(try options.requiredString("bundle-id"))"
                 + (try options.string("version").map { " version \($0)" } ?? "") + " from App Store Connect")]
     }
 

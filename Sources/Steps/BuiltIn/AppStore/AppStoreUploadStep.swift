@@ -61,6 +61,8 @@ public struct AppStoreUploadStep: Step {
 
     public func plan(in context: StepContext) async throws -> [Effect] {
         let path = context.resolve(try options.requiredString("ipa"))
+        // The key is checked offline (it parses, it is P-256) before anything is planned.
+        try AppStoreStepSupport.key(options, context: context)
         let info = try readInfo(path)
         return [Effect(.network, "upload \(path) (\(info.bundleID) \(info.version) build \(info.buildNumber), \(info.fileSize) bytes) "
                        + "to App Store Connect at \(try AppStoreStepSupport.apiURL(options).absoluteString)"

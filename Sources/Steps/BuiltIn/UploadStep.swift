@@ -142,7 +142,7 @@ public struct UploadStep: Step {
     }
 }
 
-/// What the upload step reaches the world through; tests inject a client and a sleep that
+/// What the upload and appstore.* steps reach the world through; tests inject a client and a sleep that
 /// does not wait.
 public struct UploadServices: Sendable {
     /// The HTTP transport.

@@ -64,21 +64,6 @@ public enum AppStoreStepSupport {
     }
 }
 
-/// What the appstore.* steps reach the world through; tests inject waits that do not wait.
-public struct AppStoreServices: Sendable {
-    /// The HTTP transport.
-    public var httpClient: any HTTPClient
-    /// Waits between polls and retries.
-    public var sleep: @Sendable (Duration) async throws -> Void
-    /// The clock.
-    public var now: @Sendable () -> Date
-
-    /// The real network, `Task.sleep` and the system clock by default.
-    public init(httpClient: any HTTPClient = SystemHTTPClient(),
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                now: @escaping @Sendable () -> Date = { Date() }) {
-        self.httpClient = httpClient
-        self.sleep = sleep
-        self.now = now
-    }
-}
+/// What the appstore.* steps reach the world through (the network, waits, the clock): the same
+/// services as the upload step's; tests inject waits that do not wait.
+public typealias AppStoreServices = UploadServices

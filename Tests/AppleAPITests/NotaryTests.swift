@@ -27,9 +27,9 @@ struct NotaryTests {
         try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }).write(to: URL(fileURLWithPath: zip))
     }
 
-    /// A notarizer whose waits advance the fixture's clock instead of sleeping.
+    /// A notarizer whose waits advance a clock of its own (starting now) instead of sleeping.
     func notarizer(timeout: Duration = .seconds(600), events: Recorder<Notarizer.Progress> = Recorder()) throws -> Notarizer {
-        let clock = fixture.clock, sleeps = fixture.sleeps
+        let clock = TestClock(), sleeps = fixture.sleeps
         let client = AppStoreConnectClient(
             key: fixture.key, http: http, baseURL: fixture.fake.baseURL,
             retry: RetryPolicy(attempts: 3, sleep: { clock.advance(seconds: Double($0.components.seconds)); sleeps.append($0) }, random: { 1 }),

@@ -4,6 +4,7 @@ import Foundation
 import Lanes
 import Testing
 import TestSupport
+import Steps
 import TestThreads
 
 /// apple.notarize → apple.staple in a lane: the Notary API is the App Store Connect contract
@@ -95,16 +96,17 @@ struct NotaryLaneTests {
 
     @Test func stapleIsRefusedAtValidationOnLinux() async throws {
         fixture.platform = .linux
-        #expect(await fixture.problems("notarize") == [
-            "lanes/notarize.yml:14:5: error: step 'apple.staple' runs only on macos, not on linux; run this lane on macos or remove the step",
-        ])
+        let problems = await fixture.problems("notarize")
+        #expect(problems == [
+            "lanes/notarize.yml:13:5: error: step 'apple.staple' runs only on macos, not on linux; run this lane on macos or remove the step",
+        ], "\(problems)")
         #expect(try fake.state().requests.isEmpty)
     }
 
     @Test func dryRunSendsNothing() async throws {
         let outcome = try await fixture.run("notarize") { $0.isDryRun = true }
         #expect(outcome.console.contains("notarize \(fixture.path)/build/App.zip through the Notary API at \(fake.url): submit, "
-            + "upload to S3, wait for the outcome (up to 60m)"), "\(outcome.console)")
+            + "upload to S3, wait for the outcome (up to 60m 0s)"), "\(outcome.console)")
         #expect(try fake.state().requests.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: scenario.path + "/stapled.txt"))
     }
@@ -123,6 +125,21 @@ struct NotaryLaneTests {
         #expect(outcome.status("notarize") == .failed)
         #expect(outcome.console.contains(message), "\(outcome.console)")
         if file.hasSuffix("Missing.zip") { #expect(outcome.console.contains("'\(fixture.path)/build/Missing.zip' does not exist.")) }
+        #expect(try fake.state().requests.isEmpty)
+    }
+
+    @Test func stapleAndNotarizeOptionsAreCheckedWhenTheStepIsMade() throws {
+        #expect(throws: StepError.invalidOption(name: "file", problem: "'build/App.zip' is a .zip; a .zip cannot be stapled: staple the "
+                                                + ".app before zipping it (and zip it again), or staple the .dmg or .pkg")) {
+            _ = try AppleStapleStep(options: StepOptions(["file": .string("build/App.zip")]))
+        }
+        let options: [String: OptionValue] = ["file": .string("App.zip"), "issuer-id": .string(Self.issuer), "key-id": .string("ABC123DEFG"),
+                                              "key-file": .string("AuthKey.p8"), "webhook": .string("http://example.com/hook"),
+                                              "notary-url": .string("https://appstoreconnect.apple.com"),
+                                              "s3-endpoint": .string("https://s3-accelerate.amazonaws.com")]
+        #expect(throws: StepError.invalidOption(name: "webhook", problem: "'http://example.com/hook' is not an https:// URL")) {
+            _ = try AppleNotarizeStep(options: StepOptions(options))
+        }
         #expect(try fake.state().requests.isEmpty)
     }
 }

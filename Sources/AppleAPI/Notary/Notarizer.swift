@@ -95,7 +95,7 @@ public struct Notarizer: Sendable {
         guard options.wait else {
             return Result(submissionID: ticket.submissionID, status: .inProgress, logURL: nil, reused: false)
         }
-        let status = try await poll(ticket.submissionID, started: started)
+        let status = try await waitForOutcome(ticket.submissionID, started: started)
         let logURL = try await notary.logURL(ticket.submissionID)
         guard status == .accepted else {
             let log = try await notary.log(at: logURL, submissionID: ticket.submissionID)
@@ -139,7 +139,7 @@ public struct Notarizer: Sendable {
     }
 
     /// Polls until the status is final, or throws when the next wait would pass the timeout.
-    private func poll(_ id: String, started: Date) async throws -> NotaryStatus {
+    private func waitForOutcome(_ id: String, started: Date) async throws -> NotaryStatus {
         var attempt = 0
         var last = ""
         while true {

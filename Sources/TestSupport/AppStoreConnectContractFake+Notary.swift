@@ -10,7 +10,9 @@ extension AppStoreConnectContractFake {
     /// Invalid | Rejected}; Get Previous Submissions `GET /notary/v2/submissions` (the 100 most
     /// recent); Get Submission Log `GET /notary/v2/submissions/{id}/logs` → `developerLogUrl`),
     /// https://developer.apple.com/documentation/notaryapi/submitting-software-for-notarization-over-the-web
-    /// (the same App Store Connect key and JWT; upload with the temporary credentials to S3), and
+    /// (the same App Store Connect key and JWT, checked here as for every call; no `scope` claim
+    /// is needed, as https://developer.apple.com/documentation/appstoreconnectapi/generating-tokens-for-api-requests
+    /// makes it optional; upload with the temporary credentials to S3), and
     /// the developer log's JSON as `notarytool log` prints it (jobId, status, statusSummary,
     /// sha256, archiveFilename, issues [{severity, code, path, message, docUrl, architecture}]).
     ///

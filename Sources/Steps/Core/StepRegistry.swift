@@ -27,6 +27,8 @@ public struct StepRegistry: Sendable {
             XcodeExportStep.self,
             AppStoreUploadStep.self,
             AppStoreBuildNumberStep.self,
+            TestFlightDistributeStep.self,
+            AppStoreSubmitStep.self,
         ] + platformBuiltInTypes
     }
 

@@ -46,9 +46,8 @@ extension AppStoreConnectContractFake {
         def strip_unincluded(req, doc):
             wanted = (req.one("include") or "").split(",")
             for item in doc["data"]:
-                for name in list(item.get("relationships", {})):
-                    if name not in wanted:
-                        del item["relationships"][name]
+                # a new dict: the answer shares the stored resource's relationships
+                item["relationships"] = {k: v for k, v in item.get("relationships", {}).items() if k in wanted}
             return doc
 
         @route("GET", r"/v1/apps/(?P<id>[^/]+)/appStoreVersions", params=["filter[platform]", "filter[versionString]", "filter[appStoreState]",

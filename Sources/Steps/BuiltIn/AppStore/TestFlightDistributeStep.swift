@@ -111,15 +111,18 @@ public struct TestFlightDistributeStep: Step {
         }
         let client = AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
                                                 context: context)
-        let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
         let reference = try self.reference
-        var version = try options.string("version")
-        if version == nil, try options.stringMap("what-to-test").isEmpty, case .id(let id) = reference {
-            version = try await client.version(ofBuild: id)
+        // The texts are read (and checked) before anything is sent, unless the version must be asked for.
+        var whatToTest = try options.string("version").map { try Self.notes.texts(options, version: $0, context: context) }
+        let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
+        if whatToTest == nil {
+            var version: String?
+            if try options.stringMap("what-to-test").isEmpty, case .id(let id) = reference { version = try await client.version(ofBuild: id) }
+            whatToTest = try Self.notes.texts(options, version: version, context: context)
         }
         let distribution = TestFlightDistribution(
             build: reference, groups: try options.strings("groups"),
-            whatToTest: try Self.notes.texts(options, version: version, context: context),
+            whatToTest: whatToTest ?? [:],
             usesNonExemptEncryption: try options.string("uses-non-exempt-encryption").map { _ in try options.bool("uses-non-exempt-encryption") },
             submitForBetaReview: try options.bool("submit-for-review", default: true), notifyTesters: try options.bool("notify"))
         let events = context.events

@@ -39,8 +39,8 @@ public struct AppStoreSubmitStep: Step {
             StepExample("Submit the uploaded build, released by hand after approval, phased", """
                 - appstore.submit:
                     bundle-id: com.example.app
-                    version: "${{ steps.upload.outputs.version }}"
-                    build-id: "${{ steps.upload.outputs.build-id }}"
+                    version: 1.4.0
+                    build-number: "42"
                     release-type: MANUAL
                     phased-release: true
                     issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1

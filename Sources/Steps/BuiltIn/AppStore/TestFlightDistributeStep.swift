@@ -38,8 +38,8 @@ public struct TestFlightDistributeStep: Step {
             StepExample("Testers in two groups, What to Test from CHANGELOG.md", """
                 - testflight.distribute:
                     bundle-id: com.example.app
-                    build-id: "${{ steps.upload.outputs.build-id }}"
-                    version: "${{ steps.upload.outputs.version }}"
+                    version: 1.4.0
+                    build-number: "42"
                     groups: [QA, Public Beta]
                     uses-non-exempt-encryption: false
                     notify: true

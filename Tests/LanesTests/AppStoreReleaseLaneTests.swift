@@ -15,6 +15,7 @@ struct AppStoreReleaseLaneTests {
     let key = P256.Signing.PrivateKey()
     let fake: AppStoreConnectContractFake
     let fixture: LaneFixture
+    let appID: String
 
     static func keyOptions(_ url: String) -> String {
         """
@@ -28,7 +29,7 @@ struct AppStoreReleaseLaneTests {
     init() throws {
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
                                                             publicKeyPEM: key.publicKey.pemRepresentation)])
-        let appID = try fake.seedApp(bundleID: "com.example.app", name: "Example")
+        appID = try fake.seedApp(bundleID: "com.example.app", name: "Example")
         try fake.seedBetaGroup(appID: appID, name: "QA", isInternal: true)
         try fake.seedBetaGroup(appID: appID, name: "Public Beta", isInternal: false)
         try fake.set(["part_size": "100000", "processing_polls": "3"])
@@ -129,7 +130,7 @@ struct AppStoreReleaseLaneTests {
 
     @Test func anUnknownBetaGroupListsTheAppsGroupsAndChangesNothing() async throws {
         try fake.seed("builds", attributes: #"{"version": "42", "processingState": "VALID", "expired": false}"#,
-                      relationships: ["app": #"{"type": "apps", "id": "1001"}"#])
+                      relationships: ["app": #"{"type": "apps", "id": "\#(appID)"}"#])
         try badLane("""
               - testflight.distribute:
                   bundle-id: com.example.app

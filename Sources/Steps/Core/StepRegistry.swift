@@ -29,6 +29,8 @@ public struct StepRegistry: Sendable {
             AppStoreBuildNumberStep.self,
             AppleNotarizeStep.self,
             AppleStapleStep.self,
+            TestFlightDistributeStep.self,
+            AppStoreSubmitStep.self,
         ] + platformBuiltInTypes
     }
 

@@ -1,0 +1,132 @@
+import AppleAPI
+import Basics
+import Foundation
+
+/// `testflight.distribute`: a processed build to TestFlight beta groups, with What to Test,
+/// export compliance, beta app review and a tester notification.
+public struct TestFlightDistributeStep: Step {
+    static let notes = AppStoreNotes(option: "what-to-test", field: "What to Test")
+
+    public static let description = StepDescription(
+        id: "testflight.distribute",
+        summary: "Distribute a build through TestFlight: What to Test, beta groups, beta app review, tester notification",
+        discussion: """
+            Finds the build (build-id, as appstore.upload outputs it, or version and \
+            build-number), which must be processed (VALID). Sets export compliance when \
+            uses-non-exempt-encryption is given, What to Test per locale (what-to-test, or by \
+            default the CHANGELOG entry of the version), adds the build to the beta groups named \
+            in groups (exact names; an unknown one fails before anything changes, listing the \
+            app's groups), submits it for beta app review when an external group is among them \
+            and it was never submitted, and with notify tells the testers. Everything is looked up \
+            before it is changed, so running it again adds nothing twice.
+            """,
+        options: AppStoreStepSupport.keyOptions + [
+            .required("bundle-id", .string, "The app's bundle id."),
+            .optional("build-id", .string, "The build's id (appstore.upload's build-id output)."),
+            .optional("version", .string, "The build's version (CFBundleShortVersionString): with build-number, and for the changelog."),
+            .optional("build-number", .string, "The build number (CFBundleVersion), when build-id is not given."),
+            .optional("groups", .list(.string), "Beta group names (internal or external), matched exactly."),
+        ] + notes.optionSpecs(summary: "What to Test") + [
+            .optional("uses-non-exempt-encryption", .bool, "The export-compliance answer for the build (left as it is when absent)."),
+            .optional("submit-for-review", .bool, default: .bool(true), "Submit for beta app review when an external group is among groups."),
+            .optional("notify", .bool, default: .bool(false), "Notify the testers when the build was added to a group."),
+        ],
+        outputs: [OutputSpec("build-id", "The build's id."),
+                  OutputSpec("groups-added", "The groups this run added the build to, comma-separated."),
+                  OutputSpec("beta-review", "submitted, not needed, or the state of an earlier submission.")],
+        examples: [
+            StepExample("Testers in two groups, What to Test from CHANGELOG.md", """
+                - testflight.distribute:
+                    bundle-id: com.example.app
+                    version: 1.4.0
+                    build-number: "42"
+                    groups: [QA, Public Beta]
+                    uses-non-exempt-encryption: false
+                    notify: true
+                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
+                    key-id: ABC123DEFG
+                    key: "${{ secrets.ASC_KEY }}"
+                """),
+        ],
+        platforms: [.linux, .macOS]
+    )
+
+    let options: StepOptions
+    let services: AppStoreServices
+
+    public init(options: StepOptions) throws {
+        try self.init(options: options, services: AppStoreServices())
+    }
+
+    /// A step with its network, waits and clock injected (tests).
+    public init(options: StepOptions, services: AppStoreServices) throws {
+        try AppStoreStepSupport.key(options, context: nil)
+        _ = try AppStoreStepSupport.apiURL(options)
+        guard (try options.string("build-id") == nil) != (try options.string("build-number") == nil) else {
+            throw StepError.invalidOption(name: "build-id", problem: "or build-number (with version) must be given, not both and not neither")
+        }
+        try Self.notes.validate(options)
+        self.options = options
+        self.services = services
+    }
+
+    var reference: BuildReference {
+        get throws {
+            if let id = try options.string("build-id") { return .id(id) }
+            return .number(version: try options.string("version"), buildNumber: try options.requiredString("build-number"))
+        }
+    }
+
+    public func plan(in context: StepContext) async throws -> [Effect] {
+        let bundleID = try options.requiredString("bundle-id")
+        let build = try options.string("build-id").map { "build \($0)" }
+            ?? "build \(try options.requiredString("build-number"))" + (try options.string("version").map { " of \($0)" } ?? "")
+        var effects = [Effect(.network, "find \(build) of \(bundleID) on App Store Connect (it must be processed)")]
+        if let compliance = try options.string("uses-non-exempt-encryption") {
+            effects.append(Effect(.network, "set usesNonExemptEncryption = \(compliance) when it differs"))
+        }
+        if let version = try options.string("version") {
+            let texts = try Self.notes.texts(options, version: version, context: context)
+            for (locale, text) in texts.sorted(by: { $0.key < $1.key }) {
+                effects.append(Effect(.network, "set What to Test (\(locale), \(text.count) characters) when it differs"))
+            }
+        } else {
+            effects.append(Effect(.network, "set What to Test " + (try Self.notes.source(options)) + " when it differs"))
+        }
+        let groups = try options.strings("groups")
+        if !groups.isEmpty {
+            effects.append(Effect(.network, "add the build to the beta groups " + groups.map { "'\($0)'" }.joined(separator: ", ")
+                                  + " it is not in yet (unknown names fail before any change)"))
+            if try options.bool("submit-for-review", default: true) {
+                effects.append(Effect(.network, "submit it for beta app review if one of them is external and it was never submitted"))
+            }
+        }
+        if try options.bool("notify") { effects.append(Effect(.network, "notify the testers if the build was added to a group")) }
+        return effects
+    }
+
+    public func run(in context: StepContext) async throws -> StepOutputs {
+        guard let key = try AppStoreStepSupport.key(options, context: context) else {
+            throw StepError.invalidOption(name: "key", problem: "no key was given")
+        }
+        let client = AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+                                                context: context)
+        let reference = try self.reference
+        // The texts are read (and checked) before anything is sent, unless the version must be asked for.
+        var whatToTest = try options.string("version").map { try Self.notes.texts(options, version: $0, context: context) }
+        let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
+        if whatToTest == nil {
+            var version: String?
+            if try options.stringMap("what-to-test").isEmpty, case .id(let id) = reference { version = try await client.version(ofBuild: id) }
+            whatToTest = try Self.notes.texts(options, version: version, context: context)
+        }
+        let distribution = TestFlightDistribution(
+            build: reference, groups: try options.strings("groups"),
+            whatToTest: whatToTest ?? [:],
+            usesNonExemptEncryption: try options.string("uses-non-exempt-encryption").map { _ in try options.bool("uses-non-exempt-encryption") },
+            submitForBetaReview: try options.bool("submit-for-review", default: true), notifyTesters: try options.bool("notify"))
+        let events = context.events
+        let result = try await TestFlightDistributor(client: client) { events.log(.info, $0) }.distribute(distribution, app: app)
+        return ["build-id": result.buildID, "groups-added": result.groupsAdded.joined(separator: ","), "beta-review": result.betaReview]
+    }
+}

@@ -94,6 +94,29 @@ struct AppStoreLaneTests {
         #expect(try fake.state().requests.isEmpty)
     }
 
+    /// Every step that talks to App Store Connect checks the key when it plans.
+    @Test(arguments: [
+        "testflight.distribute:\n      bundle-id: com.example.app\n      build-number: \"42\"\n      what-to-test: {}",
+        "appstore.submit:\n      bundle-id: com.example.app\n      version: 1.2.0\n      build-number: \"42\"\n      release-notes: {}",
+        "apple.notarize:\n      file: build/Example.zip",
+    ])
+    func everyStepRefusesAKeyThatIsNotP256WhenItPlans(_ step: String) async throws {
+        let lane = """
+            secrets: [ASC_KEY]
+            steps:
+              - \(step)
+                  issuer-id: \(Self.issuer)
+                  key-id: ABC123DEFG
+                  key: "${{ secrets.ASC_KEY }}"
+            """
+        let other = try LaneFixture(["check": lane], environment: ["ASC_KEY": P384.Signing.PrivateKey().pemRepresentation])
+        try other.write("build/Example.zip", "zip")
+        let outcome = try await other.run("check") { $0.isDryRun = true }
+        #expect(outcome.summary.status == .failed, "\(outcome.console)")
+        #expect(outcome.console.contains("not a P-256 key"), "\(outcome.console)")
+        #expect(try fake.state().requests.isEmpty)
+    }
+
     @Test func anUnknownBundleIDIsNamed() async throws {
         try fixture.write("lanes/other.yml", """
             secrets: [ASC_KEY]

@@ -88,6 +88,8 @@ public struct AppStoreSubmitStep: Step {
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
+        // The key is checked offline (it parses, it is P-256) before anything is planned.
+        try AppStoreStepSupport.key(options, context: context)
         let version = try options.requiredString("version")
         let submission = try submission(whatsNew: try Self.notes.texts(options, version: version, context: context))
         try submission.validate()

@@ -81,6 +81,8 @@ public struct AppleNotarizeStep: Step {
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
+        // The key is checked offline (it parses, it is P-256) before anything is planned.
+        try AppStoreStepSupport.key(options, context: context)
         let path = context.resolve(try options.requiredString("file"))
         return [Effect(.network, "notarize \(path) through the Notary API at \(notaryURL.absoluteString): submit, upload to S3"
                        + (settings.wait ? ", wait for the outcome (up to \(DurationParser.format(settings.timeout)))" : ""))]

@@ -78,6 +78,8 @@ public struct TestFlightDistributeStep: Step {
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
+        // The key is checked offline (it parses, it is P-256) before anything is planned.
+        try AppStoreStepSupport.key(options, context: context)
         let bundleID = try options.requiredString("bundle-id")
         let build = try options.string("build-id").map { "build \($0)" }
             ?? "build \(try options.requiredString("build-number"))" + (try options.string("version").map { " of \($0)" } ?? "")

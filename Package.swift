@@ -80,6 +80,15 @@ let package = Package(
             name: "AppleAPI",
             dependencies: ["Publish", "CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        /// Shared code signing storage: Slipway's encrypted file format (scrypt + AES-256-GCM),
+        /// fastlane match's v2/v1 encryption, match's storage layout, and the directory, git and
+        /// S3 backends. `_CryptoExtras` gives scrypt, PBKDF2 and AES-CBC (match's v1); Git (libgit2
+        /// clone/commit/push) and Publish (S3Client, RetryPolicy) are used by the backends only.
+        .target(
+            name: "Signing",
+            dependencies: ["Git", "Publish", "Basics", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
         /// The system's zlib (apt `zlib1g-dev`, brew `zlib`), for gzip and zip deflate.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         /// Xcode builds: xcodebuild log formatting, result-bundle reading, schemes, destinations,
@@ -122,7 +131,7 @@ let package = Package(
         /// `slipway-bench`: prints medians for the performance targets of each area.
         .executableTarget(
             name: "slipway-bench",
-            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Basics", "TestSupport",
+            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "TestSupport",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Fixtures, fakes and helpers shared by the tests.
@@ -137,6 +146,8 @@ let package = Package(
         .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport", "TestThreads"]),
         .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Networking", "TestSupport", "TestThreads",
                                                           .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "Publish", "Networking", "Git", "TestSupport", "TestThreads",
+                                                         .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport", "TestThreads"]),
         .testTarget(name: "YAMLSupportTests", dependencies: ["YAMLSupport", "Basics", "TestThreads"]),
         // Fixtures/: real lockfiles from public projects, read from the source tree.

@@ -10,6 +10,7 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "publish": PublishBenchmark.run,
     "redact": RedactBenchmark.run,
     "release": ReleaseBenchmark.run,
+    "signing-kdf": SigningBenchmark.run,
     "sync": SyncBenchmark.run,
     "xcresult": XcresultBenchmark.run,
     "xcode-log": XcodeLogBenchmark.run,

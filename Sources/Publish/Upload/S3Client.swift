@@ -103,6 +103,51 @@ public struct S3Client: Sendable {
         try check(response, action: action)
     }
 
+    /// PUTs `bytes` as the whole object (small objects: signing files).
+    public func putObject(key: String, bytes: [UInt8], action: String) async throws {
+        let hash = SHA256.hash(data: bytes).hexString
+        let response = try await http.send(action) { request(.put, key: key, body: .bytes(bytes), payloadHash: hash) }
+        try check(response, action: action)
+    }
+
+    /// The object's bytes, or nil when there is none.
+    public func getObject(key: String) async throws -> [UInt8]? {
+        let action = "GET of '\(location.url(key: key).absoluteString)'"
+        let response = try await http.send(action) { request(.get, key: key) }
+        if response.status == 404 { return nil }
+        try check(response, action: action)
+        return response.body
+    }
+
+    /// Deletes the object (S3 answers success for a missing one too).
+    public func deleteObject(key: String) async throws {
+        let action = "DELETE of '\(location.url(key: key).absoluteString)'"
+        let response = try await http.send(action) { request(.delete, key: key) }
+        try check(response, action: action)
+    }
+
+    /// Every key under `prefix` (ListObjectsV2, following continuation tokens), in S3's order.
+    public func listKeys(prefix: String) async throws -> [String] {
+        var keys: [String] = []
+        var token: String?
+        repeat {
+            var query = "list-type=2&prefix=\(SigV4Signer.uriEncode(prefix))"
+            if let token { query = "continuation-token=\(SigV4Signer.uriEncode(token))&" + query }
+            let action = "listing of '\(location.bucket)/\(prefix)'"
+            let response = try await http.send(action) { [query] in request(.get, key: "", query: query) }
+            try check(response, action: action)
+            let text = response.bodyText
+            var searchFrom = text.startIndex
+            while let start = text.range(of: "<Key>", range: searchFrom..<text.endIndex),
+                  let end = text.range(of: "</Key>", range: start.upperBound..<text.endIndex) {
+                keys.append(XMLText.unescape(String(text[start.upperBound..<end.lowerBound])))
+                searchFrom = end.upperBound
+            }
+            token = XMLText.first("IsTruncated", in: text) == "true" ? XMLText.first("NextContinuationToken", in: text) : nil
+        } while token != nil
+        return keys
+    }
+
     /// Starts a multipart upload; returns its upload id.
     public func createMultipartUpload(key: String, headers: HTTPHeaders, action: String) async throws -> String {
         let response = try await http.send(action) { request(.post, key: key, query: "uploads", headers: headers) }

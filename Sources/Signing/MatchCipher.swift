@@ -46,8 +46,9 @@ public struct MatchCipher: SigningFileCipher {
 
     /// Decrypts a v2 or v1 file.
     public func decrypt(_ data: [UInt8], file: String) throws -> [UInt8] {
-        let text = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
-        guard let decoded = Data(base64Encoded: text) else {
+        // Ruby's Base64.decode64 skips line breaks; so does this (bytes, not Characters: fast).
+        let text = data.filter { $0 != 0x0A && $0 != 0x0D && $0 != 0x20 && $0 != 0x09 }
+        guard let decoded = Data(base64Encoded: Data(text)) else {
             throw SigningStorageError.unreadableFormat(file: file, detail: "it is not base64 text as fastlane match writes")
         }
         let stored = Array(decoded)
@@ -110,14 +111,16 @@ public struct MatchCipher: SigningFileCipher {
 
     /// Ruby's `Base64.encode64`: 60 characters a line, every line ending in "\n".
     static func base64Lines(_ bytes: [UInt8]) -> String {
-        let encoded = Data(bytes).base64EncodedString()
-        var lines: [Substring] = []
-        var start = encoded.startIndex
-        while start < encoded.endIndex {
-            let end = encoded.index(start, offsetBy: 60, limitedBy: encoded.endIndex) ?? encoded.endIndex
-            lines.append(encoded[start..<end])
+        let encoded = Array(Data(bytes).base64EncodedData())
+        var output: [UInt8] = []
+        output.reserveCapacity(encoded.count + encoded.count / 60 + 1)
+        var start = 0
+        while start < encoded.count {
+            let end = min(start + 60, encoded.count)
+            output += encoded[start..<end]
+            output.append(0x0A)
             start = end
         }
-        return lines.map { $0 + "\n" }.joined()
+        return String(decoding: output, as: UTF8.self)
     }
 }

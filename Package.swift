@@ -24,6 +24,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // swift-certificates (X.509 certificates and PKCS#10 requests) and swift-asn1 (its DER
+        // reader and writer), for code signing: certificate signing requests, PKCS#12 and the CMS
+        // envelope of provisioning profiles. Both are Apple's, build on swift-crypto, and have no
+        // other dependencies; hand-written ASN.1 would be more code to review than they are.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // MARK: - Entry point and command line
@@ -84,10 +90,13 @@ let package = Package(
         /// fastlane match's v2/v1 encryption, match's storage layout, and the directory, git and
         /// S3 backends. `_CryptoExtras` gives scrypt, PBKDF2 and AES-CBC (match's v1); Git (libgit2
         /// clone/commit/push) and Publish (S3Client, RetryPolicy) are used by the backends only.
+        /// X509 and SwiftASN1: keys, certificate signing requests, PKCS#12 and provisioning profiles.
         .target(
             name: "Signing",
             dependencies: ["Git", "Publish", "Basics", .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "_CryptoExtras", package: "swift-crypto")]
+                           .product(name: "_CryptoExtras", package: "swift-crypto"),
+                           .product(name: "X509", package: "swift-certificates"),
+                           .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
         /// The system's zlib (apt `zlib1g-dev`, brew `zlib`), for gzip and zip deflate.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -135,7 +144,12 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Fixtures, fakes and helpers shared by the tests.
-        .target(name: "TestSupport", dependencies: ["Basics", "Git"]),
+        /// X509 and SwiftASN1: ProvisioningProfileBuilder makes CMS-signed profiles with a test CA.
+        .target(name: "TestSupport", dependencies: ["Basics", "Git",
+                                                    .product(name: "Crypto", package: "swift-crypto"),
+                                                    .product(name: "_CryptoExtras", package: "swift-crypto"),
+                                                    .product(name: "X509", package: "swift-certificates"),
+                                                    .product(name: "SwiftASN1", package: "swift-asn1")]),
         /// The `dedicatedThreads` suite trait: tests run on threads of their own, off Swift
         /// concurrency's cooperative pool (kept apart from TestSupport, which the benchmark links
         /// and which must not link the Testing library).
@@ -147,7 +161,10 @@ let package = Package(
         .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Networking", "TestSupport", "TestThreads",
                                                           .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "Publish", "Networking", "Git", "TestSupport", "TestThreads",
-                                                         .product(name: "Crypto", package: "swift-crypto")]),
+                                                         .product(name: "Crypto", package: "swift-crypto"),
+                                                         .product(name: "_CryptoExtras", package: "swift-crypto"),
+                                                         .product(name: "X509", package: "swift-certificates"),
+                                                         .product(name: "SwiftASN1", package: "swift-asn1")]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport", "TestThreads"]),
         .testTarget(name: "YAMLSupportTests", dependencies: ["YAMLSupport", "Basics", "TestThreads"]),
         // Fixtures/: real lockfiles from public projects, read from the source tree.

@@ -170,7 +170,8 @@ let package = Package(
         // Fixtures/: real lockfiles from public projects, read from the source tree.
         .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
-        .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "TestSupport", "TestThreads"]),
+        .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "AppleAPI", "TestSupport", "TestThreads",
+                                                       .product(name: "Crypto", package: "swift-crypto")]),
         // Fixtures/: stand-in xcodebuild and xcrun scripts (labelled as such) for the xcode.* steps.
         // Crypto: App Store Connect keys for the appstore.* lane tests.
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "TestSupport", "TestThreads",

@@ -55,12 +55,32 @@ public enum AppStoreStepSupport {
         return url
     }
 
-    /// A client whose waits and retries are logged to the step's events.
-    static func client(key: AppStoreConnectKey, baseURL: URL, services: AppStoreServices, context: StepContext) -> AppStoreConnectClient {
+    /// A client whose waits and retries are logged to the step's events. Inside `masked`, the
+    /// key's text and lines and every token made from it are masked from then on.
+    static func client(key: AppStoreConnectKey, baseURL: URL, services: AppStoreServices, context: StepContext) async -> AppStoreConnectClient {
         let events = context.events
-        return AppStoreConnectClient(key: key, http: services.httpClient, baseURL: baseURL,
+        let tokens = AppStoreConnectTokenProvider(key: key, now: services.now)
+        if let masker = events as? DerivedSecretMasker {
+            masker.add(key.secretsToMask)
+            await tokens.onNewToken { masker.add([$0.value]) }
+        }
+        return AppStoreConnectClient(tokens: tokens, http: services.httpClient, baseURL: baseURL,
                                      retry: RetryPolicy(attempts: 4, sleep: services.sleep), now: services.now,
                                      log: { events.log(.warning, $0) })
+    }
+
+    /// Runs a step's work with its events, outputs and errors masked for the secrets it learns
+    /// as it runs (a key read from a file, the tokens made from it), on top of the lane's
+    /// declared secrets.
+    static func masked(_ context: StepContext, _ body: (StepContext) async throws -> StepOutputs) async throws -> StepOutputs {
+        let masker = DerivedSecretMasker(forwardingTo: context.events)
+        var masked = context
+        masked.events = masker
+        do {
+            return masker.redact(try await body(masked))
+        } catch {
+            throw masker.redact(error)
+        }
     }
 }
 

@@ -112,12 +112,16 @@ public struct AppStoreSubmitStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
+        try await AppStoreStepSupport.masked(context) { try await runMasked(in: $0) }
+    }
+
+    private func runMasked(in context: StepContext) async throws -> StepOutputs {
         guard let key = try AppStoreStepSupport.key(options, context: context) else {
             throw StepError.invalidOption(name: "key", problem: "no key was given")
         }
         let submission = try submission(whatsNew: try Self.notes.texts(options, version: try options.requiredString("version"), context: context))
         try submission.validate()
-        let client = AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
                                                 context: context)
         let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
         let events = context.events

@@ -70,11 +70,15 @@ public struct AppStoreUploadStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
+        try await AppStoreStepSupport.masked(context) { try await runMasked(in: $0) }
+    }
+
+    private func runMasked(in context: StepContext) async throws -> StepOutputs {
         let info = try readInfo(context.resolve(try options.requiredString("ipa")))
         guard let key = try AppStoreStepSupport.key(options, context: context) else {
             throw StepError.invalidOption(name: "key", problem: "no key was given")
         }
-        let client = AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
                                                 context: context)
         let app = try await client.app(bundleID: info.bundleID)
         context.events.log(.info, "uploading \(info.fileName) (\(info.version) build \(info.buildNumber)) to '\(app.name)' (app id \(app.id))")

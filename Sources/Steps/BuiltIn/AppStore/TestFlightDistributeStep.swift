@@ -108,10 +108,14 @@ public struct TestFlightDistributeStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
+        try await AppStoreStepSupport.masked(context) { try await runMasked(in: $0) }
+    }
+
+    private func runMasked(in context: StepContext) async throws -> StepOutputs {
         guard let key = try AppStoreStepSupport.key(options, context: context) else {
             throw StepError.invalidOption(name: "key", problem: "no key was given")
         }
-        let client = AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
                                                 context: context)
         let reference = try self.reference
         // The texts are read (and checked) before anything is sent, unless the version must be asked for.

@@ -24,7 +24,7 @@ struct AppStoreMaskingTests {
         let services = AppStoreServices()
         var thrown: (any Error)?
         do {
-            _ = try await AppStoreStepSupport.masked(context) { masked in
+            _ = try await AppStoreStepSupport.masked(context) { masked, _ in
                 let client = await AppStoreStepSupport.client(key: key, baseURL: URL(string: "http://127.0.0.1:9")!, services: services,
                                                               context: masked)
                 // The first token the client makes is masked from then on.

@@ -65,19 +65,20 @@ public enum AppStoreStepSupport {
             await tokens.onNewToken { masker.add([$0.value]) }
         }
         return AppStoreConnectClient(tokens: tokens, http: services.httpClient, baseURL: baseURL,
-                                     retry: RetryPolicy(attempts: 4, sleep: services.sleep), now: services.now,
+                                     retry: services.retryPolicy(4), now: services.now,
                                      log: { events.log(.warning, $0) })
     }
 
     /// Runs a step's work with its events, outputs and errors masked for the secrets it learns
     /// as it runs (a key read from a file, the tokens made from it), on top of the lane's
     /// declared secrets.
-    static func masked(_ context: StepContext, _ body: (StepContext) async throws -> StepOutputs) async throws -> StepOutputs {
+    static func masked(_ context: StepContext,
+                       _ body: (StepContext, DerivedSecretMasker) async throws -> StepOutputs) async throws -> StepOutputs {
         let masker = DerivedSecretMasker(forwardingTo: context.events)
         var masked = context
         masked.events = masker
         do {
-            return masker.redact(try await body(masked))
+            return masker.redact(try await body(masked, masker))
         } catch {
             throw masker.redact(error)
         }

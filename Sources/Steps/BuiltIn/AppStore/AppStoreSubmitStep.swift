@@ -112,7 +112,7 @@ public struct AppStoreSubmitStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        try await AppStoreStepSupport.masked(context) { try await runMasked(in: $0) }
+        try await AppStoreStepSupport.masked(context) { context, _ in try await runMasked(in: context) }
     }
 
     private func runMasked(in context: StepContext) async throws -> StepOutputs {

@@ -89,12 +89,7 @@ public struct AppleNotarizeStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let masker = DerivedSecretMasker(forwardingTo: context.events)
-        do {
-            return try await notarize(in: context, masker: masker)
-        } catch {
-            throw masker.redact(error)
-        }
+        try await AppStoreStepSupport.masked(context) { context, masker in try await notarize(in: context, masker: masker) }
     }
 
     private func notarize(in context: StepContext, masker: DerivedSecretMasker) async throws -> StepOutputs {
@@ -102,13 +97,8 @@ public struct AppleNotarizeStep: Step {
         guard let key = try AppStoreStepSupport.key(options, context: context) else {
             throw StepError.invalidOption(name: "key", problem: "no key was given")
         }
-        masker.add(key.secretsToMask)
-        let events: any StepEventSink = masker
-        let tokens = AppStoreConnectTokenProvider(key: key, now: services.now)
-        await tokens.onNewToken { masker.add([$0.value]) }
-        let client = AppStoreConnectClient(tokens: tokens, http: services.httpClient, baseURL: notaryURL,
-                                           retry: RetryPolicy(attempts: 4, sleep: services.sleep), now: services.now,
-                                           log: { events.log(.warning, $0) })
+        let events = context.events
+        let client = await AppStoreStepSupport.client(key: key, baseURL: notaryURL, services: services, context: context)
         let notarizer = Notarizer(notary: NotaryClient(client: client), options: settings, now: services.now) { progress in
             switch progress {
             case .note(let text): events.log(.info, text)
@@ -120,7 +110,7 @@ public struct AppleNotarizeStep: Step {
         }
         events.log(.info, "notarizing \(file.name) (\(file.size) bytes, SHA-256 \(file.sha256))")
         let result = try await notarizer.notarize(file)
-        return masker.redact(["submission-id": result.submissionID, "status": result.status.rawValue, "log-url": result.logURL ?? ""])
+        return ["submission-id": result.submissionID, "status": result.status.rawValue, "log-url": result.logURL ?? ""]
     }
 
     private static func url(_ options: StepOptions, _ name: String) throws -> URL {

@@ -1,0 +1,39 @@
+import Basics
+import Foundation
+
+/// Masks, on top of the lane's secrets, the secrets a step learns while it runs (a key read
+/// from a file, a token it was issued), in events, outputs and errors. Events pass through to
+/// the lane's sink, which masks the declared secrets as usual.
+final class DerivedSecretMasker: StepEventSink, @unchecked Sendable {
+    private let next: any StepEventSink
+    private let lock = NSLockShim()
+    private var secrets: Set<String> = []
+    private var redactor = Redactor.none
+
+    init(forwardingTo next: any StepEventSink) { self.next = next }
+
+    /// Masks these values (and their encoded forms, see `Redactor`) from now on.
+    func add(_ values: [String]) {
+        lock.locked {
+            let before = secrets.count
+            secrets.formUnion(values.filter { $0.count >= 3 })
+            if secrets.count != before { redactor = Redactor(secrets: secrets.sorted()) }
+        }
+    }
+
+    func redact(_ text: String) -> String { lock.locked { redactor }.redact(text) }
+
+    func redact(_ outputs: StepOutputs) -> StepOutputs { outputs.mapValues(redact) }
+
+    /// The error itself when its message holds no secret, else `StepError.failed` with the
+    /// message masked.
+    func redact(_ error: any Error) -> any Error {
+        let text = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        let masked = redact(text)
+        return masked == text ? error : StepError.failed(masked)
+    }
+
+    func log(_ level: LogLevel, _ message: String) { next.log(level, redact(message)) }
+    func progress(fraction: Double?, message: String) { next.progress(fraction: fraction, message: redact(message)) }
+    func processOutput(_ stream: ProcessStream, line: String) { next.processOutput(stream, line: redact(line)) }
+}

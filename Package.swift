@@ -51,7 +51,8 @@ let package = Package(
         /// events, reports and the run journal.
         .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
-        .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Basics", "Git"]),
+        /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
+        .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 

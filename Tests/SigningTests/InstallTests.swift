@@ -106,6 +106,11 @@ import TestThreads
         #expect(report.createdKeychain == ciKeychain)
         #expect(report.identity == .keychain(path: ciKeychain))
         #expect(report.notes == [])
+        let passwords = (try standIn.state()["calls"] as? [[String]] ?? []).flatMap { call in
+            zip(call, call.dropFirst()).filter { ["-p", "-P", "-k"].contains($0.0) && $0.1 != ciKeychain }.map(\.1)
+        }
+        #expect(Set(passwords).count == 2 && passwords.contains(Self.keychainPassword), "\(passwords)")
+        for password in passwords { #expect(!"\(report)".contains(password)) }
         #expect(report.profiles.first?.paths == [
             home + "/Library/MobileDevice/Provisioning Profiles/\(profile.uuid).mobileprovision",
             home + "/Library/Developer/Xcode/UserData/Provisioning Profiles/\(profile.uuid).mobileprovision",
@@ -204,6 +209,12 @@ import TestThreads
         let calls = (try standIn.state()["calls"] as? [[String]] ?? []).map { $0.first ?? "" }
         #expect(calls == ["import"])
         #expect(installer(.existing(path: login, password: nil)).secrets == [])
+
+        let unlocked = try await installer(.existing(path: login, password: "login-password")).install(identity: identity, profiles: [])
+        #expect(unlocked.notes == ["the identity \(identity.certificate.sha1Fingerprint) was already in '\(login)'"])
+        let after = (try standIn.state()["calls"] as? [[String]] ?? []).map { $0.first ?? "" }
+        #expect(after == ["import", "unlock-keychain", "import", "set-key-partition-list"])
+        #expect(!"\(unlocked)".contains("login-password"))
         #expect(installer(.temporary(path: ciKeychain, password: Self.keychainPassword)).secrets == [Self.keychainPassword])
     }
 }

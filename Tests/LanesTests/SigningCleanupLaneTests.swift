@@ -80,6 +80,13 @@ struct SigningCleanupLaneTests {
         #expect(second.console.contains("the keychain \(keychain) is already gone; nothing to delete"), "\(second.console)")
     }
 
+    @Test func dryRunRunsNoSecurityCommand() async throws {
+        fixture.platform = .macOS
+        let outcome = try await fixture.run("ci") { $0.isDryRun = true }
+        #expect(outcome.console.contains("security delete-keychain \(fixture.path)/build/ci.keychain"), "\(outcome.console)")
+        #expect(try standIn.state()["calls"] as? [[String]] == [])
+    }
+
     @Test func anEmptyKeychainOptionIsRefusedWhenTheStepIsMade() throws {
         #expect(throws: StepError.invalidOption(name: "keychain", problem: "is empty; give the keychain path signing.sync used")) {
             _ = try SigningCleanupStep(options: StepOptions(["keychain": .string(" ")]))

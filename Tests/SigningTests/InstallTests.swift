@@ -97,6 +97,18 @@ import TestThreads
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/escape.mobileprovision"))
     }
 
+    @Test func aFailedWriteLeavesNoPartialFile() async throws {
+        let directory = folder.path + "/signing"
+        let sha1 = identity.certificate.sha1Fingerprint
+        // A folder where the certificate file should go: the rename over it fails.
+        try FileManager.default.createDirectory(atPath: "\(directory)/\(sha1).cer/inside", withIntermediateDirectories: true)
+        let error = await #expect(throws: SigningInstallError.self) {
+            _ = try await DirectorySigningInstaller(directory: directory).install(identity: identity, profiles: [profile])
+        }
+        #expect(error?.localizedDescription.hasPrefix("Could not write '\(directory)/\(sha1).cer': ") == true, "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["\(sha1).cer", "\(sha1).p12"])
+    }
+
     // MARK: - Keychain
 
     @Test func temporaryKeychainInstallThenCleanupRestoresSearchListAndDefault() async throws {
@@ -167,6 +179,9 @@ import TestThreads
             _ = try await installer(.temporary(path: login, password: Self.keychainPassword)).install(identity: identity, profiles: [])
         }
         #expect(error == .foreignKeychain(path: login, stateFile: login + ".slipway-state.json"))
+        #expect(error?.localizedDescription == "A keychain already exists at '\(login)' and Slipway did not create it (there is no "
+            + "'\(login).slipway-state.json'). Choose another path for the temporary keychain, or install into this one as an "
+            + "existing keychain.")
         #expect(try standIn.state()["calls"] as? [[String]] == [])
     }
 

@@ -67,7 +67,7 @@ public struct KeychainSigningInstaller: SigningInstaller {
 
     /// The secrets this installer knows (the keychain password): register them with the lane's
     /// redactor. The one-time PKCS#12 password never leaves the installer.
-    public var secrets: [String] { keychain.password.map { [$0] } ?? [] }
+    public var secrets: [String] { keychain.password.flatMap { $0.isEmpty ? nil : [$0] } ?? [] }
 
     /// The folders profiles are copied to.
     public var profileDirectories: [String] {

@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport", "TestThreads"]),
         .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport", "TestThreads"]),
-        .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Networking", "TestSupport", "TestThreads",
+        .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Networking", "Signing", "TestSupport", "TestThreads",
                                                           .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "Publish", "Networking", "Git", "TestSupport", "TestThreads",
                                                          .product(name: "Crypto", package: "swift-crypto"),

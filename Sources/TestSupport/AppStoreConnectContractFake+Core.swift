@@ -4,7 +4,8 @@ import Foundation
 /// server loop. Sections (see `AppStoreConnectContractFake`) go between the two.
 extension AppStoreConnectContractFake {
     /// The sections every fake runs, in order. Add a section here to extend the fake.
-    public static var standardSections: [String] { [appsSection, buildUploadsSection, notarySection, testFlightSection, appStoreVersionsSection] }
+    public static var standardSections: [String] { [appsSection, buildUploadsSection, notarySection, testFlightSection, appStoreVersionsSection,
+                                                       provisioningSection] }
 
     static let core = #"""
         import base64, hashlib, http.server, json, re, socket, sys, threading, time, urllib.parse

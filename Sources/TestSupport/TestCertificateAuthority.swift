@@ -76,6 +76,16 @@ public struct TestCertificateAuthority: Sendable {
     /// The certificate signing request's signature does not verify.
     public struct InvalidRequest: Error {}
 
+    /// The CA's private key as PEM (P-256; handed to the App Store Connect contract fake, which signs with it).
+    public var privateKeyPEM: String {
+        get throws { try privateKey.serializeAsPEM().pemString }
+    }
+
+    /// The CA's certificate as PEM.
+    public var certificatePEM: String {
+        get throws { try certificate.serializeAsPEM().pemString }
+    }
+
     /// DER of `certificate`.
     public static func der(_ certificate: Certificate) throws -> [UInt8] {
         var serializer = DER.Serializer()

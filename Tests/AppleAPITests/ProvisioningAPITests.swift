@@ -131,4 +131,41 @@ struct ProvisioningAPITests {
         }
         try expectNoViolations()
     }
+
+    @Test func aRequestWithoutPEMArmourIsAcceptedToo() async throws {
+        let (key, csr) = try request()
+        let body = csr.pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let made = try await client.createCertificate(type: "IOS_DEVELOPMENT", csrPEM: body)
+        let certificate = try SigningCertificate(bytes: made.content, file: "development.cer")
+        #expect(certificate.matches(key) && certificate.kind == .iPhoneDeveloper)
+        try expectNoViolations()
+    }
+
+    @Test func expiredCertificatesNoLongerCountAndTheirProfilesTurnInvalid() async throws {
+        try fixture.fake.set(["certificate_limit": "1", "certificate_days": "10"])
+        let first = try await client.createCertificate(type: "DISTRIBUTION", csrPEM: try request().1.pem)
+        let bundle = try fixture.fake.seedBundleID(identifier: "com.example.app")
+        let profile = try await client.createProfile(name: "Store", type: "IOS_APP_STORE", bundleIDResourceID: bundle,
+                                                     certificateIDs: [first.id], deviceIDs: [])
+        #expect(profile.expirationDate == first.expirationDate)
+
+        fixture.clock.advance(seconds: 11 * 86_400)
+        try fixture.fake.setClockOffset(seconds: 11 * 86_400)
+        #expect(try await client.profiles(type: nil, name: "Store").map(\.profileState) == ["INVALID"])
+        let second = try await client.createCertificate(type: "DISTRIBUTION", csrPEM: try request().1.pem)
+        #expect(try await client.certificates(types: ["DISTRIBUTION"]).map(\.id) == [first.id, second.id])
+        try expectNoViolations()
+    }
+
+    @Test func aKeyWithoutTheRoleIsToldWhichRolesCan() async throws {
+        try fixture.fake.inject(.status(403, method: "POST", path: "/v1/certificates"))
+        do {
+            _ = try await client.createCertificate(type: "DISTRIBUTION", csrPEM: try request().1.pem)
+            Issue.record("expected a 403")
+        } catch let error as AppStoreConnectError {
+            #expect(error.localizedDescription.hasPrefix("App Store Connect refused to let the key 'ABC123DEFG' create a DISTRIBUTION "
+                + "certificate (HTTP 403"))
+            #expect(error.localizedDescription.contains("The key lacks the Admin or App Manager role"))
+        }
+    }
 }

@@ -28,7 +28,7 @@ extension AppStoreConnectClient {
             URLQueryItem(name: "limit[devices]", value: String(Self.includedLinkLimit)),
             URLQueryItem(name: "limit", value: "200"),
         ]
-        let what = "list the " + ([type, name.map { "'\($0)'" }].compactMap { $0 }.joined(separator: " ") + " profiles")
+        let what = (["list the"] + [type, name.map { "'\($0)'" }].compactMap { $0 } + ["profiles"]).joined(separator: " ")
         var found = try await all(AppStoreConnectRequest(.get, "/v1/profiles", query: query, action: what,
                                                          roles: Self.provisioningReadRoles)).map(AppStoreConnectProfile.init)
             .filter { (type == nil || $0.profileType == type) && (name == nil || $0.name == name) }

@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Basics",
+                "Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Signing", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,9 +92,10 @@ let package = Package(
         /// S3 backends. `_CryptoExtras` gives scrypt, PBKDF2 and AES-CBC (match's v1); Git (libgit2
         /// clone/commit/push) and Publish (S3Client, RetryPolicy) are used by the backends only.
         /// X509 and SwiftASN1: keys, certificate signing requests, PKCS#12 and provisioning profiles.
+        /// AppleAPI: the certificates, profiles, bundle ids and devices that `signing sync` keeps.
         .target(
             name: "Signing",
-            dependencies: ["Git", "Publish", "Basics", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["Git", "Publish", "AppleAPI", "Basics", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates"),
                            .product(name: "SwiftASN1", package: "swift-asn1")]
@@ -161,7 +162,7 @@ let package = Package(
         .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport", "TestThreads"]),
         .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Networking", "Signing", "TestSupport", "TestThreads",
                                                           .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "SigningTests", dependencies: ["Signing", "Publish", "Networking", "Git", "TestSupport", "TestThreads",
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "AppleAPI", "Publish", "Networking", "Git", "TestSupport", "TestThreads",
                                                          .product(name: "Crypto", package: "swift-crypto"),
                                                          .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                          .product(name: "X509", package: "swift-certificates"),

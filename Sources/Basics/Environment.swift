@@ -30,6 +30,15 @@ public struct Environment: Sendable, Hashable {
     /// True when running under GitHub Actions.
     public var isGitHubActions: Bool { variables["GITHUB_ACTIONS"] == "true" }
 
+    /// Slipway's cache folder: `$SLIPWAY_CACHE_DIR`, else `$XDG_CACHE_HOME/slipway`, else
+    /// `~/.cache/slipway` (tool installs, manifests, signing storage clones).
+    public var slipwayCacheDirectory: String {
+        if let explicit = self["SLIPWAY_CACHE_DIR"], !explicit.isEmpty { return explicit }
+        if let xdg = self["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/slipway" }
+        let home = self["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.cache/slipway"
+    }
+
     /// The directories of `PATH`.
     public var searchPath: [String] {
         (variables["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)

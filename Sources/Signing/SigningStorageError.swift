@@ -33,6 +33,8 @@ public enum SigningStorageError: Error, Equatable, Sendable {
     case writeFailed(storage: String, detail: String)
     /// Someone else pushed to `storage` since it was cloned; nothing was pushed.
     case pushConflict(storage: String, detail: String)
+    /// `text` is not a storage address Slipway understands.
+    case invalidLocation(text: String, detail: String)
 }
 
 extension SigningStorageError: LocalizedError {
@@ -78,6 +80,9 @@ extension SigningStorageError: LocalizedError {
         case let .pushConflict(storage, detail):
             return "Someone else changed the signing storage '\(storage)' since it was read (\(detail)); nothing was pushed. "
                 + "Run the command again: it starts from their version."
+        case let .invalidLocation(text, detail):
+            return "'\(text)' is not a signing storage address: \(detail). Use a git URL (https://, ssh://, git@host:path, file://), "
+                + "s3://bucket/prefix, or a directory path."
         }
     }
 }

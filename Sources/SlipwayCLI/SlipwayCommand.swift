@@ -25,6 +25,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
             XcodeprojCommand.self,
             XcodeCommand.self,
             AppStoreCommand.self,
+            SigningCommand.self,
         ]
     )
 

@@ -77,10 +77,7 @@ public struct ToolsCache: Sendable, Hashable {
     /// Slipway's cache folder: `$SLIPWAY_CACHE_DIR`, else `$XDG_CACHE_HOME/slipway`, else
     /// `~/.cache/slipway`.
     public static func slipwayCacheDirectory(environment: Environment) -> String {
-        if let explicit = environment["SLIPWAY_CACHE_DIR"], !explicit.isEmpty { return explicit }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/slipway" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.cache/slipway"
+        environment.slipwayCacheDirectory
     }
 
     /// The tools cache folder inside Slipway's cache folder.

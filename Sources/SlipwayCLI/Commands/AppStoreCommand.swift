@@ -33,20 +33,7 @@ struct AppStoreCheckCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("The issuer id (team keys; a UUID).", valueName: "uuid"))
-    var issuerId: String?
-
-    @Option(help: ArgumentHelp("The key id (10 characters).", valueName: "id"))
-    var keyId: String
-
-    @Option(help: ArgumentHelp("The .p8 private key file.", valueName: "path"))
-    var keyFile: String?
-
-    @Option(help: ArgumentHelp("An environment variable holding the .p8 text.", valueName: "variable"))
-    var keyEnv: String?
-
-    @Flag(help: "The key is an individual key (no issuer id).")
-    var individual = false
+    @OptionGroup var keyOptions: AppStoreKeyOptions
 
     @Option(help: ArgumentHelp("Check that the key can see the app with this bundle id.", valueName: "id"))
     var bundleId: String?
@@ -54,32 +41,22 @@ struct AppStoreCheckCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
-    @Option(help: .hidden)
-    var apiUrl: String?
-
     func validate() throws {
-        guard (keyFile == nil) != (keyEnv == nil) else {
-            throw ValidationError("Give the private key with exactly one of --key-file or --key-env.")
-        }
-        if let apiUrl, URL(string: apiUrl)?.scheme == nil {
-            throw ValidationError("--api-url must be an absolute URL, not '\(apiUrl)'.")
-        }
+        try keyOptions.check(required: true)
     }
 
     func run() async throws {
         let env = global.environment()
         let key: AppStoreConnectKey
         do {
-            key = try loadKey(env)
+            guard let loaded = try keyOptions.load(env) else { throw ValidationError("Give the API key's id with --key-id.") }
+            key = loaded
         } catch {
             env.printError(errorText(error))
             throw ExitCodes.invalidInput
         }
         let redactor = Redactor(secrets: key.secretsToMask)
-        let client = AppStoreConnectClient(
-            key: key, http: SystemHTTPClient(),
-            baseURL: apiUrl.flatMap(URL.init(string:)) ?? AppStoreConnectClient.productionURL,
-            log: { env.standardError.write(redactor.redact($0) + "\n") })
+        let client = keyOptions.client(key, env: env, redactor: redactor)
         do {
             let report = try await check(client: client, key: key)
             env.print(json ? report.json : report.text)
@@ -87,18 +64,6 @@ struct AppStoreCheckCommand: AsyncParsableCommand {
             env.printError(redactor.redact(errorText(error)))
             throw ExitCodes.failure
         }
-    }
-
-    private func loadKey(_ env: CommandEnvironment) throws -> AppStoreConnectKey {
-        if let keyEnv {
-            guard let text = env.environment[keyEnv], !text.isEmpty else {
-                throw ValidationError("the environment variable \(keyEnv) holds no private key. Set it to the .p8 file's text.")
-            }
-            return try AppStoreConnectKey(issuerID: issuerId, keyID: keyId, privateKeyPEM: text,
-                                          source: "in the environment variable \(keyEnv)", individual: individual)
-        }
-        let path = keyFile.map { $0.hasPrefix("/") ? $0 : env.projectDirectory + "/" + $0 } ?? ""
-        return try AppStoreConnectKey.load(issuerID: issuerId, keyID: keyId, file: path, individual: individual)
     }
 
     private func check(client: AppStoreConnectClient, key: AppStoreConnectKey) async throws -> CheckReport {

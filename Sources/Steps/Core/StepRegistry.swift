@@ -31,6 +31,7 @@ public struct StepRegistry: Sendable {
             AppleStapleStep.self,
             TestFlightDistributeStep.self,
             AppStoreSubmitStep.self,
+            SigningSyncStep.self,
             SigningCleanupStep.self,
         ] + platformBuiltInTypes
     }

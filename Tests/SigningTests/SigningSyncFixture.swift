@@ -47,8 +47,14 @@ struct SigningSyncFixture {
 
     /// A fresh clone of `bare` in its own cache folder (one per "team member").
     func git(_ bare: GitFixture, member: String, readOnly: Bool = false) async throws -> EncryptedSigningStorage {
-        let storage = try await GitSigningStorage.open(url: bare.path, cacheDirectory: folder.path + "/cache-" + member,
-                                                       readOnly: readOnly, signature: Self.author)
+        try await git(bare.path, member: member, readOnly: readOnly)
+    }
+
+    /// A fresh clone of the repository at `url` in the member's own cache folder.
+    func git(_ url: String, member: String, readOnly: Bool = false, credentials: GitCredentials? = nil) async throws
+        -> EncryptedSigningStorage {
+        let storage = try await GitSigningStorage.open(url: url, cacheDirectory: folder.path + "/cache-" + member,
+                                                       readOnly: readOnly, signature: Self.author, credentials: credentials)
         return try await EncryptedSigningStorage.open(storage, passphrase: Self.passphrase, parameters: StorageTestSupport.fast)
     }
 

@@ -1,5 +1,6 @@
 import AppleAPI
 import Foundation
+import Git
 @testable import Signing
 import Testing
 import TestSupport
@@ -231,5 +232,48 @@ import TestThreads
         #expect(inventory.profiles.map(\.devices) == [["00008030-000A1B2C3D4E5F60"]])
         #expect(inventory.profiles.map(\.kind) == [.adHoc])
         #expect(inventory.text.contains("    devices (1): 00008030-000A1B2C3D4E5F60"))
+    }
+}
+
+/// The git storage's failure modes during a sync: no write access (a server hook refusing the
+/// push, through the real `git http-backend`), and a repository that cannot be reached.
+@Suite("Signing sync, git access", .dedicatedThreads) struct SigningSyncGitAccessTests {
+    typealias Fixture = SigningSyncFixture
+
+    @Test(.enabled(if: GitHTTPServer.isAvailable))
+    func noWriteAccessRevokesWhatTheRunMadeAndStoresNothing() async throws {
+        let fixture = try Fixture()
+        try fixture.fake.seedBundleID(identifier: "com.example.app")
+        let root = try TemporaryDirectory(prefix: "slipway-signing-served")
+        let bare = root.path + "/certificates.git"
+        try GitFixture.run(["init", "--quiet", "--bare", "--initial-branch=main", bare], in: root.path)
+        try Data("#!/bin/sh\necho 'You do not have write access to this repository' >&2\nexit 1\n".utf8)
+            .write(to: URL(fileURLWithPath: bare + "/hooks/pre-receive"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bare + "/hooks/pre-receive")
+        let server = try GitHTTPServer(serving: root.path, token: "read-only-token")
+        let opened = try await fixture.git(server.url(for: "certificates.git"), member: "reader", credentials: .token("read-only-token"))
+        let error = await #expect(throws: SigningSyncError.self) { _ = try await fixture.sync(opened, .writable()) }
+        guard case let .saveFailed(_, undone)? = error else { Issue.record("expected saveFailed, got \(String(describing: error))"); return }
+        #expect(undone.hasPrefix("What this run created on App Store Connect was removed again (profile "))
+        #expect(try await fixture.appleCertificateIDs().isEmpty)
+        #expect(try fixture.fake.stored("profiles").isEmpty)
+        #expect((try? GitFixture.run(["rev-parse", "--verify", "-q", "refs/heads/main"], in: bare)) == nil)
+    }
+
+    @Test func anUnreachableRepositoryFailsAWritableRunAndReadOnlyUsesTheLastClone() async throws {
+        let fixture = try Fixture()
+        try fixture.fake.seedBundleID(identifier: "com.example.app")
+        let place = try TemporaryDirectory(prefix: "slipway-signing-moving")
+        let bare = place.path + "/certificates.git"
+        try GitFixture.run(["init", "--quiet", "--bare", "--initial-branch=main", bare], in: place.path)
+        let made = try await fixture.sync(try await fixture.git(bare, member: "alice"), .writable())
+        _ = try await fixture.git(bare, member: "ci", readOnly: true)  // CI's earlier clone
+        try FileManager.default.moveItem(atPath: bare, toPath: place.path + "/gone.git")
+
+        await #expect(throws: SigningStorageError.self) { _ = try await fixture.git(bare, member: "bob") }
+        let offline = try await fixture.sync(try await fixture.git(bare, member: "ci", readOnly: true),
+                                             SigningSyncRequest(type: .appStore, bundleIDs: ["com.example.app"]), portal: false)
+        #expect(offline.certificateID == made.certificateID)
+        #expect(offline.profiles.map(\.uuid) == made.profiles.map(\.uuid))
     }
 }

@@ -112,12 +112,8 @@ struct SigningSyncCommand: AsyncParsableCommand {
             let result = try await sync.run(request)
             let installed = dryRun ? nil : try await install.install(result, env: env, redactor: redactor)
             print(result, installed: installed, env: env, redactor: redactor)
-        } catch let error as ValidationError {
-            env.printError(redactor.redact(error.message))
-            throw ExitCodes.invalidInput
         } catch {
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.failure
+            throw SigningReport.fail(error, env: env, redactor: redactor)
         }
     }
 
@@ -155,6 +151,18 @@ enum SigningReport {
             "actions": result.actions,
             "warnings": result.warnings,
         ]
+    }
+
+    /// Prints `error` (masked) and gives the exit code: 2 for bad input (an option, an address, a
+    /// missing variable), 1 for everything else.
+    static func fail(_ error: any Error, env: CommandEnvironment, redactor: Redactor) -> ExitCode {
+        if let validation = error as? ValidationError {
+            env.printError(redactor.redact(validation.message))
+            return ExitCodes.invalidInput
+        }
+        env.printError(redactor.redact(errorText(error)))
+        if case SigningStorageError.invalidLocation? = error as? SigningStorageError { return ExitCodes.invalidInput }
+        return ExitCodes.failure
     }
 
     static func text(_ object: [String: Any]) -> String {

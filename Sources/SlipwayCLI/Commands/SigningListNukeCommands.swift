@@ -41,12 +41,8 @@ struct SigningListCommand: AsyncParsableCommand {
             if env.environment.isGitHubActions {
                 for warning in inventory.warnings { env.print("::warning::" + redactor.redact(warning)) }
             }
-        } catch let error as ValidationError {
-            env.printError(redactor.redact(error.message))
-            throw ExitCodes.invalidInput
         } catch {
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.failure
+            throw SigningReport.fail(error, env: env, redactor: redactor)
         }
     }
 }
@@ -124,12 +120,8 @@ struct SigningNukeCommand: AsyncParsableCommand {
                 return
             }
             try await nuke.perform(items, type: signingType, log: { [redactor] in env.print(redactor.redact($0)) })
-        } catch let error as ValidationError {
-            env.printError(redactor.redact(error.message))
-            throw ExitCodes.invalidInput
         } catch {
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.failure
+            throw SigningReport.fail(error, env: env, redactor: redactor)
         }
     }
 }

@@ -122,6 +122,25 @@ struct SigningSyncLaneTests {
         #endif
     }
 
+    /// The CI lane in docs/signing.md validates (as on macOS): the step names, options and
+    /// output references it shows are real.
+    @Test func theDocumentedCILaneValidatesForMacOS() async throws {
+        let docs = try String(contentsOfFile: Corpus.repositoryRoot + "/docs/signing.md", encoding: .utf8)
+        let section = try #require(docs.range(of: "## A CI lane")).upperBound
+        let start = try #require(docs.range(of: "```yaml\n", range: section..<docs.endIndex)).upperBound
+        let end = try #require(docs.range(of: "```", range: start..<docs.endIndex)).lowerBound
+        let lane = String(docs[start..<end])
+        let fixture = try LaneFixture(["ci": lane])
+        try fixture.write("Example.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{ }\n")
+        try fixture.write("Example.xcodeproj/xcshareddata/xcschemes/Example.xcscheme",
+                          XcodeLaneTests.scheme.replacingOccurrences(of: "App", with: "Example"))
+        fixture.platform = .macOS
+        let problems = await fixture.problems("ci")
+        #expect(problems.isEmpty, "\(problems)")
+        fixture.platform = .linux
+        #expect(await fixture.problems("ci").contains { $0.contains("runs only on macos") })
+    }
+
     static func snapshot(_ root: String) -> [String: Data] {
         var files: [String: Data] = [:]
         let walker = FileManager.default.enumerator(atPath: root)

@@ -113,6 +113,12 @@ public struct StepInvocation: Sendable {
     public var isFinally: Bool
     /// Where the entry starts.
     public var location: SourceLocation
+    /// `runs-on:`: the runner a CI export puts the step on (`linux`, `macos` or a label); nil
+    /// picks one from the step's platforms.
+    public var runsOn: String?
+    /// `artifacts:`: the files (globs, relative to the project) the step produces, handed to
+    /// later jobs by a CI export.
+    public var artifacts: [String] = []
 
     /// The name shown in output: `name:` or the id.
     public var displayName: String { name ?? id }

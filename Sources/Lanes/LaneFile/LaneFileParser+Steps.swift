@@ -94,8 +94,34 @@ extension LaneFileParser {
         case "continue-on-error": step.continueOnError = bool(value, what: "'continue-on-error'") ?? false
         case "env": step.env = environment(value)
         case "working-directory": step.workingDirectory = template(value, what: "'working-directory'")
+        case "runs-on":
+            guard let label = string(value, what: "'runs-on'") else { return }
+            if label.isEmpty || label.contains("${{") || label.contains(where: \.isWhitespace) {
+                diagnostics.error("'runs-on' must be linux, macos, or a runner label without spaces or expressions, not '\(label)'",
+                                  at: value.location)
+            }
+            step.runsOn = label
+        case "artifacts": step.artifacts = artifactPatterns(value)
         default: break
         }
+    }
+
+    /// `artifacts:`: a pattern or a list of them, relative to the project (`*`, `**`, `?`).
+    private mutating func artifactPatterns(_ value: YAMLValue) -> [String] {
+        let items: [YAMLValue]
+        if case .sequence(let list, _) = value { items = list } else { items = [value] }
+        var patterns: [String] = []
+        for item in items {
+            guard let pattern = string(item, what: "an 'artifacts' entry") else { continue }
+            if pattern.isEmpty || pattern.hasPrefix("/") || pattern.split(separator: "/").contains("..") || pattern.contains("${{") {
+                diagnostics.error("artifact pattern '\(pattern)' must be a path or glob inside the project (no leading '/', no '..', "
+                    + "no expressions), e.g. build/*.ipa", at: item.location)
+                continue
+            }
+            patterns.append(pattern)
+        }
+        if items.isEmpty { diagnostics.error("'artifacts' is empty; list the files the step produces", at: value.location) }
+        return patterns
     }
 
     private mutating func retry(_ value: YAMLValue) -> RetryPolicy? {

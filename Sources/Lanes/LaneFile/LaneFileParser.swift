@@ -6,7 +6,7 @@ import YAMLSupport
 /// wrong types, bad expressions, duplicate ids) with its line and column.
 public struct LaneFileParser {
     static let topLevelKeys = ["description", "inputs", "secrets", "env", "requires", "steps", "finally"]
-    static let stepKeys = ["id", "name", "if", "timeout", "retry", "continue-on-error", "env", "working-directory"]
+    static let stepKeys = ["id", "name", "if", "timeout", "retry", "continue-on-error", "env", "working-directory", "runs-on", "artifacts"]
     /// The YAML reader, with the wording of lane files.
     static let yamlReader = YAMLReader(documents: "lane files",
                                        complexKeyMessage: "a mapping key must be a plain name, not a list or mapping")

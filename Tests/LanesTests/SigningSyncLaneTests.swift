@@ -82,13 +82,13 @@ struct SigningSyncLaneTests {
         #expect(writes == 2)
 
         fixture.environment = fixture.environment.merging(["CI": "true"])
-        let before = Self.snapshot(fixture.path + "/signing-store")
+        let before = try Snapshot.of(fixture.path + "/signing-store")
         let ci = try await fixture.run("ci")
         #expect(ci.status("check") == .succeeded, "\(ci.console)")
         #expect(ci.outputs("signing")["profile-uuid"] == outputs["profile-uuid"])
         #expect(ci.outputs("signing")["install-directory"] == fixture.path + "/build/signing")
         #expect(try fake.state().requests.filter { $0.method != "GET" }.count == writes)
-        #expect(Self.snapshot(fixture.path + "/signing-store") == before)
+        #expect(try Snapshot.of(fixture.path + "/signing-store") == before)
         #expect(!ci.console.contains(Self.passphrase))
     }
 
@@ -139,14 +139,5 @@ struct SigningSyncLaneTests {
         #expect(problems.isEmpty, "\(problems)")
         fixture.platform = .linux
         #expect(await fixture.problems("ci").contains { $0.contains("runs only on macos") })
-    }
-
-    static func snapshot(_ root: String) -> [String: Data] {
-        var files: [String: Data] = [:]
-        let walker = FileManager.default.enumerator(atPath: root)
-        while let path = walker?.nextObject() as? String {
-            if let data = FileManager.default.contents(atPath: root + "/" + path) { files[path] = data }
-        }
-        return files
     }
 }

@@ -277,3 +277,27 @@ import TestThreads
         #expect(offline.profiles.map(\.uuid) == made.profiles.map(\.uuid))
     }
 }
+
+/// A sync through an S3 storage (a real moto_server on 127.0.0.1), then a read-only CI run from it.
+@Suite("Signing sync, S3 storage", .serialized, .dedicatedThreads) struct SigningSyncS3Tests {
+    @Test(.enabled(if: MotoServer.isAvailable, "\(MotoServer.unavailableReason)"))
+    func aSyncStoresInTheBucketAndCIReadsItBack() async throws {
+        let fixture = try SigningSyncFixture()
+        try fixture.fake.seedBundleID(identifier: "com.example.app")
+        let moto = try MotoServer()
+        try moto.createBucket("signing")
+        func storage(readOnly: Bool) async throws -> EncryptedSigningStorage {
+            try await EncryptedSigningStorage.open(try S3StorageTests.storage(moto, prefix: "team/", readOnly: readOnly),
+                                                   passphrase: SigningSyncFixture.passphrase, parameters: StorageTestSupport.fast)
+        }
+        let made = try await fixture.sync(try await storage(readOnly: false), .writable())
+        let keys = try await S3StorageTests.storage(moto).list()
+        #expect(keys == ["certs/distribution/\(made.certificateID).cer", "certs/distribution/\(made.certificateID).p12",
+                         "profiles/appstore/AppStore_com.example.app.mobileprovision", "slipway-signing.json"])
+        let ci = try await fixture.sync(try await storage(readOnly: true),
+                                        SigningSyncRequest(type: .appStore, bundleIDs: ["com.example.app"]), portal: false)
+        #expect(ci.identity?.certificate.der == made.identity?.certificate.der)
+        #expect(ci.profiles.map(\.uuid) == made.profiles.map(\.uuid))
+        #expect(try await S3StorageTests.storage(moto).list() == keys)
+    }
+}

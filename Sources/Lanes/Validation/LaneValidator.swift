@@ -17,13 +17,16 @@ public struct ValidatedLane: Sendable {
 /// supported on this platform. Every problem is reported at once.
 public struct LaneValidator: Sendable {
     let registry: StepRegistry
-    let platform: Platform
+    /// The platform the lane must run on; nil: any (a CI export puts each step on a runner of
+    /// its own platforms, so a macOS-only step is fine when exporting on Linux).
+    let platform: Platform?
     /// Where steps that check the project (`ProjectCheckedStep`) look; nil: no such checks.
     let project: (directory: String, fileSystem: any FileSystem)?
 
-    /// A validator over `registry` for `platform`; with `projectDirectory`, steps whose options
-    /// name things in the project (schemes, workspaces) are checked against it too.
-    public init(registry: StepRegistry, platform: Platform = .current, projectDirectory: String? = nil,
+    /// A validator over `registry` for `platform` (nil: steps of every platform are accepted);
+    /// with `projectDirectory`, steps whose options name things in the project (schemes,
+    /// workspaces) are checked against it too.
+    public init(registry: StepRegistry, platform: Platform? = .current, projectDirectory: String? = nil,
                 fileSystem: any FileSystem = LocalFileSystem()) {
         self.registry = registry
         self.platform = platform
@@ -71,7 +74,7 @@ public struct LaneValidator: Sendable {
                 }
             }
             guard let kind = byKind[invocation.kind] else { continue }
-            if !kind.description.platforms.contains(platform) {
+            if let platform, !kind.description.platforms.contains(platform) {
                 let supported = kind.description.platforms.map(\.rawValue).sorted().joined(separator: ", ")
                 diagnostics.error("step '\(invocation.kind)' runs only on \(supported), not on \(platform.rawValue); run this lane on \(supported) or remove the step", at: invocation.kindLocation)
             }
@@ -119,7 +122,8 @@ public struct LaneValidator: Sendable {
            let options = try? StepOptionsBuilder.build(invocation, description: description, evaluate: { _ in .null }) {
             do {
                 let action = try kind.makeAction(options: options)
-                if let checked = action as? any ProjectCheckedStep, let project, kind.description.platforms.contains(platform) {
+                if let checked = action as? any ProjectCheckedStep, let project,
+                   platform.map(kind.description.platforms.contains) ?? true {
                     try checked.checkProject(in: project.directory, fileSystem: project.fileSystem)
                 }
             } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import CIExport
 import Lanes
 import Release
 import Steps
@@ -25,7 +26,7 @@ enum Failure {
             env.printError(errorText(lock))
             if case .busy = lock { return ExitCodes.busy }
             return ExitCodes.failure
-        case is LaneStoreError, is LaneRunError, is FileSystemError, is PluginError, is ReleaseError:
+        case is LaneStoreError, is CIExportError, is LaneRunError, is FileSystemError, is PluginError, is ReleaseError:
             env.printError(errorText(error))
             return ExitCodes.invalidInput
         default:

@@ -1,0 +1,88 @@
+/// Writes a plan as a Buildkite pipeline (`.buildkite/pipeline.yml`).
+///
+/// Lane inputs are asked for by an `input` step and read in each job with `buildkite-agent
+/// meta-data get`; secrets are Buildkite secrets listed under `secrets:` of only the steps that
+/// use them. `$` is written `$$` in commands, so the agent leaves it to the shell instead of
+/// interpolating it when the pipeline is uploaded.
+enum BuildkiteRenderer {
+    static let inputsKey = "slipway-inputs"
+
+    static func render(_ plan: CIPlan, options: CIExportOptions) -> String {
+        var steps: [PipelineNode] = []
+        if !plan.inputs.isEmpty {
+            steps.append(.map([
+                PipelineEntry("input", .string("Inputs of lane \(plan.lane)")),
+                PipelineEntry("key", .string(inputsKey)),
+                PipelineEntry("fields", .list(plan.inputs.map(field))),
+            ]))
+        }
+        steps += plan.jobs.map { step($0, plan: plan, options: options) }
+        return CICommands.header(plan, engine: .buildkite, options: options)
+            + PipelineYAML.render(.map([PipelineEntry("steps", .list(steps))]))
+    }
+
+    static func metaDataKey(_ input: CIInput) -> String { "slipway-input-" + input.name }
+
+    private static func field(_ input: CIInput) -> PipelineNode {
+        var entries: [PipelineEntry]
+        switch input.kind {
+        case .choice, .boolean:
+            entries = [PipelineEntry("select", .string(input.name))]
+        case .string, .number:
+            entries = [PipelineEntry("text", .string(input.name))]
+        }
+        entries.append(PipelineEntry("key", .string(metaDataKey(input))))
+        if let description = input.description { entries.append(PipelineEntry("hint", .string(description))) }
+        entries.append(PipelineEntry("required", .bool(input.isRequired)))
+        if let value = input.defaultValue { entries.append(PipelineEntry("default", .string(value))) }
+        let choices = input.kind == .boolean ? ["true", "false"] : input.options
+        if !choices.isEmpty {
+            entries.append(PipelineEntry("options", .list(choices.map { choice in
+                .map([PipelineEntry("label", .string(choice)), PipelineEntry("value", .string(choice))])
+            })))
+        }
+        return .map(entries)
+    }
+
+    private static func step(_ job: CIJob, plan: CIPlan, options: CIExportOptions) -> PipelineNode {
+        var entries = [PipelineEntry("label", .string(job.name)), PipelineEntry("key", .string(job.id))]
+        var dependsOn = job.needs
+        if dependsOn.isEmpty && !plan.inputs.isEmpty { dependsOn = [inputsKey] }
+        if !dependsOn.isEmpty { entries.append(PipelineEntry("depends_on", .flowList(dependsOn))) }
+        if job.runsAlways { entries.append(PipelineEntry("allow_dependency_failure", .bool(true))) }
+        let agent: PipelineEntry
+        switch job.runner {
+        case .platform: agent = PipelineEntry("os", .string(options.label(for: job.runner, engine: .buildkite)))
+        case .label(let label): agent = PipelineEntry("queue", .string(label))
+        }
+        entries.append(PipelineEntry("agents", .map([agent])))
+        if !job.secrets.isEmpty { entries.append(PipelineEntry("secrets", .flowList(job.secrets))) }
+        entries.append(PipelineEntry("command", .string(command(job, plan: plan, options: options))))
+        entries.append(PipelineEntry("artifact_paths", .list(([".slipway/ci/*"] + job.artifacts).map(PipelineNode.string))))
+        return .map(entries)
+    }
+
+    private static func command(_ job: CIJob, plan: CIPlan, options: CIExportOptions) -> String {
+        var lines: [String] = []
+        let artifactsByJob = Dictionary(plan.jobs.map { ($0.id, $0.artifacts) }, uniquingKeysWith: { first, _ in first })
+        for ancestor in job.ancestors {
+            for pattern in [".slipway/ci/*"] + (artifactsByJob[ancestor] ?? []) {
+                var line = "buildkite-agent artifact download \(CICommands.shellQuoted(pattern)) . --step \(ancestor)"
+                // A step skipped after a failure uploaded nothing; the finally step goes on without it.
+                if job.runsAlways { line += " || echo \"nothing to download from \(ancestor)\"" }
+                lines.append(line)
+            }
+        }
+        for input in plan.inputs {
+            var get = "buildkite-agent meta-data get \(metaDataKey(input))"
+            if let value = input.defaultValue { get += " --default \(CICommands.shellQuoted(value))" }
+            // Assigned before it is exported, so that a failing `meta-data get` fails the step.
+            lines.append("\(input.environmentVariable)=\"$(\(get))\"")
+            lines.append("export \(input.environmentVariable)")
+        }
+        if let setup = options.slipwaySetup { lines.append(setup) }
+        if plan.installsTools { lines.append("slipway tools install") }
+        lines.append(CICommands.run(plan, job: job, options: options))
+        return lines.joined(separator: "\n").replacingOccurrences(of: "$", with: "$$") + "\n"
+    }
+}

@@ -1,0 +1,113 @@
+import Lanes
+import Steps
+
+/// A lane laid out as CI jobs, independent of the engine: what every renderer writes.
+public struct CIPlan: Sendable, Equatable {
+    /// The lane's name (`slipway run NAME`).
+    public var lane: String
+    /// The lane file as shown in messages, e.g. `lanes/release.yml`.
+    public var laneFile: String
+    /// The lane's description, if any.
+    public var description: String?
+    /// The lane's inputs, in file order: the engine's manual inputs.
+    public var inputs: [CIInput]
+    /// The jobs in lane order; the `finally` job, if any, is last.
+    public var jobs: [CIJob]
+    /// True when the lane has `requires:`: every job restores the tools cache and runs
+    /// `slipway tools install`.
+    public var installsTools: Bool
+    /// Every declared secret, in file order.
+    public var secrets: [String]
+}
+
+/// A lane input as the engines offer it.
+public struct CIInput: Sendable, Equatable {
+    /// The value types of engine inputs.
+    public enum Kind: String, Sendable, Equatable {
+        case string, number, boolean, choice
+    }
+
+    /// The lane's name for it (`--input NAME=...`).
+    public var name: String
+    public var kind: Kind
+    /// The choices of a `.choice` input.
+    public var options: [String]
+    /// The default as text (`true`, `3`, `auto`); nil when the input is required.
+    public var defaultValue: String?
+    public var isRequired: Bool
+    public var description: String?
+
+    /// The environment variable the job passes it through: `SLIPWAY_INPUT_` and the name
+    /// upper-cased, with characters outside `A-Z0-9_` as `_`.
+    public var environmentVariable: String {
+        let upper = name.uppercased().unicodeScalars.map { scalar -> Character in
+            (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_") ? Character(scalar) : "_"
+        }
+        return "SLIPWAY_INPUT_" + String(upper)
+    }
+}
+
+/// Where a job runs.
+public enum CIRunner: Sendable, Equatable {
+    /// A runner of this operating system (mapped to the engine's runner label).
+    case platform(Platform)
+    /// A label given with `runs-on:`, passed through as written.
+    case label(String)
+}
+
+/// One CI job: one step, one member of a parallel group, or all `finally` steps.
+public struct CIJob: Sendable, Equatable {
+    /// The job's id in the pipeline (see `CIPlanner.jobID`).
+    public var id: String
+    /// A display name: the step's name or id, or `finally`.
+    public var name: String
+    /// The steps it runs with `slipway run LANE --only ...`, in lane order.
+    public var steps: [String]
+    /// The jobs it waits for: those of the previous top-level node (all others, for `finally`).
+    public var needs: [String]
+    /// Every job before it (transitively): whose hand-over artifacts it downloads.
+    public var ancestors: [String]
+    public var runner: CIRunner
+    /// The secrets its steps refer to (`${{ secrets.X }}`), in declaration order.
+    public var secrets: [String]
+    /// The globs its steps declare with `artifacts:`, in order, without duplicates.
+    public var artifacts: [String]
+    /// True for the job of the `finally` steps: it runs whatever happened before.
+    public var runsAlways: Bool
+
+    /// The name of its hand-over artifact: `slipway-<id>` (unique per job, as GitHub's v4+
+    /// artifacts require).
+    public var artifactName: String { "slipway-" + id }
+}
+
+/// Why a lane cannot be exported.
+public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `runs-on:` names an operating system the step does not run on.
+    case runnerExcludesStep(step: String, kind: String, location: String, runsOn: String, platforms: [String])
+    /// No runner runs every `finally` step.
+    case noCommonFinallyRunner(steps: [String], location: String)
+    /// `--to` names an engine Slipway does not export to.
+    case unknownEngine(String)
+    /// `--runner` is not `linux=LABEL` or `macos=LABEL`.
+    case badRunnerOption(String)
+
+    public var description: String {
+        switch self {
+        case .runnerExcludesStep(let step, let kind, let location, let runsOn, let platforms):
+            let list = platforms.joined(separator: ", ")
+            return "\(location): step '\(step)' (\(kind)) runs only on \(list), but 'runs-on: \(runsOn)' puts it on a \(runsOn) runner; set 'runs-on: \(platforms.first ?? "macos")' or remove 'runs-on:' to let its platforms choose"
+        case .noCommonFinallyRunner(let steps, let location):
+            return "\(location): the finally steps (\(steps.joined(separator: ", "))) run as one job, but no runner runs all of them; give them one 'runs-on:' they all support or move the platform-specific one into 'steps:'"
+        case .unknownEngine(let name):
+            return "unknown CI engine '\(name)'; use one of: \(CIEngine.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .badRunnerOption(let text):
+            return "--runner '\(text)' must be linux=LABEL or macos=LABEL (the engine's runner label for that system)"
+        }
+    }
+}
+
+extension CIExportError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+import Foundation

@@ -1,0 +1,141 @@
+import Basics
+import Lanes
+import Steps
+import YAMLSupport
+
+/// Lays a validated lane out as CI jobs (the job contract in docs/ci.md): each top-level step
+/// and each member of a `parallel:` group is a job that needs the jobs of the previous
+/// top-level entry; all `finally` steps form one job that runs always, after every other job.
+public enum CIPlanner {
+    /// The plan for `validated`; throws `CIExportError` when a step's `runs-on` contradicts
+    /// its platforms or no runner runs every `finally` step.
+    public static func plan(_ validated: ValidatedLane) throws -> CIPlan {
+        let lane = validated.lane
+        let laneSecrets = SecretReferences.inLaneEnvironment(lane)
+        var ids = JobIDAllocator()
+        var jobs: [CIJob] = []
+        var previous: [String] = []
+        var earlier: [String] = []
+        for node in lane.steps {
+            var current: [String] = []
+            for invocation in node.invocations {
+                let id = ids.allocate(invocation.id)
+                let runner = try runner(for: invocation, platforms: platforms(of: invocation, in: validated))
+                jobs.append(CIJob(id: id, name: invocation.displayName, steps: [invocation.id], needs: previous,
+                                  ancestors: earlier, runner: runner,
+                                  secrets: secrets(of: [invocation], lane: lane, laneSecrets: laneSecrets),
+                                  artifacts: unique(invocation.artifacts), runsAlways: false))
+                current.append(id)
+            }
+            if !current.isEmpty { previous = current }
+            earlier += current
+        }
+        let finallySteps = lane.finally.flatMap(\.invocations)
+        if !finallySteps.isEmpty {
+            let others = jobs.map(\.id)
+            jobs.append(CIJob(id: ids.allocate("finally"), name: "finally", steps: finallySteps.map(\.id), needs: others,
+                              ancestors: others, runner: try finallyRunner(finallySteps, validated: validated),
+                              secrets: secrets(of: finallySteps, lane: lane, laneSecrets: laneSecrets),
+                              artifacts: unique(finallySteps.flatMap(\.artifacts)), runsAlways: true))
+        }
+        return CIPlan(lane: lane.name, laneFile: lane.file, description: lane.description,
+                      inputs: lane.inputs.map(CIInput.init), jobs: jobs, installsTools: !lane.requires.isEmpty,
+                      secrets: lane.secrets.map(\.name))
+    }
+
+    /// A job id for a step id: characters outside `[A-Za-z0-9_-]` become `-`, and `s-` is put in
+    /// front when it does not start with a letter or `_`.
+    public static func jobID(for stepID: String) -> String {
+        var id = String(stepID.unicodeScalars.map { scalar -> Character in
+            let allowed = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || scalar == "_" || scalar == "-"
+            return allowed ? Character(scalar) : "-"
+        })
+        if let first = id.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_" {
+            return id
+        }
+        id = "s-" + id
+        return id
+    }
+
+    private static func platforms(of invocation: StepInvocation, in validated: ValidatedLane) -> Set<Platform> {
+        let platforms = validated.kinds[invocation.id]?.description.platforms ?? Set(Platform.allCases)
+        return platforms.isEmpty ? Set(Platform.allCases) : platforms
+    }
+
+    private static func runner(for invocation: StepInvocation, platforms: Set<Platform>) throws -> CIRunner {
+        guard let runsOn = invocation.runsOn else {
+            return .platform(platforms.contains(.linux) ? .linux : .macOS)
+        }
+        guard let platform = Platform(rawValue: runsOn.lowercased()) else { return .label(runsOn) }
+        guard platforms.contains(platform) else {
+            throw CIExportError.runnerExcludesStep(step: invocation.id, kind: invocation.kind,
+                                                   location: invocation.location.description, runsOn: runsOn,
+                                                   platforms: platforms.map(\.rawValue).sorted())
+        }
+        return .platform(platform)
+    }
+
+    private static func finallyRunner(_ steps: [StepInvocation], validated: ValidatedLane) throws -> CIRunner {
+        let explicit = unique(steps.compactMap(\.runsOn))
+        if explicit.count > 1, let location = steps.first(where: { $0.runsOn != nil })?.location {
+            throw CIExportError.noCommonFinallyRunner(steps: steps.map(\.id), location: location.description)
+        }
+        if explicit.count == 1 {
+            var chosen: CIRunner?
+            for step in steps {
+                var labelled = step
+                labelled.runsOn = explicit[0]
+                chosen = try runner(for: labelled, platforms: platforms(of: step, in: validated))
+            }
+            if let chosen { return chosen }
+        }
+        let common = steps.reduce(Set(Platform.allCases)) { $0.intersection(platforms(of: $1, in: validated)) }
+        if common.contains(.linux) { return .platform(.linux) }
+        if common.contains(.macOS) { return .platform(.macOS) }
+        throw CIExportError.noCommonFinallyRunner(steps: steps.map(\.id), location: steps[0].location.description)
+    }
+
+    private static func secrets(of steps: [StepInvocation], lane: Lane, laneSecrets: Set<String>) -> [String] {
+        var used = laneSecrets
+        for step in steps { used.formUnion(SecretReferences.in(step)) }
+        return lane.secrets.map(\.name).filter(used.contains)
+    }
+
+    private static func unique(_ items: [String]) -> [String] {
+        var seen = Set<String>()
+        return items.filter { seen.insert($0).inserted }
+    }
+}
+
+/// Hands out job ids: the sanitized step id, with `-2`, `-3`, ... on collisions.
+struct JobIDAllocator {
+    private var used = Set<String>()
+
+    mutating func allocate(_ stepID: String) -> String {
+        let base = CIPlanner.jobID(for: stepID)
+        var candidate = base
+        var number = 2
+        while used.contains(candidate) {
+            candidate = "\(base)-\(number)"
+            number += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+}
+
+extension CIInput {
+    init(_ spec: InputSpec) {
+        name = spec.name
+        isRequired = spec.isRequired
+        description = spec.description
+        options = spec.choices ?? []
+        switch spec.type {
+        case .bool: kind = .boolean
+        case .int: kind = .number
+        case .string: kind = spec.choices == nil ? .string : .choice
+        }
+        defaultValue = spec.defaultValue.map { InputValues.expressionValue($0).description }
+    }
+}

@@ -1,0 +1,99 @@
+/// Writes a plan as a GitHub Actions workflow (`.github/workflows/LANE.yml`), started by hand
+/// (`workflow_dispatch`) with the lane's inputs.
+enum GitHubActionsRenderer {
+    /// The actions used, at the current major versions (actionlint flags older ones whose
+    /// Node runtime GitHub deprecates). v4+ artifacts are immutable: one name per job.
+    enum Action {
+        static let checkout = "actions/checkout@v6"
+        static let download = "actions/download-artifact@v8"
+        static let upload = "actions/upload-artifact@v7"
+        static let cache = "actions/cache@v5"
+    }
+
+    static func render(_ plan: CIPlan, options: CIExportOptions) -> String {
+        var dispatch: [PipelineEntry] = []
+        if !plan.inputs.isEmpty { dispatch.append(PipelineEntry("inputs", .map(plan.inputs.map(input)))) }
+        let document: PipelineNode = .map([
+            PipelineEntry("name", .string("\(plan.lane) (Slipway lane)")),
+            PipelineEntry("on", .map([PipelineEntry("workflow_dispatch", dispatch.isEmpty ? .empty : .map(dispatch))])),
+            PipelineEntry("permissions", .map([PipelineEntry("contents", .string("read"))])),
+            PipelineEntry("jobs", .map(plan.jobs.map { PipelineEntry($0.id, job($0, plan: plan, options: options)) })),
+        ])
+        return CICommands.header(plan, engine: .githubActions, options: options) + PipelineYAML.render(document)
+    }
+
+    private static func input(_ input: CIInput) -> PipelineEntry {
+        var entries: [PipelineEntry] = []
+        if let description = input.description { entries.append(PipelineEntry("description", .string(description))) }
+        entries.append(PipelineEntry("type", .string(input.kind.rawValue)))
+        entries.append(PipelineEntry("required", .bool(input.isRequired)))
+        if let value = input.defaultValue {
+            switch input.kind {
+            case .boolean: entries.append(PipelineEntry("default", .bool(value == "true")))
+            case .number: entries.append(PipelineEntry("default", Int(value).map(PipelineNode.int) ?? .string(value)))
+            case .string, .choice: entries.append(PipelineEntry("default", .string(value)))
+            }
+        }
+        if input.kind == .choice { entries.append(PipelineEntry("options", .list(input.options.map(PipelineNode.string)))) }
+        return PipelineEntry(input.name, .map(entries))
+    }
+
+    private static func job(_ job: CIJob, plan: CIPlan, options: CIExportOptions) -> PipelineNode {
+        var entries = [PipelineEntry("name", .string(job.name)),
+                       PipelineEntry("runs-on", .string(options.label(for: job.runner, engine: .githubActions)))]
+        if !job.needs.isEmpty { entries.append(PipelineEntry("needs", .flowList(job.needs))) }
+        if job.runsAlways { entries.append(PipelineEntry("if", .string("${{ always() }}"))) }
+        var env = plan.inputs.map { PipelineEntry($0.environmentVariable, .string("${{ inputs.\($0.name) }}")) }
+        env += job.secrets.map { PipelineEntry($0, .string("${{ secrets.\($0) }}")) }
+        if !env.isEmpty { entries.append(PipelineEntry("env", .map(env))) }
+        entries.append(PipelineEntry("steps", .list(steps(job, plan: plan, options: options))))
+        return .map(entries)
+    }
+
+    private static func steps(_ job: CIJob, plan: CIPlan, options: CIExportOptions) -> [PipelineNode] {
+        var steps: [PipelineNode] = [.map([
+            PipelineEntry("name", .string("Check out")),
+            PipelineEntry("uses", .string(Action.checkout)),
+            PipelineEntry("with", .map([PipelineEntry("fetch-depth", .int(0))])),
+        ])]
+        for ancestor in job.ancestors {
+            var entries = [PipelineEntry("name", .string("Hand-over from \(ancestor)")),
+                           PipelineEntry("uses", .string(Action.download))]
+            // A job skipped after a failure uploaded nothing; the finally job goes on without it.
+            if job.runsAlways { entries.append(PipelineEntry("continue-on-error", .bool(true))) }
+            entries.append(PipelineEntry("with", .map([PipelineEntry("name", .string("slipway-\(ancestor)")),
+                                                       PipelineEntry("path", .string("."))])))
+            steps.append(.map(entries))
+        }
+        if let setup = options.slipwaySetup { steps.append(shell("Set up Slipway", setup)) }
+        if plan.installsTools {
+            steps.append(.map([
+                PipelineEntry("name", .string("Cache pinned tools")),
+                PipelineEntry("uses", .string(Action.cache)),
+                PipelineEntry("with", .map([
+                    PipelineEntry("path", .string("~/.cache/slipway/tools")),
+                    PipelineEntry("key", .string("slipway-tools-${{ runner.os }}-${{ hashFiles('Toolfile.lock') }}")),
+                ])),
+            ]))
+            steps.append(shell("Install pinned tools", "slipway tools install"))
+        }
+        steps.append(shell("Run \(job.steps.joined(separator: ", "))", CICommands.run(plan, job: job, options: options)))
+        let paths = ([".slipway/ci/"] + job.artifacts).joined(separator: "\n") + "\n"
+        steps.append(.map([
+            PipelineEntry("name", .string("Hand over")),
+            PipelineEntry("if", .string("always()")),
+            PipelineEntry("uses", .string(Action.upload)),
+            PipelineEntry("with", .map([
+                PipelineEntry("name", .string(job.artifactName)),
+                PipelineEntry("path", .string(paths)),
+                PipelineEntry("include-hidden-files", .bool(true)),
+            ])),
+        ]))
+        return steps
+    }
+
+    private static func shell(_ name: String, _ command: String) -> PipelineNode {
+        .map([PipelineEntry("name", .string(name)), PipelineEntry("run", .string(command + "\n")),
+              PipelineEntry("shell", .string("bash"))])
+    }
+}

@@ -151,7 +151,8 @@ let package = Package(
         ),
         /// Fixtures, fakes and helpers shared by the tests.
         /// X509 and SwiftASN1: ProvisioningProfileBuilder makes CMS-signed profiles with a test CA.
-        .target(name: "TestSupport", dependencies: ["Basics", "Git",
+        /// YAMLSupport: GitHubActionsSimulator reads workflow files with line and column.
+        .target(name: "TestSupport", dependencies: ["Basics", "Git", "YAMLSupport",
                                                     .product(name: "Crypto", package: "swift-crypto"),
                                                     .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                     .product(name: "X509", package: "swift-certificates"),

@@ -61,8 +61,9 @@ enum GitHubActionsRenderer {
                            PipelineEntry("uses", .string(Action.download))]
             // A job skipped after a failure uploaded nothing; the finally job goes on without it.
             if job.runsAlways { entries.append(PipelineEntry("continue-on-error", .bool(true))) }
+            let root = plan.jobs.first { $0.id == ancestor }.map(uploadRoot) ?? "."
             entries.append(PipelineEntry("with", .map([PipelineEntry("name", .string("slipway-\(ancestor)")),
-                                                       PipelineEntry("path", .string("."))])))
+                                                       PipelineEntry("path", .string(root))])))
             steps.append(.map(entries))
         }
         if let setup = options.slipwaySetup { steps.append(shell("Set up Slipway", setup)) }
@@ -90,6 +91,22 @@ enum GitHubActionsRenderer {
             ])),
         ]))
         return steps
+    }
+
+    /// Where an upload's files sit in its artifact: upload-artifact (v4 and later) stores them
+    /// relative to the least common ancestor folder of its paths, so a job that hands over only
+    /// `.slipway/ci/` stores `x.json`, not `.slipway/ci/x.json`. The download goes to that folder.
+    static func uploadRoot(_ job: CIJob) -> String {
+        let folders = ([".slipway/ci/x"] + job.artifacts).map { path -> [Substring] in
+            let parts = path.split(separator: "/")
+            let literal = parts.prefix { !$0.contains(where: { "*?[{".contains($0) }) }
+            return Array(literal.count == parts.count ? literal.dropLast() : literal)
+        }
+        var common = folders[0]
+        for folder in folders.dropFirst() {
+            common = Array(zip(common, folder).prefix { $0 == $1 }.map(\.0))
+        }
+        return common.isEmpty ? "." : common.joined(separator: "/")
     }
 
     private static func shell(_ name: String, _ command: String) -> PipelineNode {

@@ -49,7 +49,8 @@ let package = Package(
 
         /// Lane files: parsing with source locations, validation, expressions, the runner,
         /// events, reports and the run journal.
-        .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport"]),
+        .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport", "Git",
+                                            .product(name: "Crypto", package: "swift-crypto")]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
         .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "Git"]),

@@ -111,6 +111,19 @@ import TestThreads
         #expect(version == "hand-over record '.slipway/ci/first.json' has format version 7, but this Slipway reads version 1; use the same Slipway version in every job of the pipeline.")
     }
 
+    @Test func aDryRunPlansWithRecordedOutputsAndWritesNoRecord() async throws {
+        let project = try S.clone(try S.origin(Self.lane))
+        _ = try await project.run("l") { $0.only = ["first"] }
+        let plan = try await project.run("l") { options in
+            options.only = ["second"]
+            options.isDryRun = true
+        }
+        #expect(plan.status("second") == .planned)
+        #expect(plan.console.contains("hello from job one"), "\(plan.console)")
+        #expect(S.handOverFiles(project) == ["first.json"])
+        #expect(!FileManager.default.fileExists(atPath: project.path + "/ran-second"))
+    }
+
     @Test func aFinallyJobSeesTheFailedRecordOfAnotherJob() async throws {
         let origin = try S.origin("""
             steps:

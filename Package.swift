@@ -49,7 +49,8 @@ let package = Package(
 
         /// Lane files: parsing with source locations, validation, expressions, the runner,
         /// events, reports and the run journal.
-        .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport"]),
+        .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport", "Git",
+                                            .product(name: "Crypto", package: "swift-crypto")]),
         /// `slipway ci export|check`: a lane as a GitHub Actions, GitLab CI or Buildkite pipeline,
         /// one job per step (YAML written by hand for byte-identical output; YAMLSupport for the
         /// lane's option trees). A target, not a package: it shares Lanes' types and release cycle.

@@ -28,16 +28,19 @@ public struct LaneWorkspace: Sendable {
                                        projectDirectory: projectDirectory, tools: tools)
     }
 
-    /// Loads and validates lane `name`; throws every problem at once.
-    public func validate(_ name: String) async throws -> ValidatedLane {
+    /// Loads and validates lane `name`; throws every problem at once. With `platformsOf`, only
+    /// those steps must be supported on this platform (`run --only`).
+    public func validate(_ name: String, checkingPlatformsOf selected: Set<String>? = nil) async throws -> ValidatedLane {
         let lane = try store.load(name)
         return try await LaneValidator(registry: registry, platform: platform, projectDirectory: services.projectDirectory,
-                                       fileSystem: services.fileSystem).validate(lane)
+                                       fileSystem: services.fileSystem).validate(lane, checkingPlatformsOf: selected)
     }
 
-    /// Loads, validates and runs lane `name`.
+    /// Loads, validates and runs lane `name` (with `--only`, checking platforms only for the
+    /// selected steps).
     public func run(_ name: String, options: LaneRunner.Options, reporters: [any RunReporter]) async throws -> RunSummary {
-        let validated = try await validate(name)
+        let selected = options.onlySteps.isEmpty ? nil : Set(options.onlySteps)
+        let validated = try await validate(name, checkingPlatformsOf: selected)
         return try await LaneRunner(services: services).run(validated, options: options, reporters: reporters)
     }
 

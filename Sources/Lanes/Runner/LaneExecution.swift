@@ -10,6 +10,8 @@ struct LaneExecution: Sendable {
     let bus: EventBus
     let reused: [String: StepOutputs]
     let isDryRun: Bool
+    /// With `--only`: writes each finished step's hand-over record.
+    var handOver: HandOverWriter? = nil
 
     var lane: Lane { validated.lane }
 
@@ -107,6 +109,7 @@ struct LaneExecution: Sendable {
     private func finish(_ result: StepResult, started: RunEvent?, reason: String?) {
         if let started { bus.emit(started) }
         state.record(result)
+        handOver?.stepFinished(result)
         var event = RunEvent(.stepFinished, lane: lane.name, step: result.id)
         event.stepKind = result.kind
         event.name = result.name

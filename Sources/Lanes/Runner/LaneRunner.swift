@@ -41,6 +41,15 @@ public struct LaneRunner: Sendable {
         public var interruption = Interruption()
         /// Write the run journal under `.slipway/runs/` (never during a dry run).
         public var writesJournal = true
+        /// `--only`: run just these steps (ids; entries may be comma-separated lists), taking
+        /// earlier steps' outputs, statuses and git changes from the hand-over records in
+        /// `.slipway/ci/`, and writing a record for each step run. Empty: the whole lane.
+        public var only: [String] = []
+
+        /// The `--only` step ids, comma-separated entries split, in the order given.
+        public var onlySteps: [String] {
+            only.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
 
         public init() {}
     }
@@ -61,9 +70,12 @@ public struct LaneRunner: Sendable {
         // Held until the run's last report is written; a dry run writes nothing and needs none.
         let lock = options.writesJournal && !options.isDryRun ? try journals.lock(lane: lane.name) : nil
         defer { lock?.release() }
+        let only = options.onlySteps.isEmpty ? nil : try OnlyRun.prepare(validated, options: options, services: services)
         let plan = try RunPreparation(lane: lane, options: options, environment: services.environment, journals: journals).prepare()
         try await checkRequiredTools(lane)
+        if !options.isDryRun { try only?.applyGitHandOver() }
         let redactor = Redactor(secrets: Array(plan.secrets.values))
+        let handOver = options.isDryRun ? nil : only?.writer(redactor: redactor, lane: lane.name)
         var allReporters = reporters
         let runID = RunJournalStore.newRunID()
         if options.writesJournal && !options.isDryRun {
@@ -73,18 +85,20 @@ public struct LaneRunner: Sendable {
         let bus = EventBus(reporters: allReporters, redactor: redactor)
         let state = try RunState(inputs: plan.inputs, secrets: plan.secrets, processEnvironment: services.environment,
                                  laneEnvironment: lane.env, isDryRun: options.isDryRun)
+        if let only { state.seed(outputs: only.outputs, failed: only.earlierFailed(in: lane)) }
         let execution = LaneExecution(validated: validated, services: services, state: state, bus: bus,
-                                      reused: plan.reused, isDryRun: options.isDryRun)
+                                      reused: plan.reused, isDryRun: options.isDryRun, handOver: handOver)
+        let (steps, finallySteps) = (only?.filter(lane.steps) ?? lane.steps, only?.filter(lane.finally) ?? lane.finally)
         let started = ContinuousClock.now
         var event = RunEvent(.laneStarted, lane: lane.name)
         event.file = lane.file
-        event.total = lane.steps.flatMap(\.invocations).count
+        event.total = steps.flatMap(\.invocations).count
         event.dryRun = options.isDryRun
         bus.emit(event)
 
-        await runPhase(lane.steps, section: "steps", execution: execution, interruption: options.interruption, cancelOnTrigger: 1)
+        await runPhase(steps, section: "steps", execution: execution, interruption: options.interruption, cancelOnTrigger: 1)
         if options.interruption.triggerCount > 0 { state.markCancelled() }
-        await runPhase(lane.finally, section: "finally", execution: execution, interruption: options.interruption, cancelOnTrigger: 2)
+        await runPhase(finallySteps, section: "finally", execution: execution, interruption: options.interruption, cancelOnTrigger: 2)
         if options.interruption.triggerCount > 0 { state.markCancelled() }
 
         let status: RunSummary.Status = state.isCancelled ? .cancelled : state.hasFailed ? .failed : .succeeded
@@ -98,6 +112,7 @@ public struct LaneRunner: Sendable {
                                  steps: state.allResults, isDryRun: options.isDryRun, runID: runID)
         let errors = bus.finish(summary)
         if let first = errors.first { throw LaneRunError.reportFailed(first.localizedDescription) }
+        if let failure = handOver?.failures.first { throw LaneRunError.reportFailed(failure) }
         return summary
     }
 

@@ -124,6 +124,8 @@ public struct StepResult: Sendable, Hashable, Codable {
     public var outputs: [String: String]
     /// True when the step failed but had `continue-on-error: true`.
     public var continuedOnError: Bool
+    /// The paths (relative to the project) its `artifacts:` patterns matched after it succeeded.
+    public var artifacts: [String] = []
 }
 
 /// The outcome of a lane run.

@@ -57,6 +57,14 @@ final class RunState: @unchecked Sendable {
 
     func markCancelled() { lock.withLock { cancelled = true } }
 
+    /// Starts from earlier steps' outputs and status (`--only`: from the hand-over records).
+    func seed(outputs earlier: [String: StepOutputs], failed earlierFailed: Bool) {
+        lock.withLock {
+            outputs.merge(earlier) { current, _ in current }
+            if earlierFailed { failed = true }
+        }
+    }
+
     var hasFailed: Bool { lock.withLock { failed } }
     var isCancelled: Bool { lock.withLock { cancelled } }
     var allResults: [StepResult] { lock.withLock { results } }

@@ -39,7 +39,7 @@ struct StepAttempts {
                 result.status = .succeeded
                 result.outputs = outputs
                 result.error = nil
-                return result
+                return settle(checkArtifacts(result))
             } catch is TimeoutError {
                 result.status = .timedOut
                 result.error = "timed out after \(DurationParser.format(invocation.timeout ?? .zero)); its processes were stopped"
@@ -66,6 +66,22 @@ struct StepAttempts {
             }
         }
         return settle(result)
+    }
+
+    /// After a success: every `artifacts:` pattern must match something (the step fails
+    /// otherwise, naming the pattern); the matches go into the result.
+    private func checkArtifacts(_ result: StepResult) -> StepResult {
+        guard !invocation.artifacts.isEmpty else { return result }
+        var checked = result
+        let services = execution.services
+        let (unmatched, paths) = ArtifactPatterns.check(invocation.artifacts, in: services.projectDirectory,
+                                                        fileSystem: services.fileSystem)
+        checked.artifacts = paths
+        if let pattern = unmatched.first {
+            checked.status = .failed
+            checked.error = "artifact pattern '\(pattern)' of step '\(invocation.id)' matched no file; make the step produce it, or fix the pattern under 'artifacts:' (paths are relative to the project)"
+        }
+        return checked
     }
 
     private func settle(_ result: StepResult) -> StepResult {

@@ -9,6 +9,8 @@ public struct ValidatedLane: Sendable {
     public var kinds: [String: StepKind]
     /// Warnings found while validating (errors would have thrown).
     public var warnings: [Diagnostic]
+    /// The expressions each step uses (options, env, if, working-directory), by step id.
+    var templates: [String: [Template]] = [:]
 }
 
 /// Checks a lane completely before anything runs: unknown steps, unknown or mistyped options,
@@ -33,26 +35,26 @@ public struct LaneValidator: Sendable {
         project = projectDirectory.map { ($0, fileSystem) }
     }
 
-    /// The validated lane; throws `DiagnosticsError` with every problem.
-    public func validate(_ lane: Lane) async throws -> ValidatedLane {
+    /// The validated lane; throws `DiagnosticsError` with every problem. With `platformsOf`,
+    /// only those steps must run on this platform (`run --only` on a CI runner: the lane's other
+    /// steps run on other runners); everything else is checked for every step.
+    public func validate(_ lane: Lane, checkingPlatformsOf selected: Set<String>? = nil) async throws -> ValidatedLane {
         var diagnostics = DiagnosticCollector()
-        let kinds = await resolveKinds(lane, diagnostics: &diagnostics)
+        let kinds = await resolveKinds(lane, checkingPlatformsOf: selected, diagnostics: &diagnostics)
         let scope = ReferenceScope(lane: lane, kinds: kinds)
         scope.checkLaneEnvironment(&diagnostics)
         var available = Set<String>()
-        for node in lane.steps {
-            check(node, available: available, scope: scope, kinds: kinds, diagnostics: &diagnostics)
-            available.formUnion(node.invocations.map(\.id))
-        }
-        for node in lane.finally {
-            check(node, available: available, scope: scope, kinds: kinds, diagnostics: &diagnostics)
+        var templates: [String: [Template]] = [:]
+        for node in lane.steps + lane.finally {
+            templates.merge(check(node, available: available, scope: scope, kinds: kinds, diagnostics: &diagnostics)) { a, _ in a }
             available.formUnion(node.invocations.map(\.id))
         }
         try diagnostics.throwIfErrors()
-        return ValidatedLane(lane: lane, kinds: kinds, warnings: diagnostics.diagnostics)
+        return ValidatedLane(lane: lane, kinds: kinds, warnings: diagnostics.diagnostics, templates: templates)
     }
 
-    private func resolveKinds(_ lane: Lane, diagnostics: inout DiagnosticCollector) async -> [String: StepKind] {
+    private func resolveKinds(_ lane: Lane, checkingPlatformsOf selected: Set<String>?,
+                              diagnostics: inout DiagnosticCollector) async -> [String: StepKind] {
         var byKind: [String: StepKind] = [:]
         var failed = Set<String>()
         var result: [String: StepKind] = [:]
@@ -74,7 +76,7 @@ public struct LaneValidator: Sendable {
                 }
             }
             guard let kind = byKind[invocation.kind] else { continue }
-            if let platform, !kind.description.platforms.contains(platform) {
+            if let platform, !kind.description.platforms.contains(platform), selected?.contains(invocation.id) ?? true {
                 let supported = kind.description.platforms.map(\.rawValue).sorted().joined(separator: ", ")
                 diagnostics.error("step '\(invocation.kind)' runs only on \(supported), not on \(platform.rawValue); run this lane on \(supported) or remove the step", at: invocation.kindLocation)
             }
@@ -83,8 +85,10 @@ public struct LaneValidator: Sendable {
         return result
     }
 
+    /// Checks the node's steps; returns the expressions each uses.
     private func check(_ node: StepNode, available: Set<String>, scope: ReferenceScope,
-                       kinds: [String: StepKind], diagnostics: inout DiagnosticCollector) {
+                       kinds: [String: StepKind], diagnostics: inout DiagnosticCollector) -> [String: [Template]] {
+        var used: [String: [Template]] = [:]
         for invocation in node.invocations {
             var templates: [Template] = invocation.env.map(\.value)
             if let condition = invocation.condition { templates.append(condition) }
@@ -95,7 +99,9 @@ public struct LaneValidator: Sendable {
             for template in templates {
                 scope.check(template, in: invocation, available: available, diagnostics: &diagnostics)
             }
+            used[invocation.id] = templates
         }
+        return used
     }
 
     private func checkOptions(_ invocation: StepInvocation, kind: StepKind, diagnostics: inout DiagnosticCollector) -> [Template] {

@@ -23,6 +23,11 @@ struct RunCommand: AsyncParsableCommand {
               slipway run release --input bump=minor --dry-run
               slipway run release --resume
               slipway run release --events events.ndjson --junit report.xml
+              slipway run release --only archive --only upload   (one CI job of an exported pipeline)
+
+            --only runs just the named steps (in lane order); earlier steps' outputs, statuses \
+            and git changes come from the hand-over records in .slipway/ci/ that earlier jobs \
+            wrote, and a record is written for each step run (see docs/ci.md).
             """
     )
 
@@ -43,6 +48,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Start at this step; earlier steps' outputs come from the last run.", valueName: "step"))
     var from: String?
 
+    @Option(name: .customLong("only"), help: ArgumentHelp(
+        "Run only this step (repeatable, or comma-separated); earlier steps come from the hand-over records in .slipway/ci/.",
+        valueName: "step"))
+    var only: [String] = []
+
     @Option(help: ArgumentHelp("Write every event as NDJSON to this file.", valueName: "file"))
     var events: String?
 
@@ -57,6 +67,9 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if resume && from != nil { throw ValidationError("--resume and --from cannot be used together: --resume picks the step itself.") }
+        if !only.isEmpty && (resume || from != nil) {
+            throw ValidationError("--only cannot be combined with --resume or --from: --only takes earlier steps from the hand-over records in .slipway/ci/, --resume and --from from the last run's journal.")
+        }
         for input in inputs where !input.contains("=") {
             throw ValidationError("--input '\(input)' must be NAME=VALUE.")
         }
@@ -68,6 +81,7 @@ struct RunCommand: AsyncParsableCommand {
         options.isDryRun = dryRun
         options.resume = resume
         options.fromStep = from
+        options.only = only
         for input in inputs {
             let parts = input.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             options.inputs[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""

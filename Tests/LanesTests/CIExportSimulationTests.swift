@@ -45,7 +45,7 @@ struct CIExportSimulationTests {
         return environment
     }
 
-    @Test(.disabled("needs ci export: `slipway ci export` and `slipway run --only` are not on main yet"))
+    @Test
     func theGeneratedWorkflowEndsWhereOneMachineEnds() async throws {
         let origin = try GitFixture(prefix: "slipway-ci-origin")
         try origin.commit("lane", files: ["lanes/ship.yml": Self.lane, "README.md": "app\n"])

@@ -57,10 +57,15 @@ struct RunPreparation {
     private func resolveSecrets() throws -> [String: String] {
         var values: [String: String] = [:]
         var missing: [String] = []
+        // `--only` (a CI job) needs only the secrets its steps and the lane's env refer to: a CI
+        // export hands each job no others.
+        let selected = Set(options.onlySteps)
+        let needed: Set<String>? = selected.isEmpty ? nil : lane.allInvocations.filter { selected.contains($0.id) }
+            .reduce(into: SecretReferences.inLaneEnvironment(lane)) { $0.formUnion(SecretReferences.in($1)) }
         for secret in lane.secrets {
             if let value = environment[secret.name], !value.isEmpty {
                 values[secret.name] = value
-            } else if secret.isRequired && !options.isDryRun {
+            } else if secret.isRequired && !options.isDryRun && needed?.contains(secret.name) ?? true {
                 missing.append(secret.name)
             }
         }

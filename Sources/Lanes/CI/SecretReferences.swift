@@ -1,11 +1,11 @@
-import Lanes
 import YAMLSupport
 
 /// The secrets a step refers to (`${{ secrets.X }}` in its options, `env`, `if` and
-/// `working-directory`): the ones its CI job is given, and no others.
-enum SecretReferences {
+/// `working-directory`): the ones its CI job is given, and no others, and the ones `run --only`
+/// requires.
+public enum SecretReferences {
     /// The secrets `invocation` refers to.
-    static func `in`(_ invocation: StepInvocation) -> Set<String> {
+    public static func `in`(_ invocation: StepInvocation) -> Set<String> {
         var templates = invocation.env.map(\.value)
         if let condition = invocation.condition { templates.append(condition) }
         if let directory = invocation.workingDirectory { templates.append(directory) }
@@ -16,7 +16,7 @@ enum SecretReferences {
 
     /// The secrets the lane's own `env:` refers to: every job needs them, since every step
     /// gets the lane's environment.
-    static func inLaneEnvironment(_ lane: Lane) -> Set<String> {
+    public static func inLaneEnvironment(_ lane: Lane) -> Set<String> {
         secrets(in: lane.env.map(\.value))
     }
 

@@ -94,11 +94,26 @@ extension GitRepository {
     /// `git checkout -f` does (untracked files stay).
     /// - Throws: `GitError.operationFailed` when the commit is missing or the checkout fails.
     public func moveHead(to commit: GitOID, branch: String?, reason: String) throws {
-        if let branch { try setReference("refs/heads/" + branch, to: commit, reason: reason) }
         let workdir = try requireWorkingDirectory(for: "check out \(commit.hex)")
+        // The tree is checked out while HEAD still names the old commit: libgit2 compares the
+        // target with HEAD's tree, so moving HEAD first would leave the index and files as they were.
         try withHandle { repo in
             let fail: (LibGit2Failure) -> GitError = {
                 .operationFailed(operation: "check out \(commit.hex) in", subject: workdir, libgit2: $0.message)
+            }
+            var raw = commit.raw
+            var object: OpaquePointer?
+            try check(git_object_lookup(&object, repo, &raw, GIT_OBJECT_COMMIT), fail)
+            defer { git_object_free(object) }
+            var options = git_checkout_options()
+            git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
+            options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
+            try check(git_checkout_tree(repo, object, &options), fail)
+        }
+        if let branch { try setReference("refs/heads/" + branch, to: commit, reason: reason) }
+        try withHandle { repo in
+            let fail: (LibGit2Failure) -> GitError = {
+                .operationFailed(operation: "move HEAD to \(commit.hex) in", subject: workdir, libgit2: $0.message)
             }
             if let branch {
                 try check(git_repository_set_head(repo, "refs/heads/" + branch), fail)
@@ -106,10 +121,6 @@ extension GitRepository {
                 var raw = commit.raw
                 try check(git_repository_set_head_detached(repo, &raw), fail)
             }
-            var options = git_checkout_options()
-            git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
-            options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
-            try check(git_checkout_head(repo, &options), fail)
         }
     }
 

@@ -47,8 +47,10 @@ public struct GitSignature: Sendable, Hashable {
 }
 
 extension GitRepository {
-    /// The identity git would use here: `user.name` and `user.email` from the repository's,
-    /// the user's and the system's configuration, dated now.
+    /// The identity git would use here: as git does, `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL` (or the
+    /// `GIT_COMMITTER_` pair) from the environment when set (CI runners often set them), else
+    /// `user.name` and `user.email` from the repository's, the user's and the system's
+    /// configuration; dated now.
     /// - Throws: `GitError.signatureUnavailable` when no identity is configured.
     public func defaultSignature() throws -> GitSignature {
         try withHandle { repo in try self.defaultSignature(repo) }
@@ -56,6 +58,12 @@ extension GitRepository {
 
     /// `defaultSignature()` with the lock already held.
     func defaultSignature(_ repo: OpaquePointer) throws -> GitSignature {
+        let environment = ProcessInfo.processInfo.environment
+        for prefix in ["GIT_AUTHOR_", "GIT_COMMITTER_"] {
+            if let name = environment[prefix + "NAME"], !name.isEmpty, let email = environment[prefix + "EMAIL"], !email.isEmpty {
+                return GitSignature(name: name, email: email)
+            }
+        }
         var raw: UnsafeMutablePointer<git_signature>?
         try check(git_signature_default(&raw, repo)) {
             .signatureUnavailable(repository: self.displayPath, libgit2: $0.message)

@@ -63,7 +63,7 @@ extension GitHubActionsSimulator {
         var jobSucceeded = true
         for step in job.steps {
             let status = await runStep(step, in: &runner, jobSucceeded: jobSucceeded)
-            if status == .failed { jobSucceeded = false }
+            if status == .failed && !step.continueOnError { jobSucceeded = false }
             steps.append(GitHubActionsStepRun(name: step.name, status: status))
         }
         return GitHubActionsJobRun(id: job.id, attempt: attempt, status: jobSucceeded ? .succeeded : .failed,

@@ -56,6 +56,8 @@ public struct GitHubActionsWorkflow: Sendable {
         public var condition: String?
         /// `working-directory`.
         public var workingDirectory: String?
+        /// `continue-on-error: true`: a failure of this step does not fail the job.
+        public var continueOnError = false
         /// Where it starts.
         public var location: SourceLocation
     }
@@ -114,7 +116,8 @@ public struct GitHubActionsWorkflow: Sendable {
 struct WorkflowParser {
     static let workflowKeys: Set = ["name", "run-name", "on", "env", "jobs", "permissions", "concurrency", "defaults"]
     static let jobKeys: Set = ["name", "runs-on", "needs", "if", "env", "steps", "permissions", "timeout-minutes", "defaults"]
-    static let stepKeys: Set = ["name", "id", "uses", "with", "run", "shell", "env", "if", "working-directory", "timeout-minutes"]
+    static let stepKeys: Set = ["name", "id", "uses", "with", "run", "shell", "env", "if", "working-directory", "timeout-minutes",
+                                "continue-on-error"]
     /// The actions the simulation runs and the `with:` keys each accepts.
     static let actions: [String: Set<String>] = [
         "actions/checkout": ["fetch-depth", "persist-credentials"],
@@ -201,6 +204,12 @@ struct WorkflowParser {
             condition: try field("if").map { try checkedCondition($0, "\(what) 'if'") },
             workingDirectory: try field("working-directory").map { try checkedText($0, "\(what) 'working-directory'") },
             location: value.location)
+        if let flag = field("continue-on-error") {
+            guard let value = flag.scalar?.text, ["true", "false"].contains(value) else {
+                throw unsupported(flag.location, "\(what): 'continue-on-error' other than true or false", supported: ["true", "false"])
+            }
+            step.continueOnError = value == "true"
+        }
         if let uses = field("uses") {
             let (action, allowed) = try self.action(uses, what)
             step.action = action

@@ -5,7 +5,7 @@ import Git
 /// `slipway run LANE --only STEP...`: which steps run, and what the hand-over records in
 /// `.slipway/ci/` say of the steps before them (outputs, statuses, git changes). Everything is
 /// checked before anything runs.
-struct OnlyRun {
+struct OnlyRun: Sendable {
     let selected: Set<String>
     /// The records of the steps before the first selected one, in lane order (records of
     /// selected and later steps are ignored: this run writes them anew).

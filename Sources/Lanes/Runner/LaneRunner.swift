@@ -73,7 +73,10 @@ public struct LaneRunner: Sendable {
         let only = options.onlySteps.isEmpty ? nil : try OnlyRun.prepare(validated, options: options, services: services)
         let plan = try RunPreparation(lane: lane, options: options, environment: services.environment, journals: journals).prepare()
         try await checkRequiredTools(lane)
-        if !options.isDryRun { try only?.applyGitHandOver() }
+        if !options.isDryRun, let only {
+            // Indexing packs and checking a tree out is blocking libgit2 work: off the cooperative pool.
+            try await BlockingWork.run(name: "slipway-git-handover") { try only.applyGitHandOver() }
+        }
         let redactor = Redactor(secrets: Array(plan.secrets.values))
         let handOver = options.isDryRun ? nil : only?.writer(redactor: redactor, lane: lane.name)
         var allReporters = reporters

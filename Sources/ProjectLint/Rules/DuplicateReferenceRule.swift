@@ -1,0 +1,36 @@
+import PBXProj
+
+/// Two file references to the same file.
+public struct DuplicateReferenceRule: LintRule {
+    public init() {}
+    public var id: String { "duplicate-reference" }
+    public var summary: String { "Two file references point at the same file." }
+    public var defaultSeverity: LintSeverity { .warning }
+    public var isFixable: Bool { true }
+    public var examples: [LintExample] {
+        [LintExample("the same file referenced twice",
+                     objects: ["A = {isa = PBXFileReference; path = App.swift; sourceTree = \"<group>\"; };",
+                               "B = {isa = PBXFileReference; path = App.swift; sourceTree = \"<group>\"; };"],
+                     mainChildren: ["A", "B"], files: ["App.swift"],
+                     expected: ["9: file reference 'B' points at 'App.swift' like 'A' (line 8); keep one (--fix points build files at the first)"])]
+    }
+
+    public func check(_ context: LintContext) -> [LintFinding] {
+        guard let tree = context.groupTree else { return [] }
+        var first: [ResolvedPath: ObjectID] = [:]
+        var findings: [LintFinding] = []
+        for node in tree.nodes where node.element.kind == .fileReference {
+            let id = node.element.id
+            guard let original = first[node.resolvedPath] else {
+                first[node.resolvedPath] = id
+                continue
+            }
+            guard original != id else { continue }
+            let line = context.project?.location(of: original).map { " (line \($0.line))" } ?? ""
+            findings.append(finding(
+                "file reference '\(id)' points at '\(node.resolvedPath)' like '\(original)'\(line); keep one (--fix points build files at the first)",
+                at: id, in: context, fix: .mergeReference(duplicate: id, into: original), subject: node.resolvedPath.description))
+        }
+        return findings
+    }
+}

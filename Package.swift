@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
-        .target(name: "Steps", dependencies: ["ProjectLint", "Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 

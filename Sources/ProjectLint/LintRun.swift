@@ -20,7 +20,7 @@ public enum LintError: Error, LocalizedError, Sendable, Equatable {
             let place = line.map { ":\($0)" + (column.map { ":\($0)" } ?? "") } ?? ""
             return "\(path)\(place): \(reason); lint needs a project it can read"
         case .configuration(let diagnostics):
-            return diagnostics.map(\.description).joined(separator: "\n")
+            return diagnostics.map { $0.location == nil ? $0.message : $0.description }.joined(separator: "\n")
         }
     }
 }

@@ -88,6 +88,8 @@ struct XcodeprojLintCommand: AsyncParsableCommand {
     private func output(_ report: LintReport, env: CommandEnvironment) throws {
         if let sarif {
             let target = XcodeprojSupport.resolve(sarif, global)
+            let folder = ProjectPath.parent(target)
+            if !folder.isEmpty { try env.fileSystem.createDirectory(folder) }
             try env.fileSystem.writeAtomically(Array(try LintSARIF.render(report, baseDirectory: env.projectDirectory).utf8), to: target)
         }
         if json {

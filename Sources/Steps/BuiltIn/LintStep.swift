@@ -1,4 +1,5 @@
 import Basics
+import PBXProj
 import ProjectLint
 
 /// `lint`: `slipway xcodeproj lint` as a lane step, a hygiene gate for CI.
@@ -71,11 +72,14 @@ public struct LintStep: Step {
             }
         }
         for finding in report.findings {
-            let place = finding.path + (finding.line.map { ":\($0)" } ?? "")
+            let prefix = context.workingDirectory + "/"
+            let path = finding.path.hasPrefix(prefix) ? String(finding.path.dropFirst(prefix.count)) : finding.path
+            let place = path + (finding.line.map { ":\($0)" } ?? "")
             let level: LogLevel = finding.severity == .error ? .error : (finding.severity == .warning ? .warning : .info)
             context.events.log(level, "\(place): \(finding.message) [\(finding.ruleID)]")
         }
         if let sarif {
+            try context.fileSystem.createDirectory(ProjectPath.parent(context.resolve(sarif)))
             try context.fileSystem.writeAtomically(Array(try LintSARIF.render(report, baseDirectory: context.workingDirectory).utf8),
                                                    to: context.resolve(sarif))
         }

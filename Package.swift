@@ -117,8 +117,9 @@ let package = Package(
             dependencies: ["PBXProj", "Git", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// `slipway xcodeproj lint`: one file per rule behind the LintRule protocol, the
-        /// `.slipway/lint.yml` configuration, human/JSON/SARIF output and safe fixes.
-        .target(name: "ProjectLint", dependencies: ["PBXProj", "Basics", "YAMLSupport"]),
+        /// `.slipway/lint.yml` configuration, human/JSON/SARIF output and safe fixes. Sync: its
+        /// planner (a pure function) finds groups whose folder does not match and unreferenced files.
+        .target(name: "ProjectLint", dependencies: ["PBXProj", "Sync", "Basics", "YAMLSupport"]),
         /// Lossless reader/writer for Xcode `project.pbxproj` files and a typed model over it.
         .target(name: "PBXProj"),
         /// A Swift wrapper over libgit2: repositories, status, tags, commits.

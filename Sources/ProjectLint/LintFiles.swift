@@ -1,5 +1,6 @@
 import Basics
 import PBXProj
+import Sync
 
 /// What lint may know of the files next to a project: whether a path exists, and a few small
 /// files' text (schemes). Paths are relative to the folder holding the `.xcodeproj` (they may
@@ -13,14 +14,18 @@ public struct LintFiles: Sendable {
     public let read: @Sendable (String) -> [UInt8]?
     /// The repository's root relative to the project's folder (`""`, `..`, `../..`), when known.
     public let repositoryRoot: String?
+    /// The project's folder listed recursively, as `slipway sync` sees it (nil: unknown).
+    public let listing: @Sendable () -> DirectoryListing?
 
     /// Files as a closure set.
     public init(exists: @escaping @Sendable (String) -> Bool, list: @escaping @Sendable (String) -> [String]?,
-                read: @escaping @Sendable (String) -> [UInt8]?, repositoryRoot: String?) {
+                read: @escaping @Sendable (String) -> [UInt8]?, repositoryRoot: String?,
+                listing: @escaping @Sendable () -> DirectoryListing? = { nil }) {
         self.exists = exists
         self.list = list
         self.read = read
         self.repositoryRoot = repositoryRoot
+        self.listing = listing
     }
 
     /// The files on disk under `projectDirectory` (the folder holding the `.xcodeproj`); the
@@ -43,7 +48,8 @@ public struct LintFiles: Sendable {
             exists: { fileSystem.exists(absolute($0)) },
             list: { fileSystem.isDirectory(absolute($0)) ? try? fileSystem.contents(ofDirectory: absolute($0)) : nil },
             read: { try? fileSystem.read(absolute($0)) },
-            repositoryRoot: root)
+            repositoryRoot: root,
+            listing: { try? DirectoryListing.scan(root: projectDirectory, fileSystem: fileSystem) })
     }
 
     /// Files from a list of relative paths (folders are implied by the files in them); `texts`
@@ -63,10 +69,16 @@ public struct LintFiles: Sendable {
         }
         let known = all
         let folders = children
+        let inside = known.filter { !$0.isEmpty && !ProjectPath.isOutside($0) }
         return LintFiles(
             exists: { known.contains(ProjectPath.normalize($0)) },
             list: { folders[ProjectPath.normalize($0)].map { $0.sorted() } },
             read: { texts[ProjectPath.normalize($0)] },
-            repositoryRoot: repositoryRoot)
+            repositoryRoot: repositoryRoot,
+            listing: {
+                DirectoryListing(root: "/listed", entries: inside.map {
+                    DirectoryListing.Entry(path: $0, kind: folders[$0] == nil ? .file : .directory)
+                })
+            })
     }
 }

@@ -14,6 +14,8 @@ public enum LintRegistry {
         MissingSettingFileRule(),
         NonCanonicalFormatRule(),
         SchemeMissingTargetRule(),
+        GroupFolderMismatchRule(),
+        UnreferencedFileRule(),
         UnsortedChildrenRule(),
         ProjectSettingsRule(),
     ]

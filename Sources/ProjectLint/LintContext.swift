@@ -1,4 +1,6 @@
+import Foundation
 import PBXProj
+import Sync
 
 /// What every rule sees: the project file's bytes, the project when it could be read (or why it
 /// could not), its group tree and the files around it.
@@ -17,6 +19,7 @@ public struct LintContext: Sendable {
     public let groupTree: GroupTree?
     /// The files around the project.
     public let files: LintFiles
+    let memo = LintMemo()
 
     /// Reads `bytes` as the project named `projectName`; a file that cannot be read becomes
     /// `readError` (the rules that find such problems report it).
@@ -81,5 +84,20 @@ extension String {
         }
         let last = parts[parts.count - 1]
         return rest.count >= last.count && rest.hasSuffix(last)
+    }
+}
+
+/// Results several rules share, computed once per context (the sync plan).
+final class LintMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var syncPlan: SyncPlan??
+
+    func syncPlan(_ make: () -> SyncPlan?) -> SyncPlan? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = syncPlan { return known }
+        let made = make()
+        syncPlan = .some(made)
+        return made
     }
 }

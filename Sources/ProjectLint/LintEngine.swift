@@ -42,6 +42,15 @@ public enum LintEngine {
                 findings.append(finding)
             }
         }
+        if let project = context.project {
+            let unplaced = findings.filter { $0.line == nil && $0.path == context.pbxprojPath }.compactMap(\.objectID)
+            let locations = project.locations(of: unplaced)
+            for index in findings.indices where findings[index].line == nil && findings[index].path == context.pbxprojPath {
+                guard let id = findings[index].objectID, let location = locations[id] else { continue }
+                findings[index].line = location.line
+                findings[index].column = location.column
+            }
+        }
         return LintReport(pbxprojPath: context.pbxprojPath, findings: findings, rules: ran)
     }
 }

@@ -145,11 +145,11 @@ extension LintRule {
     public var isOptIn: Bool { false }
     public var isFixable: Bool { false }
 
-    /// A finding of this rule at an object's place in the project file.
+    /// A finding of this rule at an object's place in the project file (the engine fills in the
+    /// line and column of every such finding at once).
     public func finding(_ message: String, at id: ObjectID?, in context: LintContext, fix: LintFix? = nil,
                         subject: String? = nil) -> LintFinding {
-        let location = id.flatMap { context.project?.location(of: $0) }
-        return LintFinding(ruleID: self.id, severity: defaultSeverity, message: message, path: context.pbxprojPath,
-                           line: location?.line, column: location?.column, objectID: id, fix: fix, subject: subject)
+        LintFinding(ruleID: self.id, severity: defaultSeverity, message: message, path: context.pbxprojPath,
+                    objectID: id, fix: fix, subject: subject)
     }
 }

@@ -38,7 +38,8 @@ enum LintBenchmark {
         let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
         for rule in LintRegistry.all {
             let time = Bench.median(runs: max(3, runs / 3)) { _ = rule.check(context) }
-            print(String(format: "    %-24@ %8.2f ms", rule.id as NSString, time * 1000))
+            let name = rule.id + String(repeating: " ", count: max(0, 24 - rule.id.count))
+            print("    \(name)" + String(format: "%8.2f ms", time * 1000))
         }
     }
 }

@@ -19,14 +19,19 @@ public struct DuplicateReferenceRule: LintRule {
         guard let tree = context.groupTree else { return [] }
         var first: [ResolvedPath: ObjectID] = [:]
         var findings: [LintFinding] = []
+        var duplicates: [(node: GroupTree.Node, original: ObjectID)] = []
         for node in tree.nodes where node.element.kind == .fileReference {
             let id = node.element.id
             guard let original = first[node.resolvedPath] else {
                 first[node.resolvedPath] = id
                 continue
             }
-            guard original != id else { continue }
-            let line = context.project?.location(of: original).map { " (line \($0.line))" } ?? ""
+            if original != id { duplicates.append((node, original)) }
+        }
+        let locations = context.project?.locations(of: duplicates.map(\.original)) ?? [:]
+        for (node, original) in duplicates {
+            let id = node.element.id
+            let line = locations[original].map { " (line \($0.line))" } ?? ""
             findings.append(finding(
                 "file reference '\(id)' points at '\(node.resolvedPath)' like '\(original)'\(line); keep one (--fix points build files at the first)",
                 at: id, in: context, fix: .mergeReference(duplicate: id, into: original), subject: node.resolvedPath.description))

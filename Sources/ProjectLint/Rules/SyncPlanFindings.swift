@@ -5,10 +5,12 @@ import Sync
 enum SyncPlanFindings {
     /// The plan (nil when the folder is unknown or the planner refuses the project).
     static func plan(_ context: LintContext) -> SyncPlan? {
-        guard let project = context.project, let listing = context.files.listing() else { return nil }
-        return try? SyncPlanner.plan(project: project, listing: listing,
-                                     options: SyncOptions(prune: true, sortByName: false, useGit: false),
-                                     projectBundle: context.bundlePath)
+        context.memo.syncPlan {
+            guard let project = context.project, let listing = context.files.listing() else { return nil }
+            return try? SyncPlanner.plan(project: project, listing: listing,
+                                         options: SyncOptions(prune: true, sortByName: false, useGit: false),
+                                         projectBundle: context.bundlePath)
+        }
     }
 
     /// The file element each resolved path belongs to (first occurrence).

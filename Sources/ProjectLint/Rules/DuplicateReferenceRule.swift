@@ -12,7 +12,11 @@ public struct DuplicateReferenceRule: LintRule {
                      objects: ["A = {isa = PBXFileReference; path = App.swift; sourceTree = \"<group>\"; };",
                                "B = {isa = PBXFileReference; path = App.swift; sourceTree = \"<group>\"; };"],
                      mainChildren: ["A", "B"], files: ["App.swift"],
-                     expected: ["9: file reference 'B' points at 'App.swift' like 'A' (line 8); keep one (--fix points build files at the first)"])]
+                     expected: ["9: file reference 'B' points at 'App.swift' like 'A' (line 8); keep one (--fix points build files at the first)"]),
+         LintExample("the products of an iOS and a macOS target share a name: not a duplicate",
+                     objects: ["A = {isa = PBXFileReference; path = Kit.framework; sourceTree = BUILT_PRODUCTS_DIR; };",
+                               "B = {isa = PBXFileReference; path = Kit.framework; sourceTree = BUILT_PRODUCTS_DIR; };"],
+                     mainChildren: ["A", "B"], expected: [])]
     }
 
     public func check(_ context: LintContext) -> [LintFinding] {
@@ -21,6 +25,8 @@ public struct DuplicateReferenceRule: LintRule {
         var findings: [LintFinding] = []
         var duplicates: [(node: GroupTree.Node, original: ObjectID)] = []
         for node in tree.nodes where node.element.kind == .fileReference {
+            // Products ($(BUILT_PRODUCTS_DIR)/App.app) of targets for several platforms share a path.
+            if case .buildSetting = node.resolvedPath { continue }
             let id = node.element.id
             guard let original = first[node.resolvedPath] else {
                 first[node.resolvedPath] = id

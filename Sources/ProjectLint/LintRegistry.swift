@@ -44,6 +44,18 @@ public enum LintRegistry {
               - Pods/**
             ```
 
+            Exit status: 0 (nothing at `--fail-on`, default `error`), 1 (findings at that severity or
+            above), 2 (bad input: not a project, a bad configuration). `--json`, `--sarif FILE` (SARIF
+            2.1.0 for GitHub code scanning) and, under GitHub Actions, annotations. `--fix` applies the
+            fixes marked below as minimal edits (`--dry-run` prints them and writes nothing).
+
+            In a lane, the `lint` step is the same check as a CI gate:
+
+            ```yaml
+            steps:
+              - lint: { project: App.xcodeproj, fail-on: warning, sarif: build/lint.sarif }
+            ```
+
             | Rule | Default | Fix | Finds |
             | --- | --- | --- | --- |
 

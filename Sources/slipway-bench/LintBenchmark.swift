@@ -29,6 +29,20 @@ enum LintBenchmark {
             findings = LintEngine.run(context, configuration: configuration).findings.count
         }
         print(String(format: "  lint, all rules, read included:  %8.2f ms  (%d findings)", total * 1000, findings))
+        let standard = Bench.median(runs: runs) {
+            let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+            findings = LintEngine.run(context).findings.count
+        }
+        print(String(format: "  lint, default rules (no opt-in): %8.2f ms  (%d findings)", standard * 1000, findings))
+        let read = Bench.median(runs: runs) {
+            _ = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+        }
+        print(String(format: "    read + group tree:             %8.2f ms", read * 1000))
+        let plan = Bench.median(runs: max(3, runs / 3)) {
+            let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+            _ = GroupFolderMismatchRule().check(context)
+        }
+        print(String(format: "    read + sync plan (listing too): %7.2f ms", plan * 1000))
         let withTree = Bench.median(runs: max(3, runs / 3)) {
             let files = LintFiles.listed(tree)
             let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)

@@ -26,7 +26,13 @@ public struct AbsolutePathRule: LintRule {
         guard let tree = context.groupTree else { return [] }
         var seen = Set<ObjectID>()
         var findings: [LintFinding] = []
-        for node in tree.nodes.dropFirst() where seen.insert(node.element.id).inserted {
+        for node in tree.nodes.dropFirst() {
+            switch node.resolvedPath {
+            case .buildSetting: continue
+            case .relative(let path): if !path.hasPrefix("..") { continue }
+            case .absolute: break
+            }
+            guard seen.insert(node.element.id).inserted else { continue }
             let element = node.element
             let name = element.path.map(ProjectPath.lastComponent) ?? element.name ?? element.id.rawValue
             switch node.resolvedPath {

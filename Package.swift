@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "CIExport", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Signing", "Basics",
+                "Lanes", "CIExport", "Steps", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Signing", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
-        .target(name: "Steps", dependencies: ["Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
@@ -116,6 +116,10 @@ let package = Package(
             name: "Sync",
             dependencies: ["PBXProj", "Git", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        /// `slipway xcodeproj lint`: one file per rule behind the LintRule protocol, the
+        /// `.slipway/lint.yml` configuration, human/JSON/SARIF output and safe fixes. Sync: its
+        /// planner (a pure function) finds groups whose folder does not match and unreferenced files.
+        .target(name: "ProjectLint", dependencies: ["PBXProj", "Sync", "Basics", "YAMLSupport"]),
         /// Lossless reader/writer for Xcode `project.pbxproj` files and a typed model over it.
         .target(name: "PBXProj"),
         /// A Swift wrapper over libgit2: repositories, status, tags, commits.
@@ -147,7 +151,7 @@ let package = Package(
         /// `slipway-bench`: prints medians for the performance targets of each area.
         .executableTarget(
             name: "slipway-bench",
-            dependencies: ["Lanes", "Steps", "PBXProj", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "TestSupport",
+            dependencies: ["Lanes", "Steps", "PBXProj", "ProjectLint", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "TestSupport",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Fixtures, fakes and helpers shared by the tests.
@@ -173,12 +177,13 @@ let package = Package(
                                                          .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                          .product(name: "X509", package: "swift-certificates"),
                                                          .product(name: "SwiftASN1", package: "swift-asn1")]),
+        .testTarget(name: "ProjectLintTests", dependencies: ["ProjectLint", "PBXProj", "Basics", "TestSupport", "TestThreads"]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport", "TestThreads"]),
         .testTarget(name: "YAMLSupportTests", dependencies: ["YAMLSupport", "Basics", "TestThreads"]),
         // Fixtures/: real lockfiles from public projects, read from the source tree.
         .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
-        .testTarget(name: "StepsTests", dependencies: ["Steps", "Publish", "AppleAPI", "TestSupport", "TestThreads",
+        .testTarget(name: "StepsTests", dependencies: ["Steps", "ProjectLint", "Publish", "AppleAPI", "TestSupport", "TestThreads",
                                                        .product(name: "Crypto", package: "swift-crypto")]),
         // Fixtures/: stand-in xcodebuild and xcrun scripts (labelled as such) for the xcode.* steps.
         // Crypto: App Store Connect keys for the appstore.* lane tests.
@@ -191,7 +196,7 @@ let package = Package(
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
         .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         // Crypto: App Store Connect keys made by the appstore command's tests.
-        .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "TestSupport", "TestThreads",
+        .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "ProjectLint", "TestSupport", "TestThreads",
                                                             .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@ import Foundation
 let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "appstore-upload": AppStoreUploadBenchmark.run,
     "lanes": LanesBenchmark.run,
+    "lint": LintBenchmark.run,
     "pins": PinsBenchmark.run,
     "pbxproj": PBXProjBenchmark.run,
     "publish": PublishBenchmark.run,

@@ -15,6 +15,7 @@ struct XcodeprojCommand: AsyncParsableCommand {
               slipway xcodeproj verify App.xcodeproj
               slipway xcodeproj groups App.xcodeproj --json
               slipway xcodeproj format App.xcodeproj --check
+              slipway xcodeproj lint App.xcodeproj --sarif lint.sarif
               slipway xcodeproj settings App.xcodeproj --target App --configuration Release
               slipway xcodeproj set-setting App.xcodeproj MARKETING_VERSION 2.1.0 --target App
             """,
@@ -22,6 +23,7 @@ struct XcodeprojCommand: AsyncParsableCommand {
             XcodeprojVerifyCommand.self,
             XcodeprojGroupsCommand.self,
             XcodeprojFormatCommand.self,
+            XcodeprojLintCommand.self,
             XcodeprojSettingsCommand.self,
             XcodeprojSetSettingCommand.self,
         ]

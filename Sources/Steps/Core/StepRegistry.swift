@@ -20,6 +20,7 @@ public struct StepRegistry: Sendable {
             SignStep.self,
             UploadStep.self,
             SyncStep.self,
+            LintStep.self,
             XcodeSelectStep.self,
             XcodeBuildStep.self,
             XcodeTestStep.self,

@@ -1,0 +1,84 @@
+import Basics
+import PBXProj
+import Sync
+
+/// What lint may know of the files next to a project: whether a path exists, and a few small
+/// files' text (schemes). Paths are relative to the folder holding the `.xcodeproj` (they may
+/// start with `../`) or absolute.
+public struct LintFiles: Sendable {
+    /// Whether something (file or folder) is at `path`.
+    public let exists: @Sendable (String) -> Bool
+    /// The names in a folder (nil when it is not one).
+    public let list: @Sendable (String) -> [String]?
+    /// A file's bytes (nil when it cannot be read).
+    public let read: @Sendable (String) -> [UInt8]?
+    /// The repository's root relative to the project's folder (`""`, `..`, `../..`), when known.
+    public let repositoryRoot: String?
+    /// The project's folder listed recursively, as `slipway sync` sees it (nil: unknown).
+    public let listing: @Sendable () -> DirectoryListing?
+
+    /// Files as a closure set.
+    public init(exists: @escaping @Sendable (String) -> Bool, list: @escaping @Sendable (String) -> [String]?,
+                read: @escaping @Sendable (String) -> [UInt8]?, repositoryRoot: String?,
+                listing: @escaping @Sendable () -> DirectoryListing? = { nil }) {
+        self.exists = exists
+        self.list = list
+        self.read = read
+        self.repositoryRoot = repositoryRoot
+        self.listing = listing
+    }
+
+    /// The files on disk under `projectDirectory` (the folder holding the `.xcodeproj`); the
+    /// repository root is the nearest folder upwards holding `.git`.
+    public static func disk(_ fileSystem: any FileSystem, projectDirectory: String) -> LintFiles {
+        @Sendable func absolute(_ path: String) -> String {
+            path.hasPrefix("/") ? path : ProjectPath.normalize(path.isEmpty ? projectDirectory : projectDirectory + "/" + path)
+        }
+        var root: String?
+        var relative = ""
+        var folder = ProjectPath.normalize(projectDirectory)
+        for _ in 0..<64 {
+            if fileSystem.exists(folder + "/.git") { root = relative; break }
+            guard folder != "/", !folder.isEmpty else { break }
+            folder = ProjectPath.parent(folder)
+            if folder.isEmpty { folder = "/" }
+            relative = relative.isEmpty ? ".." : relative + "/.."
+        }
+        return LintFiles(
+            exists: { fileSystem.exists(absolute($0)) },
+            list: { fileSystem.isDirectory(absolute($0)) ? try? fileSystem.contents(ofDirectory: absolute($0)) : nil },
+            read: { try? fileSystem.read(absolute($0)) },
+            repositoryRoot: root,
+            listing: { try? DirectoryListing.scan(root: projectDirectory, fileSystem: fileSystem) })
+    }
+
+    /// Files from a list of relative paths (folders are implied by the files in them); `texts`
+    /// gives the bytes of some of them (they exist too). `repositoryRoot` is the repository's
+    /// root relative to the project's folder (`""`: the project's folder).
+    public static func listed(_ paths: some Sequence<String>, texts: [String: [UInt8]] = [:], repositoryRoot: String = "") -> LintFiles {
+        var all = Set<String>([""])
+        var children: [String: Set<String>] = [:]
+        for path in Array(paths) + Array(texts.keys) {
+            var current = ProjectPath.normalize(path)
+            while !current.isEmpty {
+                let parent = ProjectPath.parent(current)
+                children[parent, default: []].insert(ProjectPath.lastComponent(current))
+                if !all.insert(current).inserted { break }
+                current = parent
+            }
+        }
+        let known = all
+        let folders = children
+        let inside = known.filter { !$0.isEmpty && !ProjectPath.isOutside($0) }
+        return LintFiles(
+            exists: { known.contains(ProjectPath.normalize($0)) },
+            list: { folders[ProjectPath.normalize($0)].map { $0.sorted() } },
+            read: { texts[ProjectPath.normalize($0)] },
+            repositoryRoot: repositoryRoot,
+            listing: {
+                DirectoryListing(root: "/listed", entries: inside.map {
+                    DirectoryListing.Entry(path: $0, kind: folders[$0] == nil ? .file : .directory)
+                })
+            })
+    }
+}

@@ -1,0 +1,76 @@
+/// Every lint rule, in the order findings are reported.
+public enum LintRegistry {
+    /// The rules.
+    public static let all: [any LintRule] = [
+        MergeConflictRule(),
+        DuplicateObjectIDRule(),
+        MissingFileRule(),
+        DuplicateReferenceRule(),
+        DeadBuildFileRule(),
+        SourceInNoTargetRule(),
+        EmptyGroupRule(),
+        OrphanedObjectRule(),
+        AbsolutePathRule(),
+        MissingSettingFileRule(),
+        NonCanonicalFormatRule(),
+        SchemeMissingTargetRule(),
+        GroupFolderMismatchRule(),
+        UnreferencedFileRule(),
+        UnsortedChildrenRule(),
+        ProjectSettingsRule(),
+    ]
+
+    /// The rule with `id`.
+    public static func rule(_ id: String) -> (any LintRule)? {
+        all.first { $0.id == id }
+    }
+
+    /// Every rule's id.
+    public static var ids: [String] { all.map(\.id) }
+
+    /// `docs/lint.md`: the rules as a Markdown table, then each rule's examples.
+    public static func markdown() -> String {
+        var text = """
+            # `slipway xcodeproj lint` rules
+
+            Generated from the rules' own descriptions (`slipway xcodeproj lint --rules --markdown`); a test
+            checks that this file matches them. Configure rules in `.slipway/lint.yml`:
+
+            ```yaml
+            rules:
+              empty-group: off            # or: note, warning, error
+              unsorted-children: warning  # opt-in rules run only when given a severity
+            ignore:
+              - Pods/**
+            ```
+
+            Exit status: 0 (nothing at `--fail-on`, default `error`), 1 (findings at that severity or
+            above), 2 (bad input: not a project, a bad configuration). `--json`, `--sarif FILE` (SARIF
+            2.1.0 for GitHub code scanning) and, under GitHub Actions, annotations. `--fix` applies the
+            fixes marked below as minimal edits (`--dry-run` prints them and writes nothing).
+
+            In a lane, the `lint` step is the same check as a CI gate:
+
+            ```yaml
+            steps:
+              - lint: { project: App.xcodeproj, fail-on: warning, sarif: build/lint.sarif }
+            ```
+
+            | Rule | Default | Fix | Finds |
+            | --- | --- | --- | --- |
+
+            """
+        for rule in all {
+            let severity = rule.isOptIn ? "off (opt-in)" : rule.defaultSeverity.rawValue
+            text += "| `\(rule.id)` | \(severity) | \(rule.isFixable ? "yes" : "") | \(rule.summary) |\n"
+        }
+        for rule in all {
+            text += "\n## `\(rule.id)`\n\n\(rule.summary)\n"
+            for example in rule.examples {
+                text += "\n- Example, \(example.title):\n"
+                for line in example.expected { text += "  - `\(line)`\n" }
+            }
+        }
+        return text
+    }
+}

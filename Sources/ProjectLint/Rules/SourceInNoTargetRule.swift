@@ -1,0 +1,54 @@
+import PBXProj
+
+/// Source files that no target compiles.
+public struct SourceInNoTargetRule: LintRule {
+    public init() {}
+    public var id: String { "source-in-no-target" }
+    public var summary: String { "A source file (Swift, Objective-C, C, C++, Metal) is in no target's build phases." }
+    public var defaultSeverity: LintSeverity { .warning }
+    public var examples: [LintExample] {
+        [LintExample("a Swift file no target builds",
+                     objects: ["F = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Used.swift; sourceTree = \"<group>\"; };",
+                               "G = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Stray.swift; sourceTree = \"<group>\"; };",
+                               "H = {isa = PBXFileReference; path = Header.h; sourceTree = \"<group>\"; };",
+                               "B = {isa = PBXBuildFile; fileRef = F; };",
+                               "P = {isa = PBXSourcesBuildPhase; files = (B); };",
+                               "T = {isa = PBXNativeTarget; buildPhases = (P); name = App; };"],
+                     mainChildren: ["F", "G", "H"], targets: ["T"],
+                     expected: ["9: 'Stray.swift' is in no target; add it to one or remove it"])]
+    }
+
+    static let sourceExtensions: Set<String> = ["swift", "m", "mm", "c", "cc", "cpp", "cxx", "c++", "metal", "s"]
+
+    public func check(_ context: LintContext) -> [LintFinding] {
+        guard let project = context.project, let tree = context.groupTree else { return [] }
+        var built = Set<ObjectID>()
+        for id in project.objectIDs(isa: PBXIsa.buildFile) {
+            if let ref = project.object(id)?.reference("fileRef") { built.insert(ref) }
+        }
+        var seen = Set<ObjectID>()
+        var findings: [LintFinding] = []
+        for node in tree.nodes where node.element.kind == .fileReference && !built.contains(node.element.id) {
+            let element = node.element
+            guard isSource(element), seen.insert(element.id).inserted else { continue }
+            let name = element.displayName ?? element.id.rawValue
+            findings.append(finding("'\(name)' is in no target; add it to one or remove it", at: element.id, in: context,
+                                    subject: node.resolvedPath.description))
+        }
+        return findings
+    }
+
+    private func isSource(_ element: FileElement) -> Bool {
+        if let type = element.fileType {
+            return type.hasPrefix("sourcecode.") && !type.hasSuffix(".h") && type != "sourcecode.module-map"
+                && SourceInNoTargetRule.sourceExtensions.contains(Self.extensionOf(element.path ?? element.name ?? ""))
+        }
+        return SourceInNoTargetRule.sourceExtensions.contains(Self.extensionOf(element.path ?? element.name ?? ""))
+    }
+
+    static func extensionOf(_ path: String) -> String {
+        let name = ProjectPath.lastComponent(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+}

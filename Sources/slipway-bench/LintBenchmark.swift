@@ -1,0 +1,59 @@
+import Foundation
+import PBXProj
+import ProjectLint
+import TestSupport
+
+/// Issue #16's lint figure: every rule (opt-in ones too) over the largest corpus project with
+/// its tree (the tracked paths, as a listing), in process; and each rule alone.
+///
+/// `slipway-bench lint [--runs N] [--corpus DIR]`
+enum LintBenchmark {
+    static func run(_ arguments: [String]) async throws {
+        let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 21
+        guard let corpus = Bench.corpusDirectory(arguments) else {
+            print("(no corpus: pass --corpus DIR or set SLIPWAY_CORPUS)")
+            return
+        }
+        let entries = try PBXProjCorpusManifest.entries(in: corpus)
+        guard let entry = entries.max(by: { (try? $0.bytes().count) ?? 0 < (try? $1.bytes().count) ?? 0 }) else { return }
+        let bytes = try entry.bytes()
+        let tree = try entry.treePaths()
+        var severities: [String: LintSeverity?] = [:]
+        for rule in LintRegistry.all { severities[rule.id] = .some(rule.defaultSeverity) }
+        let configuration = LintConfiguration(severities: severities)
+        print("slipway-bench lint — medians of \(runs) runs, \(entry.baseName) (\(bytes.count) bytes, \(tree.count) tree paths)")
+        var findings = 0
+        let files = LintFiles.listed(tree)
+        let total = Bench.median(runs: runs) {
+            let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+            findings = LintEngine.run(context, configuration: configuration).findings.count
+        }
+        print(String(format: "  lint, all rules, read included:  %8.2f ms  (%d findings)", total * 1000, findings))
+        let standard = Bench.median(runs: runs) {
+            let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+            findings = LintEngine.run(context).findings.count
+        }
+        print(String(format: "  lint, default rules (no opt-in): %8.2f ms  (%d findings)", standard * 1000, findings))
+        let read = Bench.median(runs: runs) {
+            _ = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+        }
+        print(String(format: "    read + group tree:             %8.2f ms", read * 1000))
+        let plan = Bench.median(runs: max(3, runs / 3)) {
+            let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+            _ = GroupFolderMismatchRule().check(context)
+        }
+        print(String(format: "    read + sync plan (listing too): %7.2f ms", plan * 1000))
+        let withTree = Bench.median(runs: max(3, runs / 3)) {
+            let files = LintFiles.listed(tree)
+            let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+            findings = LintEngine.run(context, configuration: configuration).findings.count
+        }
+        print(String(format: "  same, tree listing built too:    %8.2f ms", withTree * 1000))
+        let context = LintContext(bytes: bytes, projectName: entry.projectName, pbxprojPath: entry.repositoryPath, files: files)
+        for rule in LintRegistry.all {
+            let time = Bench.median(runs: max(3, runs / 3)) { _ = rule.check(context) }
+            let name = rule.id + String(repeating: " ", count: max(0, 24 - rule.id.count))
+            print("    \(name)" + String(format: "%8.2f ms", time * 1000))
+        }
+    }
+}

@@ -141,6 +141,30 @@ struct ProjectDiffTests {
         #expect(difference.humanText().contains("  App › Release:\n    + SWIFT_STRICT_CONCURRENCY = complete\n    ~ MARKETING_VERSION: 1.2.0 → 1.3.0\n"))
     }
 
+    @Test("build settings: the base .xcconfig of a configuration")
+    func baseConfiguration() throws {
+        let difference = try diff { project in
+            try project.modify(SampleProject.appRelease) { $0["baseConfigurationReference"] = nil }
+        }
+        #expect(difference.buildSettings == [ProjectDiff.SettingsChange(
+            target: "App", configuration: "Release", change: "changed", added: [:], removed: [:], changed: [:],
+            baseConfiguration: ProjectDiff.ValueChange(old: "Config.xcconfig", new: "none"))])
+        #expect(difference.humanText() == "Build settings:\n  App › Release:\n    ~ based on: Config.xcconfig → none\n")
+        #expect(try ProjectSnapshot(sample()).semanticText().contains("\nconfiguration target App › Release  based on Config.xcconfig\n"))
+    }
+
+    @Test("human text: each line painted by its mark, headings too")
+    func painted() throws {
+        let difference = try diff { project in
+            try project.addGroup(path: "Views", to: SampleProject.appGroup)
+            try project.removeGroup(SampleProject.testsGroup)
+            try project.setBuildSetting("MARKETING_VERSION", to: "1.3.0", in: SampleProject.appRelease)
+        }
+        let text = difference.humanText { text, mark in "<\(mark)>\(text)</>" }
+        #expect(text.contains("<heading>Groups:</>\n  <added>+ App/Views</>\n  <removed>- Tests</>\n"))
+        #expect(text.contains("    <changed>~ MARKETING_VERSION: 1.2.0 → 1.3.0</>\n"))
+    }
+
     @Test("Swift packages: added, removed, requirement changed")
     func packages() throws {
         let difference = try diff { project in

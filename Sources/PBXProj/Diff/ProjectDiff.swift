@@ -77,6 +77,8 @@ public struct ProjectDiff: Hashable, Sendable, Codable {
         public var removed: [String: String]
         /// Settings whose value changed.
         public var changed: [String: ValueChange]
+        /// The base `.xcconfig` (tree path, `none` when absent) when it changed.
+        public var baseConfiguration: ValueChange?
     }
 
     /// A Swift package, by repository URL (or `local:` path).

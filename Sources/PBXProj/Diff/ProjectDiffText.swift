@@ -58,6 +58,9 @@ extension ProjectDiff {
             for change in buildSettings {
                 let suffix = change.change == "changed" ? "" : " (configuration \(change.change))"
                 heading("\(change.target ?? "project") › \(change.configuration)\(suffix):", indent: "  ")
+                if let base = change.baseConfiguration {
+                    line(.changed, "based on: \(base.old) → \(base.new)", indent: "    ")
+                }
                 for key in change.added.keys.sorted() { line(.added, "\(key) = \(change.added[key] ?? "")", indent: "    ") }
                 for key in change.removed.keys.sorted() { line(.removed, "\(key) = \(change.removed[key] ?? "")", indent: "    ") }
                 for key in change.changed.keys.sorted() {
@@ -110,7 +113,8 @@ extension ProjectSnapshot {
         }
         func settings(_ owner: String, _ configurations: [Configuration]) {
             for configuration in configurations {
-                lines.append("configuration \(owner) › \(configuration.name)")
+                lines.append("configuration \(owner) › \(configuration.name)"
+                    + (configuration.baseConfiguration.map { "  based on \($0)" } ?? ""))
                 for key in configuration.settings.keys.sorted() {
                     lines.append("setting \(owner) › \(configuration.name): \(key) = \(configuration.settings[key] ?? "")")
                 }

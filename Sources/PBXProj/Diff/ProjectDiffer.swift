@@ -118,6 +118,9 @@ extension ProjectDiff {
             var change = SettingsChange(
                 target: target, configuration: configuration.name, change: previous == nil ? "added" : "changed",
                 added: [:], removed: [:], changed: [:])
+            if let previous, previous.baseConfiguration != configuration.baseConfiguration {
+                change.baseConfiguration = ValueChange(old: previous.baseConfiguration ?? "none", new: configuration.baseConfiguration ?? "none")
+            }
             for (key, value) in configuration.settings {
                 if let was = old[key] {
                     if was != value { change.changed[key] = ValueChange(old: was, new: value) }
@@ -126,7 +129,8 @@ extension ProjectDiff {
                 }
             }
             for (key, value) in old where configuration.settings[key] == nil { change.removed[key] = value }
-            if previous == nil || !change.added.isEmpty || !change.removed.isEmpty || !change.changed.isEmpty {
+            if previous == nil || !change.added.isEmpty || !change.removed.isEmpty || !change.changed.isEmpty
+                || change.baseConfiguration != nil {
                 changes.append(change)
             }
         }

@@ -60,6 +60,8 @@ public struct ProjectSnapshot: Hashable, Sendable {
         public let name: String
         /// Each setting's value as text (lists space-separated, items with spaces quoted).
         public let settings: [String: String]
+        /// The `.xcconfig` the settings are based on (its place in the group tree), if any.
+        public let baseConfiguration: String?
     }
 
     /// One Swift package reference.
@@ -126,9 +128,11 @@ extension ProjectSnapshot {
             }
             return Target(
                 id: target.id, name: target.name, kind: target.productType ?? target.isa, phases: phases,
-                configurations: ProjectSnapshot.configurations(of: target.id, in: project))
+                configurations: ProjectSnapshot.configurations(of: target.id, in: project, elements: elements, index: index))
         }
-        projectConfigurations = project.rootObjectID.map { ProjectSnapshot.configurations(of: $0, in: project) } ?? []
+        projectConfigurations = project.rootObjectID.map {
+            ProjectSnapshot.configurations(of: $0, in: project, elements: elements, index: index)
+        } ?? []
         packages = project.swiftPackageReferences.map { reference in
             switch reference.location {
             case .remote(let url, let requirement):
@@ -139,11 +143,18 @@ extension ProjectSnapshot {
         }
     }
 
-    private static func configurations(of owner: ObjectID, in project: PBXProject) -> [Configuration] {
+    private static func configurations(
+        of owner: ObjectID, in project: PBXProject, elements: [Element], index: [ObjectID: Int]
+    ) -> [Configuration] {
         project.buildConfigurations(of: owner).map { configuration in
             var settings: [String: String] = [:]
             for entry in configuration.buildSettings { settings[entry.key] = render(entry.value) }
-            return Configuration(name: configuration.name, settings: settings)
+            var base = configuration.baseConfigurationReference.map { id in index[id].map { elements[$0].treePath } ?? id.rawValue }
+            if base == nil, let anchor = configuration.baseConfigurationReferenceAnchor {
+                let folder = index[anchor].map { elements[$0].treePath } ?? anchor.rawValue
+                base = folder + "/" + (configuration.baseConfigurationReferenceRelativePath ?? "")
+            }
+            return Configuration(name: configuration.name, settings: settings, baseConfiguration: base)
         }
     }
 

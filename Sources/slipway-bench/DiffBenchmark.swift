@@ -25,8 +25,9 @@ enum DiffBenchmark {
         }
         Bench.report("DuckDuckGo-macOS (\(String(format: "%.2f", Double(old.count) / 1_000_000)) MB) vs. a copy with 4 edits: read both + diff",
                      Bench.ms(full), target: "≤ 50 ms")
+        if arguments.contains("--show") { print(difference.humanText(), terminator: "") }
         let lines = difference.humanText().split(separator: "\n").count
-        print("  (\(lines) lines of difference: \(difference.files.moved.count) moved, \(difference.files.renamed.count) renamed, \(difference.files.added.count) added, \(difference.buildSettings.count) configuration changed)")
+        print("  (\(lines) lines of difference: \(difference.files.moved.count) moved, \(difference.files.renamed.count) renamed, \(difference.files.added.count) added, \(difference.buildSettings.count) configurations changed)")
         let oldProject = try PBXProject(bytes: old, projectName: "DuckDuckGo-macOS")
         let newProject = try PBXProject(bytes: new, projectName: "DuckDuckGo-macOS")
         let compare = try Bench.median(runs: runs) { difference = try ProjectDiff(from: oldProject, to: newProject) }
@@ -45,15 +46,14 @@ enum DiffBenchmark {
         let files = tree.nodes.filter { $0.element.kind == .fileReference && $0.parent != nil }
         let groups = tree.nodes.filter { $0.element.kind == .group && $0.parent != nil }
         guard files.count > 2, groups.count > 2, let configuration = project.objectIDs(isa: PBXIsa.buildConfiguration).first,
-              let renamed = files.first, let moved = files.last, let target = groups.last
+              let renamed = files.first, let moved = files.last, let parent = moved.parent,
+              let target = groups.last(where: { $0.element.id != tree.nodes[parent].element.id })
         else { throw PBXProjError.invalidArgument(message: "the benchmark project has too few files and groups") }
         try project.setBuildSetting("SWIFT_VERSION", to: "6.0", in: configuration)
         try project.setPath(of: renamed.element.id, to: "Renamed-" + (renamed.element.path ?? "file"))
-        if let parent = moved.parent {
-            let from = tree.nodes[parent].element
-            try project.setChildren(of: from.id, to: from.children.filter { $0 != moved.element.id })
-            try project.setChildren(of: target.element.id, to: target.element.children + [moved.element.id])
-        }
+        let from = tree.nodes[parent].element
+        try project.setChildren(of: from.id, to: from.children.filter { $0 != moved.element.id })
+        try project.setChildren(of: target.element.id, to: target.element.children + [moved.element.id])
         try project.addFileReference(path: "Added.swift", lastKnownFileType: "sourcecode.swift", to: target.element.id)
         return try project.serialized()
     }

@@ -38,6 +38,8 @@ public enum GitError: Error, Equatable, Sendable {
     case pathOutsideWorkingDirectory(path: String, workingDirectory: String)
     /// `path` exists neither in the working directory nor in the index.
     case pathNotFound(path: String, repository: String)
+    /// The commit that `revision` names has no file at `path`.
+    case pathNotInRevision(path: String, revision: String, repository: String)
     /// No author/committer identity was passed and git's configuration has none.
     case signatureUnavailable(repository: String, libgit2: String)
     /// The repository has no remote called `name`.
@@ -93,6 +95,9 @@ extension GitError: LocalizedError {
         case let .pathNotFound(path, repository):
             return "'\(path)' exists neither in the working directory nor in the index of '\(repository)'. "
                 + "Check the path (it is relative to the repository root)."
+        case let .pathNotInRevision(path, revision, repository):
+            return "'\(path)' does not exist at revision '\(revision)' in '\(repository)'. "
+                + "Check the path with 'git ls-tree \(revision) -- \(path)' (it is relative to the repository root)."
         case let .signatureUnavailable(repository, libgit2):
             return "No author identity for commits in '\(repository)' (libgit2: \(libgit2)). "
                 + "Set one with 'git config user.name \"Your Name\"' and 'git config user.email you@example.com'."

@@ -4,6 +4,7 @@ import Foundation
 /// Each area lives in its own file and registers itself here.
 let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "appstore-upload": AppStoreUploadBenchmark.run,
+    "diff": DiffBenchmark.run,
     "lanes": LanesBenchmark.run,
     "lint": LintBenchmark.run,
     "pins": PinsBenchmark.run,

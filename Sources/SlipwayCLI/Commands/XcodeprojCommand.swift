@@ -18,6 +18,7 @@ struct XcodeprojCommand: AsyncParsableCommand {
               slipway xcodeproj lint App.xcodeproj --sarif lint.sarif
               slipway xcodeproj settings App.xcodeproj --target App --configuration Release
               slipway xcodeproj set-setting App.xcodeproj MARKETING_VERSION 2.1.0 --target App
+              slipway xcodeproj diff App.xcodeproj --rev HEAD~1
             """,
         subcommands: [
             XcodeprojVerifyCommand.self,
@@ -26,6 +27,7 @@ struct XcodeprojCommand: AsyncParsableCommand {
             XcodeprojLintCommand.self,
             XcodeprojSettingsCommand.self,
             XcodeprojSetSettingCommand.self,
+            XcodeprojDiffCommand.self,
         ]
     )
 }

@@ -5,6 +5,7 @@ import Foundation
 let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "appstore-upload": AppStoreUploadBenchmark.run,
     "lanes": LanesBenchmark.run,
+    "merge": MergeBenchmark.run,
     "pins": PinsBenchmark.run,
     "pbxproj": PBXProjBenchmark.run,
     "publish": PublishBenchmark.run,

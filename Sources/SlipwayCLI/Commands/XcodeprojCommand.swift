@@ -17,6 +17,7 @@ struct XcodeprojCommand: AsyncParsableCommand {
               slipway xcodeproj format App.xcodeproj --check
               slipway xcodeproj settings App.xcodeproj --target App --configuration Release
               slipway xcodeproj set-setting App.xcodeproj MARKETING_VERSION 2.1.0 --target App
+              slipway xcodeproj merge --install
             """,
         subcommands: [
             XcodeprojVerifyCommand.self,
@@ -24,6 +25,7 @@ struct XcodeprojCommand: AsyncParsableCommand {
             XcodeprojFormatCommand.self,
             XcodeprojSettingsCommand.self,
             XcodeprojSetSettingCommand.self,
+            XcodeprojMergeCommand.self,
         ]
     )
 }

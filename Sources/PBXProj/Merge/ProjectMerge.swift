@@ -62,7 +62,7 @@ public enum PBXProjMerge {
     /// sees a partial file.
     /// - Throws: `PBXProjError.unwritable` naming the path.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        try ProjectFile.writeAtomically(bytes, to: path)
+        try FileIO.writeAtomically(bytes, to: path)
     }
 
     /// The project's name as its configuration list's comment gives it

@@ -81,8 +81,38 @@ enum MergeEvaluation {
         if ours == committed {
             tally.equalCommitted += 1
         } else {
-            tally.differing.append("\(subject): \(firstDifference(ours, committed))")
+            tally.differing.append("\(subject): \(explain(driver: result.bytes, committed: blobs[3], ours, committed))")
         }
+    }
+
+    /// How the driver's merge and the committed one differ, object by object: objects only one
+    /// of them has, and objects both have with different values (the keys named).
+    static func explain(driver: [UInt8], committed: [UInt8], _ canonicalDriver: [UInt8], _ canonicalCommitted: [UInt8]) -> String {
+        guard let a = try? PBXProject(bytes: driver, projectName: "Project"),
+            let b = try? PBXProject(bytes: committed, projectName: "Project")
+        else { return firstDifference(canonicalDriver, canonicalCommitted) }
+        let idsA = Set(a.objectIDs), idsB = Set(b.objectIDs)
+        func describe(_ project: PBXProject, _ ids: [ObjectID]) -> String {
+            ids.prefix(3).map { id in
+                let object = project.object(id)
+                return "\(object?.isa ?? "?") \(object?.string("name") ?? object?.string("path") ?? id.rawValue)"
+            }.joined(separator: ", ") + (ids.count > 3 ? ", ..." : "")
+        }
+        var parts: [String] = []
+        let onlyCommitted = idsB.subtracting(idsA).sorted()
+        let onlyDriver = idsA.subtracting(idsB).sorted()
+        if !onlyCommitted.isEmpty { parts.append("committed has \(onlyCommitted.count) object(s) neither side had (\(describe(b, onlyCommitted)))") }
+        if !onlyDriver.isEmpty { parts.append("committed dropped \(onlyDriver.count) object(s) a side kept (\(describe(a, onlyDriver)))") }
+        var changed: [String] = []
+        for id in idsA.intersection(idsB).sorted() {
+            guard let x = a.object(id), let y = b.object(id), x.properties != y.properties else { continue }
+            let keys = Set(x.properties.keys + y.properties.keys).filter { x[$0] != y[$0] }.sorted()
+            changed.append("\(x.isa) \(x.string("name") ?? x.string("path") ?? id.rawValue) [\(keys.joined(separator: ","))]")
+        }
+        if !changed.isEmpty {
+            parts.append("\(changed.count) object(s) differ: " + changed.prefix(3).joined(separator: "; ") + (changed.count > 3 ? "; ..." : ""))
+        }
+        return parts.isEmpty ? "same objects and values; " + firstDifference(canonicalDriver, canonicalCommitted) : parts.joined(separator: "; ")
     }
 
     /// The first differing line of two texts, for the report.

@@ -105,6 +105,26 @@ struct MergeTests {
         #expect(Self.text(result.bytes).contains("<<<<<<< ours\n"))
     }
 
+    @Test("both sides move the same group to different groups: a conflict, not a group in two places")
+    func doubleMove() throws {
+        func move(into destination: ObjectID) -> Edit {
+            { project in
+                let children = project.object(SampleProject.mainGroup)?.references("children") ?? []
+                try project.setChildren(of: SampleProject.mainGroup, to: children.filter { $0 != SampleProject.testsGroup })
+                let target = project.object(destination)?.references("children") ?? []
+                try project.setChildren(of: destination, to: target + [SampleProject.testsGroup])
+            }
+        }
+        let result = try Self.merge([move(into: SampleProject.appGroup)], [move(into: SampleProject.productsGroup)])
+        #expect(result.conflicts.count == 1)
+        #expect(result.conflicts.first?.objectID == SampleProject.testsGroup)
+        #expect(result.conflicts.first?.keyPath == ["(group)"])
+        let text = Self.text(result.bytes)
+        #expect(text.components(separatedBy: "<<<<<<< ours\n").count > 1)
+        let same = try Self.merge([move(into: SampleProject.appGroup)], [move(into: SampleProject.appGroup)])
+        #expect(same.conflicts.isEmpty)
+    }
+
     @Test("ordered sets: each side's additions go next to their neighbours, removals stay removed")
     func orderedSets() {
         let merged = OrderedSetMerge.merge(base: ["a", "b", "c", "d"], ours: ["a", "x", "b", "d"], theirs: ["y", "a", "b", "c", "z", "d"])

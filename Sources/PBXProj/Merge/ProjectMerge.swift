@@ -119,6 +119,7 @@ struct GraphMerger {
         let ourSet = Set(ourIDs)
         for id in ourIDs { try mergeObject(id, inOurs: true) }
         for id in theirs.objectIDs where !ourSet.contains(id) { try mergeObject(id, inOurs: false) }
+        try resolveDoublePlacements()
     }
 
     private mutating func mergeRoot() throws {

@@ -15,6 +15,7 @@ enum MergeEvaluation {
         var lineClean = 0
         var equalCommitted = 0
         var driverFallback = 0
+        var driverOnlyConflicted = 0
         var differing: [String] = []
     }
 
@@ -45,7 +46,7 @@ enum MergeEvaluation {
         print("merge evaluation of \(clone)")
         print("  merges touching a project.pbxproj on both parents: \(tally.merges)")
         print("  clean by the driver: \(tally.driverClean) (line-merge fallback for unreadable input: \(tally.driverFallback))")
-        print("  clean by git merge-file: \(tally.lineClean)")
+        print("  clean by git merge-file: \(tally.lineClean) (clean by git merge-file but conflicted by the driver: \(tally.driverOnlyConflicted))")
         print("  driver's clean merge equal to the committed one (Xcode's form): \(tally.equalCommitted)")
         for difference in tally.differing { print("  differs: \(difference)") }
     }
@@ -62,7 +63,8 @@ enum MergeEvaluation {
         let files = ["base", "ours", "theirs"].map { scratch + "/" + $0 }
         for (file, blob) in zip(files, blobs) { try Data(blob).write(to: URL(fileURLWithPath: file)) }
         let lineMerge = try await git.run(["merge-file", "-p", files[1], files[0], files[2]])
-        if case .exited(0) = lineMerge.status { tally.lineClean += 1 }
+        let lineClean = lineMerge.status == .exited(0)
+        if lineClean { tally.lineClean += 1 }
         let result: PBXProjMergeResult
         do {
             result = try PBXProjMerge.merge(base: blobs[0], ours: blobs[1], theirs: blobs[2])
@@ -70,7 +72,13 @@ enum MergeEvaluation {
             tally.driverFallback += 1
             return
         }
-        guard result.conflicts.isEmpty else { return }
+        guard result.conflicts.isEmpty else {
+            if lineClean {
+                tally.driverOnlyConflicted += 1
+                tally.differing.append("\(merge.prefix(10)) \(path): conflicted by the driver, clean by git merge-file: \(result.conflicts.prefix(2).map(\.description).joined(separator: "; "))")
+            }
+            return
+        }
         tally.driverClean += 1
         let subject = "\(merge.prefix(10)) \(path)"
         guard let committed = try? PBXProject(bytes: blobs[3], projectName: "Project").canonicalSerialized() else {

@@ -16,6 +16,8 @@ enum MergeEvaluation {
         var equalCommitted = 0
         var driverFallback = 0
         var driverOnlyConflicted = 0
+        /// How often each key (last key of the path) conflicted.
+        var conflictKeys: [String: Int] = [:]
         var differing: [String] = []
     }
 
@@ -48,6 +50,8 @@ enum MergeEvaluation {
         print("  clean by the driver: \(tally.driverClean) (line-merge fallback for unreadable input: \(tally.driverFallback))")
         print("  clean by git merge-file: \(tally.lineClean) (clean by git merge-file but conflicted by the driver: \(tally.driverOnlyConflicted))")
         print("  driver's clean merge equal to the committed one (Xcode's form): \(tally.equalCommitted)")
+        let keys = tally.conflictKeys.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6)
+        print("  the driver's conflicts by key: " + keys.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         for difference in tally.differing { print("  differs: \(difference)") }
     }
 
@@ -72,6 +76,7 @@ enum MergeEvaluation {
             tally.driverFallback += 1
             return
         }
+        for conflict in result.conflicts { tally.conflictKeys[conflict.keyPath.last ?? "(object)", default: 0] += 1 }
         guard result.conflicts.isEmpty else {
             if lineClean {
                 tally.driverOnlyConflicted += 1

@@ -24,16 +24,16 @@ enum MergeBenchmark {
             sink &+= try PBXProjMerge.merge(base: base, ours: ours, theirs: theirs).bytes.count
         }
         let check = try PBXProjMerge.merge(base: base, ours: ours, theirs: theirs)
-        Bench.report("merge, a few edits per side, no conflict (\(check.conflicts.count) conflicts)", Bench.ms(clean), target: "≤ 100 ms")
+        Bench.report("merge, edits on both sides, \(check.conflicts.count) conflicts", Bench.ms(clean), target: "≤ 100 ms")
         let conflicted = try Bench.median(runs: runs) {
             sink &+= try PBXProjMerge.merge(base: base, ours: ours, theirs: conflicting).bytes.count
         }
         let conflicts = try PBXProjMerge.merge(base: base, ours: ours, theirs: conflicting).conflicts.count
-        Bench.report("merge with \(conflicts) conflicting setting(s) (markers written)", Bench.ms(conflicted), target: "—")
+        Bench.report("merge, \(conflicts) conflicting setting, markers", Bench.ms(conflicted), target: "—")
         let identical = try Bench.median(runs: runs) {
             sink &+= try PBXProjMerge.merge(base: base, ours: base, theirs: base).bytes.count
         }
-        Bench.report("merge of three identical versions", Bench.ms(identical), target: "—")
+        Bench.report("merge, three identical versions", Bench.ms(identical), target: "—")
         if sink == 42 { print("") }
     }
 

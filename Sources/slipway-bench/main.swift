@@ -7,6 +7,7 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "diff": DiffBenchmark.run,
     "lanes": LanesBenchmark.run,
     "lint": LintBenchmark.run,
+    "merge": MergeBenchmark.run,
     "pins": PinsBenchmark.run,
     "pbxproj": PBXProjBenchmark.run,
     "publish": PublishBenchmark.run,

@@ -19,6 +19,7 @@ struct XcodeprojCommand: AsyncParsableCommand {
               slipway xcodeproj settings App.xcodeproj --target App --configuration Release
               slipway xcodeproj set-setting App.xcodeproj MARKETING_VERSION 2.1.0 --target App
               slipway xcodeproj diff App.xcodeproj --rev HEAD~1
+              slipway xcodeproj merge --install
             """,
         subcommands: [
             XcodeprojVerifyCommand.self,
@@ -28,6 +29,7 @@ struct XcodeprojCommand: AsyncParsableCommand {
             XcodeprojSettingsCommand.self,
             XcodeprojSetSettingCommand.self,
             XcodeprojDiffCommand.self,
+            XcodeprojMergeCommand.self,
         ]
     )
 }

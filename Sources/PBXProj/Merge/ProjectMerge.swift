@@ -1,0 +1,228 @@
+/// Why three versions of a project could not be merged on the object graph.
+public enum PBXProjMergeError: Error, Hashable, Sendable {
+    /// One version (`"base"`, `"ours"` or `"theirs"`) does not read as a project.
+    case unreadable(side: String, error: PBXProjError)
+
+    /// What went wrong and what happens instead.
+    public var message: String {
+        switch self {
+        case .unreadable(let side, let error):
+            let place = error.location.map { " at line \($0.line), column \($0.column)" } ?? ""
+            return "the \(side) version does not read as a project\(place): \(error.message)"
+        }
+    }
+}
+
+/// What a merge produced.
+public struct PBXProjMergeResult: Sendable {
+    /// The merged file; when there are conflicts, with conflict markers around the conflicting
+    /// entries (so it no longer reads as a project until they are resolved).
+    public var bytes: [UInt8]
+    /// The entries both sides changed differently, in the order met.
+    public var conflicts: [PBXProjMergeConflict]
+    /// Whether the result is in Xcode's canonical form (false: the sides' own shared style).
+    public var isCanonical: Bool
+}
+
+/// A three-way merge of `project.pbxproj` files on their object graph (a git merge driver's
+/// engine).
+///
+/// Objects added on either side are kept, objects removed on one side and unchanged on the
+/// other are removed, lists of object ids (`children`, a phase's `files`, ...) merge as ordered
+/// sets, and any other value changed on one side is taken. A value both sides changed to
+/// different values is a conflict: it is written between `<<<<<<< ours`, `=======` and
+/// `>>>>>>> theirs` lines, around just that entry.
+///
+/// The result is in Xcode's canonical form, unless neither side is, in which case our side's
+/// text is kept and only the merged changes are spliced into it.
+public enum PBXProjMerge {
+    /// Merges `ours` and `theirs`, both descended from `base`.
+    /// - Throws: `PBXProjMergeError.unreadable` when a version does not read as a project (a
+    ///   side with conflict markers among them).
+    public static func merge(
+        base: [UInt8], ours: [UInt8], theirs: [UInt8], projectName: String? = nil
+    ) throws -> PBXProjMergeResult {
+        let projectName = projectName ?? detectProjectName(ours) ?? "Project"
+        let baseProject = try read(base, side: "base", projectName: projectName)
+        let ourProject = try read(ours, side: "ours", projectName: projectName)
+        let theirProject = try read(theirs, side: "theirs", projectName: projectName)
+        var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject)
+        try merger.run()
+        let canonical = ourProject.isCanonical || theirProject.isCanonical
+        let oursText = try write(merger.resolvedOurs, canonical: canonical)
+        guard !merger.conflicts.isEmpty else {
+            return PBXProjMergeResult(bytes: oursText, conflicts: [], isCanonical: canonical)
+        }
+        let theirsText = try write(merger.resolvedTheirs, canonical: canonical)
+        let marked = ConflictMarkers.combine(ours: oursText, theirs: theirsText)
+        return PBXProjMergeResult(bytes: marked, conflicts: merger.conflicts, isCanonical: canonical)
+    }
+
+    /// Writes `bytes` to `path` through a temporary file renamed over it, so that a reader never
+    /// sees a partial file.
+    /// - Throws: `PBXProjError.unwritable` naming the path.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        try FileIO.writeAtomically(bytes, to: path)
+    }
+
+    /// The project's name as its configuration list's comment gives it
+    /// (`Build configuration list for PBXProject "App"`), which git's temporary files lack.
+    static func detectProjectName(_ bytes: [UInt8]) -> String? {
+        let marker = Array("Build configuration list for PBXProject \"".utf8)
+        guard let first = marker.first, bytes.count > marker.count else { return nil }
+        var index = 0
+        while index + marker.count < bytes.count {
+            if bytes[index] == first, bytes[index..<(index + marker.count)].elementsEqual(marker) {
+                let start = index + marker.count
+                guard let end = bytes[start...].prefix(512).firstIndex(of: 0x22) else { return nil }
+                return String(decoding: bytes[start..<end], as: UTF8.self)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func read(_ bytes: [UInt8], side: String, projectName: String) throws -> PBXProject {
+        do {
+            return try PBXProject(bytes: bytes, projectName: projectName)
+        } catch let error as PBXProjError {
+            throw PBXProjMergeError.unreadable(side: side, error: error)
+        }
+    }
+
+    private static func write(_ project: PBXProject, canonical: Bool) throws -> [UInt8] {
+        canonical ? try project.canonicalSerialized() : try project.serialized()
+    }
+}
+
+/// Walks the objects of the three versions and builds the two resolutions (conflicts our way,
+/// conflicts their way) as edits of our version.
+struct GraphMerger {
+    let base: PBXProject
+    let ours: PBXProject
+    let theirs: PBXProject
+    var resolvedOurs: PBXProject
+    var resolvedTheirs: PBXProject
+    var conflicts: [PBXProjMergeConflict] = []
+
+    init(base: PBXProject, ours: PBXProject, theirs: PBXProject) {
+        self.base = base
+        self.ours = ours
+        self.theirs = theirs
+        resolvedOurs = ours
+        resolvedTheirs = ours
+    }
+
+    mutating func run() throws {
+        try mergeRoot()
+        let ourIDs = ours.objectIDs
+        let ourSet = Set(ourIDs)
+        for id in ourIDs { try mergeObject(id, inOurs: true) }
+        for id in theirs.objectIDs where !ourSet.contains(id) { try mergeObject(id, inOurs: false) }
+        try resolveDoublePlacements()
+    }
+
+    private mutating func mergeRoot() throws {
+        var keys: [String] = []
+        for project in [ours, theirs, base] {
+            for key in project.tree.entries(0).map({ project.tree.string($0.key) }) where key != "objects" && !keys.contains(key) {
+                keys.append(key)
+            }
+        }
+        var values = ValueMerge()
+        for key in keys {
+            let o = ours.rootValue(key)
+            let (mo, mt) = values.merge(base: base.rootValue(key), ours: o, theirs: theirs.rootValue(key), path: [key], orderedSets: false)
+            if mo != o { try resolvedOurs.setRootValue(key, mo) }
+            if mt != o { try resolvedTheirs.setRootValue(key, mt) }
+        }
+        for conflict in values.conflicts {
+            conflicts.append(PBXProjMergeConflict(objectID: nil, comment: nil, keyPath: conflict.path, ours: conflict.ours, theirs: conflict.theirs))
+        }
+    }
+
+    private mutating func mergeObject(_ id: ObjectID, inOurs: Bool) throws {
+        let inTheirs = inOurs ? theirs.contains(id) : true
+        let inBase = base.contains(id)
+        switch (inOurs, inTheirs) {
+        case (true, true):
+            if sameText(id, ours, theirs) || (inBase && sameText(id, base, theirs)) { return }
+            if inBase && sameText(id, base, ours) {
+                try take(theirs.object(id), for: id)
+                return
+            }
+            try mergeProperties(id, base: inBase ? base.object(id) : nil)
+        case (true, false):
+            guard inBase else { return }  // we added it
+            if sameText(id, base, ours) || base.object(id) == ours.object(id) {
+                try resolvedOurs.removeObject(id)
+                try resolvedTheirs.removeObject(id)
+            } else {
+                try resolvedTheirs.removeObject(id)
+                recordObjectConflict(id, ours: ours.object(id), theirs: nil)
+            }
+        case (false, true):
+            let object = theirs.object(id)
+            if !inBase {
+                if let object { try resolvedOurs.add(object); try resolvedTheirs.add(object) }
+            } else if !(sameText(id, base, theirs) || base.object(id) == object) {
+                if let object { try resolvedTheirs.add(object) }
+                recordObjectConflict(id, ours: nil, theirs: object)
+            }
+        case (false, false):
+            return
+        }
+    }
+
+    /// Replaces our object with theirs in both resolutions.
+    private mutating func take(_ object: PBXObject?, for id: ObjectID) throws {
+        guard let object else { return }
+        try resolvedOurs.update(object)
+        try resolvedTheirs.update(object)
+    }
+
+    private mutating func mergeProperties(_ id: ObjectID, base baseObject: PBXObject?) throws {
+        guard let ourObject = ours.object(id), let theirObject = theirs.object(id) else { return }
+        var values = ValueMerge()
+        let (mo, mt) = values.mergeDictionaries(
+            base: baseObject?.properties ?? PBXDictionary(), ours: ourObject.properties, theirs: theirObject.properties,
+            path: [], orderedSets: true)
+        if mo != ourObject.properties { try resolvedOurs.update(PBXObject(id: id, properties: mo)) }
+        if mt != ourObject.properties { try resolvedTheirs.update(PBXObject(id: id, properties: mt)) }
+        for conflict in values.conflicts {
+            conflicts.append(PBXProjMergeConflict(
+                objectID: id, comment: comment(id, ourObject), keyPath: conflict.path, ours: conflict.ours, theirs: conflict.theirs))
+        }
+    }
+
+    private mutating func recordObjectConflict(_ id: ObjectID, ours: PBXObject?, theirs: PBXObject?) {
+        let subject = ours ?? theirs
+        conflicts.append(PBXProjMergeConflict(
+            objectID: id, comment: subject.map { comment(id, $0) } ?? nil, keyPath: [],
+            ours: ours.map { .dictionary($0.properties) }, theirs: theirs.map { .dictionary($0.properties) }))
+    }
+
+    /// The object's comment in our file, else its name, path or isa.
+    private func comment(_ id: ObjectID, _ object: PBXObject) -> String? {
+        if let index = ours.table.find(id.rawValue, in: ours.tree),
+            let range = TextScan.commentAfter(Int(ours.tree.nodes[Int(ours.table.entries[index].key)].end), in: ours.tree.bytes),
+            range.count >= 6 {
+            return String(decoding: ours.tree.bytes[(range.lowerBound + 3)..<(range.upperBound - 3)], as: UTF8.self)
+        }
+        return object.string("name") ?? object.string("path") ?? object.isa
+    }
+
+    /// Whether the object's text is the same in both files (a fast check before decoding).
+    private func sameText(_ id: ObjectID, _ a: PBXProject, _ b: PBXProject) -> Bool {
+        guard let first = a.rawText(id), let second = b.rawText(id) else { return false }
+        return first.elementsEqual(second)
+    }
+}
+
+extension PBXProject {
+    /// The text of an object's dictionary as read, or nil for objects edited or added since.
+    func rawText(_ id: ObjectID) -> ArraySlice<UInt8>? {
+        guard changes.isEmpty, let index = table.find(id.rawValue, in: tree) else { return nil }
+        return tree.rawBytes(Int(table.entries[index].value))
+    }
+}

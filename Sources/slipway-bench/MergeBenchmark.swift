@@ -1,0 +1,61 @@
+import Basics
+import Foundation
+import PBXProj
+
+/// Issue #16's merge figure: `PBXProjMerge` on three versions of the 1.47 MB DuckDuckGo project,
+/// a few edits on each side (files added to one group, settings changed, a file removed), with
+/// and without a conflict.
+///
+/// `slipway-bench merge [--runs N] [--corpus DIR]`
+enum MergeBenchmark {
+    static func run(_ arguments: [String]) async throws {
+        if arguments.first == "eval" { return try await MergeEvaluation.run(Array(arguments.dropFirst())) }
+        let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 21
+        let name = PBXProjBenchmark.largeProject
+        guard let corpus = Bench.corpusDirectory(arguments, containing: "files/\(name).pbxproj") else {
+            print("(no corpus: pass --corpus DIR or set SLIPWAY_CORPUS to measure the DuckDuckGo project)")
+            return
+        }
+        let base = Array(try Data(contentsOf: URL(fileURLWithPath: corpus + "/files/\(name).pbxproj")))
+        let (ours, theirs, conflicting) = try sides(base)
+        print("slipway-bench merge — medians of \(runs) runs, \(String(format: "%.2f", Double(base.count) / 1_000_000)) MB project")
+        var sink = 0
+        let clean = try Bench.median(runs: runs) {
+            sink &+= try PBXProjMerge.merge(base: base, ours: ours, theirs: theirs).bytes.count
+        }
+        let check = try PBXProjMerge.merge(base: base, ours: ours, theirs: theirs)
+        Bench.report("merge, edits on both sides, \(check.conflicts.count) conflicts", Bench.ms(clean), target: "≤ 100 ms")
+        let conflicted = try Bench.median(runs: runs) {
+            sink &+= try PBXProjMerge.merge(base: base, ours: ours, theirs: conflicting).bytes.count
+        }
+        let conflicts = try PBXProjMerge.merge(base: base, ours: ours, theirs: conflicting).conflicts.count
+        Bench.report("merge, \(conflicts) conflicting setting, markers", Bench.ms(conflicted), target: "—")
+        let identical = try Bench.median(runs: runs) {
+            sink &+= try PBXProjMerge.merge(base: base, ours: base, theirs: base).bytes.count
+        }
+        Bench.report("merge, three identical versions", Bench.ms(identical), target: "—")
+        if sink == 42 { print("") }
+    }
+
+    /// Ours: two files added to a group, one setting changed. Theirs: two files added to the same
+    /// group, a file removed, another setting changed. Conflicting: theirs plus our setting
+    /// changed to another value.
+    private static func sides(_ bytes: [UInt8]) throws -> ([UInt8], [UInt8], [UInt8]) {
+        let base = try PBXProject(bytes: bytes, projectName: "DuckDuckGo-macOS")
+        guard let group = base.groups.dropFirst(base.groups.count / 3).first(where: { $0.path != nil })?.id,
+            let removed = base.fileReferences.dropFirst(base.fileReferences.count / 2).first?.id,
+            let configuration = base.objectIDs(isa: "XCBuildConfiguration").first
+        else { throw BenchError("the project lacks groups, files or configurations") }
+        var ours = base, theirs = base
+        try ours.addFileReference(path: "OursOne.swift", lastKnownFileType: "sourcecode.swift", to: group)
+        try ours.addFileReference(path: "OursTwo.swift", lastKnownFileType: "sourcecode.swift", to: group)
+        try ours.setBuildSetting("SWIFT_STRICT_CONCURRENCY", to: "complete", in: configuration)
+        try theirs.addFileReference(path: "TheirsOne.swift", lastKnownFileType: "sourcecode.swift", to: group)
+        try theirs.addFileReference(path: "TheirsTwo.swift", lastKnownFileType: "sourcecode.swift", to: group)
+        try theirs.removeFileReference(removed)
+        try theirs.setBuildSetting("MARKETING_VERSION", to: "9.9.9", in: configuration)
+        var conflicting = theirs
+        try conflicting.setBuildSetting("SWIFT_STRICT_CONCURRENCY", to: "minimal", in: configuration)
+        return (try ours.serialized(), try theirs.serialized(), try conflicting.serialized())
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+import TestThreads
+@testable import PBXProj
+
+/// `slipway xcodeproj merge` end to end: the driver installed in a git repository and run by a
+/// real `git merge`, and the line-based fallback for bad input.
+@Suite("slipway xcodeproj merge", .dedicatedThreads)
+struct MergeCommandTests {
+    private func slipway(_ test: String) throws -> String? {
+        let binary = ProcessInfo.processInfo.environment["SLIPWAY_BINARY"] ?? Binaries.slipway
+        guard FileManager.default.isExecutableFile(atPath: binary),
+            try CommandResult.run(binary, ["xcodeproj", "merge", "--help"]).standardOutput.contains("USAGE: slipway xcodeproj merge")
+        else {
+            print("SKIPPED \(test): no slipway binary with 'xcodeproj merge' at \(binary)")
+            return nil
+        }
+        return binary
+    }
+
+    static let pbxproj = "App.xcodeproj/project.pbxproj"
+
+    static func edited(_ edit: (inout PBXProject) throws -> Void) throws -> String {
+        var project = try PBXProject(bytes: Array(SampleProject.text.utf8), projectName: "Sample")
+        try edit(&project)
+        return String(decoding: try project.canonicalSerialized(), as: UTF8.self)
+    }
+
+    /// A repository with the sample project on main, `ours` committed on main and `theirs` on a
+    /// branch, with the driver installed.
+    private func repository(binary: String, ours: String, theirs: String) throws -> GitFixture {
+        let git = try GitFixture(prefix: "pbx-merge")
+        try git.commit("base", files: [Self.pbxproj: SampleProject.text])
+        try git.git("checkout", "--quiet", "-b", "feature")
+        try git.commit("theirs", files: [Self.pbxproj: theirs])
+        try git.git("checkout", "--quiet", "main")
+        try git.commit("ours", files: [Self.pbxproj: ours])
+        let install = try CommandResult.run(binary, ["xcodeproj", "merge", "--install"], in: git.path, environment: gitEnvironment(binary))
+        #expect(install.status == 0, "\(install.standardError)")
+        return git
+    }
+
+    private func gitEnvironment(_ binary: String) -> [String: String?] {
+        var environment = GitFixture.environment.mapValues { Optional($0) }
+        let folder = (binary as NSString).deletingLastPathComponent
+        environment["PATH"] = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return environment
+    }
+
+    private func gitMerge(_ git: GitFixture, binary: String) throws -> CommandResult {
+        try CommandResult.run("/usr/bin/env", ["git", "merge", "--no-edit", "feature"], in: git.path, environment: gitEnvironment(binary))
+    }
+
+    @Test("--install writes the driver and the attributes line once, however often it runs")
+    func install() throws {
+        guard let binary = try slipway("install") else { return }
+        let git = try GitFixture(prefix: "pbx-merge")
+        try git.write(".gitattributes", "*.png binary")
+        for _ in 0..<2 {
+            let result = try CommandResult.run(binary, ["xcodeproj", "merge", "--install"], in: git.path, environment: gitEnvironment(binary))
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        #expect(try git.git("config", "--get-all", "merge.pbxproj.driver") == "slipway xcodeproj merge %O %A %B")
+        #expect(!(try git.git("config", "--get-all", "merge.pbxproj.name")).isEmpty)
+        #expect(try String(contentsOfFile: git.path + "/.gitattributes", encoding: .utf8) == "*.png binary\n*.pbxproj merge=pbxproj\n")
+    }
+
+    @Test("git merge with the driver: both sides' files are kept, no conflict")
+    func cleanGitMerge() throws {
+        guard let binary = try slipway("cleanGitMerge") else { return }
+        let ours = try Self.edited { try $0.addFileReference(path: "A.swift", to: SampleProject.appGroup) }
+        let theirs = try Self.edited { try $0.addFileReference(path: "B.swift", to: SampleProject.appGroup) }
+        let git = try repository(binary: binary, ours: ours, theirs: theirs)
+        let result = try gitMerge(git, binary: binary)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let merged = try String(contentsOfFile: git.path + "/" + Self.pbxproj, encoding: .utf8)
+        let expected = try Self.edited {
+            try $0.addFileReference(path: "A.swift", to: SampleProject.appGroup)
+            try $0.addFileReference(path: "B.swift", to: SampleProject.appGroup)
+        }
+        #expect(merged == expected)
+        // Only the attributes file --install wrote is left to commit.
+        #expect(try git.git("status", "--porcelain") == "?? .gitattributes")
+        #expect(try git.git("log", "-1", "--format=%s").hasPrefix("Merge branch 'feature'"))
+    }
+
+    @Test("git merge with the driver: the same setting changed twice is a conflict around that entry")
+    func conflictingGitMerge() throws {
+        guard let binary = try slipway("conflictingGitMerge") else { return }
+        let ours = try Self.edited { try $0.setBuildSetting("SWIFT_VERSION", to: "6.0", in: SampleProject.appDebug) }
+        let theirs = try Self.edited { try $0.setBuildSetting("SWIFT_VERSION", to: "5.10", in: SampleProject.appDebug) }
+        let git = try repository(binary: binary, ours: ours, theirs: theirs)
+        let result = try gitMerge(git, binary: binary)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("conflict: 120000000000000000000003 /* Debug */ buildSettings.SWIFT_VERSION: ours \"6.0\", theirs \"5.10\""))
+        let merged = try String(contentsOfFile: git.path + "/" + Self.pbxproj, encoding: .utf8)
+        #expect(merged.contains("<<<<<<< ours\n\t\t\t\tSWIFT_VERSION = 6.0;\n=======\n\t\t\t\tSWIFT_VERSION = 5.10;\n>>>>>>> theirs\n"))
+        #expect(try git.git("status", "--porcelain").contains("UU \(Self.pbxproj)"))
+    }
+
+    @Test("a side with conflict markers: a line merge, the reason naming the line, exit 1, nothing lost")
+    func markersInSide() throws {
+        guard let binary = try slipway("markersInSide") else { return }
+        let directory = try TemporaryDirectory(prefix: "pbx-merge")
+        let marked = SampleProject.text.replacingOccurrences(of: "/* Begin PBXGroup section */\n", with: "/* Begin PBXGroup section */\n<<<<<<< HEAD\n")
+        let line = (marked.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("<<<<<<<") } ?? 0) + 1
+        let ours = try Self.edited { try $0.setBuildSetting("SWIFT_VERSION", to: "6.0", in: SampleProject.appDebug) }
+        try directory.write("base", SampleProject.text)
+        try directory.write("ours", ours)
+        try directory.write("theirs", marked)
+        let result = try CommandResult.run(binary, ["xcodeproj", "merge", "base", "ours", "theirs"], in: directory.path, environment: gitEnvironment(binary))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("the theirs version does not read as a project at line \(line), column 1"))
+        #expect(result.standardError.contains("merging line by line instead"))
+        let merged = try String(contentsOfFile: directory.path + "/ours", encoding: .utf8)
+        #expect(merged.contains("SWIFT_VERSION = 6.0;"))
+        #expect(merged.contains("<<<<<<< HEAD\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["base", "ours", "theirs"])
+    }
+
+    @Test("a base that does not parse: git's line merge, the reason, exit 1")
+    func unreadableBase() throws {
+        guard let binary = try slipway("unreadableBase") else { return }
+        let directory = try TemporaryDirectory(prefix: "pbx-merge")
+        let ours = try Self.edited { try $0.setBuildSetting("SWIFT_VERSION", to: "6.0", in: SampleProject.appDebug) }
+        let theirs = try Self.edited { try $0.setBuildSetting("MARKETING_VERSION", to: "2.0", in: SampleProject.appRelease) }
+        try directory.write("base", String(SampleProject.text.prefix(3000)))
+        try directory.write("ours", ours)
+        try directory.write("theirs", theirs)
+        let result = try CommandResult.run(binary, ["xcodeproj", "merge", "base", "ours", "theirs"], in: directory.path, environment: gitEnvironment(binary))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("the base version does not read as a project at line"))
+        let merged = try String(contentsOfFile: directory.path + "/ours", encoding: .utf8)
+        #expect(merged.contains("SWIFT_VERSION = 6.0;") && merged.contains("MARKETING_VERSION = 2.0;"))
+    }
+
+    @Test("wrong arguments: a usage error naming what is expected")
+    func wrongArguments() throws {
+        guard let binary = try slipway("wrongArguments") else { return }
+        let result = try CommandResult.run(binary, ["xcodeproj", "merge", "a", "b"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("expected three files, BASE OURS THEIRS (git passes %O %A %B), got 2; or use --install"))
+    }
+}

@@ -1,0 +1,173 @@
+import Testing
+import TestThreads
+@testable import PBXProj
+
+/// `PBXProjMerge`: hand-made three-way merges of the sample project.
+@Suite("pbxproj merge", .dedicatedThreads)
+struct MergeTests {
+    typealias Edit = (inout PBXProject) throws -> Void
+
+    static func base() throws -> PBXProject {
+        try PBXProject(bytes: Array(SampleProject.text.utf8), projectName: "Sample")
+    }
+
+    /// The base with `edits` applied, in Xcode's form.
+    static func side(_ edits: [Edit]) throws -> [UInt8] {
+        var project = try base()
+        for edit in edits { try edit(&project) }
+        return try project.canonicalSerialized()
+    }
+
+    static func merge(_ ours: [Edit], _ theirs: [Edit]) throws -> PBXProjMergeResult {
+        try PBXProjMerge.merge(base: Array(SampleProject.text.utf8), ours: side(ours), theirs: side(theirs))
+    }
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    static func addFile(_ path: String, to group: ObjectID = SampleProject.appGroup) -> Edit {
+        { try $0.addFileReference(path: path, lastKnownFileType: "sourcecode.swift", to: group) }
+    }
+
+    static func setting(_ key: String, _ value: String, in configuration: ObjectID = SampleProject.appDebug) -> Edit {
+        { try $0.setBuildSetting(key, to: .string(value), in: configuration) }
+    }
+
+    @Test("nothing changed on either side: the base comes back, in Xcode's form")
+    func unchanged() throws {
+        let result = try Self.merge([], [])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.isCanonical)
+        #expect(result.bytes == Array(SampleProject.text.utf8))
+    }
+
+    @Test("both sides add files to the same group: both are kept, ours first")
+    func bothAddToSameGroup() throws {
+        let result = try Self.merge([Self.addFile("A.swift")], [Self.addFile("B.swift")])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try Self.side([Self.addFile("A.swift"), Self.addFile("B.swift")])))
+        let merged = try PBXProject(bytes: result.bytes, projectName: "Sample")
+        let children = merged.object(SampleProject.appGroup)?.references("children") ?? []
+        let names = children.compactMap { merged.object($0)?.string("path") }
+        #expect(Array(names.suffix(2)) == ["A.swift", "B.swift"])
+    }
+
+    @Test("one side renames a group while the other adds a file to it: both changes are kept")
+    func renameWhileAdding() throws {
+        let rename: Edit = { try $0.setPath(of: SampleProject.appGroup, to: "Application") }
+        let result = try Self.merge([rename], [Self.addFile("New.swift")])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try Self.side([rename, Self.addFile("New.swift")])))
+        #expect(result.bytes == (try Self.side([Self.addFile("New.swift"), rename])))
+    }
+
+    @Test("both sides change different settings of one configuration: both are taken")
+    func differentSettings() throws {
+        let ours = Self.setting("SWIFT_VERSION", "6.0"), theirs = Self.setting("MARKETING_VERSION", "1.3.0")
+        let result = try Self.merge([ours], [theirs])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try Self.side([ours, theirs])))
+    }
+
+    @Test("a file removed on one side and untouched on the other is removed")
+    func removal() throws {
+        let remove: Edit = { try $0.removeFileReference(SampleProject.contentView) }
+        let result = try Self.merge([Self.setting("SWIFT_VERSION", "6.0")], [remove])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try Self.side([Self.setting("SWIFT_VERSION", "6.0"), remove])))
+    }
+
+    @Test("the same setting changed to different values: conflict markers around just that entry")
+    func sameSettingConflict() throws {
+        let result = try Self.merge([Self.setting("SWIFT_VERSION", "6.0"), Self.addFile("A.swift")], [Self.setting("SWIFT_VERSION", "5.10")])
+        #expect(result.conflicts.count == 1)
+        let conflict = try #require(result.conflicts.first)
+        #expect(conflict.objectID == SampleProject.appDebug)
+        #expect(conflict.keyPath == ["buildSettings", "SWIFT_VERSION"])
+        #expect(conflict.description == #"120000000000000000000003 /* Debug */ buildSettings.SWIFT_VERSION: ours "6.0", theirs "5.10""#)
+        let text = Self.text(result.bytes)
+        #expect(text.contains("<<<<<<< ours\n\t\t\t\tSWIFT_VERSION = 6.0;\n=======\n\t\t\t\tSWIFT_VERSION = 5.10;\n>>>>>>> theirs\n"))
+        #expect(text.components(separatedBy: "<<<<<<<").count == 2)
+        // Taking our side gives our merge: the markers wrap nothing else.
+        let oursTaken = text.replacingOccurrences(
+            of: "<<<<<<< ours\n\t\t\t\tSWIFT_VERSION = 6.0;\n=======\n\t\t\t\tSWIFT_VERSION = 5.10;\n>>>>>>> theirs\n",
+            with: "\t\t\t\tSWIFT_VERSION = 6.0;\n")
+        #expect(oursTaken == Self.text(try Self.side([Self.setting("SWIFT_VERSION", "6.0"), Self.addFile("A.swift")])))
+    }
+
+    @Test("an object changed on one side and removed on the other is a conflict")
+    func modifyDeleteConflict() throws {
+        let remove: Edit = { try $0.removeObject(SampleProject.words) }
+        let rename: Edit = { try $0.setName(of: SampleProject.words, to: "dictionary") }
+        let result = try Self.merge([rename], [remove])
+        #expect(result.conflicts.count == 1)
+        #expect(result.conflicts.first?.keyPath == [])
+        #expect(result.conflicts.first?.theirs == nil)
+        #expect(Self.text(result.bytes).contains("<<<<<<< ours\n"))
+    }
+
+    @Test("both sides move the same group to different groups: a conflict, not a group in two places")
+    func doubleMove() throws {
+        func move(into destination: ObjectID) -> Edit {
+            { project in
+                let children = project.object(SampleProject.mainGroup)?.references("children") ?? []
+                try project.setChildren(of: SampleProject.mainGroup, to: children.filter { $0 != SampleProject.testsGroup })
+                let target = project.object(destination)?.references("children") ?? []
+                try project.setChildren(of: destination, to: target + [SampleProject.testsGroup])
+            }
+        }
+        let result = try Self.merge([move(into: SampleProject.appGroup)], [move(into: SampleProject.productsGroup)])
+        #expect(result.conflicts.count == 1)
+        #expect(result.conflicts.first?.objectID == SampleProject.testsGroup)
+        #expect(result.conflicts.first?.keyPath == ["(group)"])
+        let text = Self.text(result.bytes)
+        #expect(text.components(separatedBy: "<<<<<<< ours\n").count > 1)
+        let same = try Self.merge([move(into: SampleProject.appGroup)], [move(into: SampleProject.appGroup)])
+        #expect(same.conflicts.isEmpty)
+    }
+
+    @Test("ordered sets: each side's additions go next to their neighbours, removals stay removed")
+    func orderedSets() {
+        let merged = OrderedSetMerge.merge(base: ["a", "b", "c", "d"], ours: ["a", "x", "b", "d"], theirs: ["y", "a", "b", "c", "z", "d"])
+        #expect(merged == ["y", "a", "x", "b", "z", "d"])
+        #expect(OrderedSetMerge.merge(base: ["a", "b"], ours: ["a", "b"], theirs: ["b", "a"]) == ["b", "a"])
+    }
+
+    @Test("neither side in Xcode's form: our text is kept and only the changes are spliced in")
+    func preservesSharedStyle() throws {
+        let oddBase = SampleProject.text.replacingOccurrences(of: "\t\t\t\tSDKROOT = iphoneos;\n\t\t\t\tVALIDATE_PRODUCT = YES;", with: "\t\t\t\tVALIDATE_PRODUCT = YES;\n\t\t\t\tSDKROOT = iphoneos;")
+        func side(_ edit: Edit) throws -> [UInt8] {
+            var project = try PBXProject(bytes: Array(oddBase.utf8), projectName: "Sample")
+            try edit(&project)
+            return try project.serialized()
+        }
+        let result = try PBXProjMerge.merge(
+            base: Array(oddBase.utf8), ours: side(Self.setting("SWIFT_VERSION", "6.0")), theirs: side(Self.setting("MARKETING_VERSION", "2.0")))
+        #expect(!result.isCanonical)
+        #expect(result.conflicts.isEmpty)
+        let text = Self.text(result.bytes)
+        #expect(text.contains("\t\t\t\tVALIDATE_PRODUCT = YES;\n\t\t\t\tSDKROOT = iphoneos;"))
+        #expect(text.contains("SWIFT_VERSION = 6.0;") && text.contains("MARKETING_VERSION = 2.0;"))
+    }
+
+    @Test("a side with conflict markers or a base that does not parse: an error naming the side and the line")
+    func unreadableInput() throws {
+        let marked = SampleProject.text.replacingOccurrences(of: "/* Begin PBXGroup section */\n", with: "/* Begin PBXGroup section */\n<<<<<<< HEAD\n")
+        let line = (marked.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("<<<<<<<") } ?? 0) + 1
+        let base = Array(SampleProject.text.utf8)
+        #expect {
+            try PBXProjMerge.merge(base: base, ours: base, theirs: Array(marked.utf8))
+        } throws: { error in
+            guard let error = error as? PBXProjMergeError, case .unreadable(let side, let inner) = error else { return false }
+            return side == "theirs" && inner.location?.line == line && error.message.contains("line \(line)")
+        }
+        #expect(throws: PBXProjMergeError.self) {
+            try PBXProjMerge.merge(base: Array(SampleProject.text.prefix(2000).utf8), ours: base, theirs: base)
+        }
+    }
+
+    @Test("the project's name is read from the configuration list's comment")
+    func projectName() {
+        #expect(PBXProjMerge.detectProjectName(Array(SampleProject.text.utf8)) == "Sample")
+        #expect(PBXProjMerge.detectProjectName(Array("{}".utf8)) == nil)
+    }
+}

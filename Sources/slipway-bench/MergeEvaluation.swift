@@ -14,20 +14,27 @@ enum MergeEvaluation {
         var driverClean = 0
         var lineClean = 0
         var equalCommitted = 0
+        var equalButOrder = 0
         var driverFallback = 0
         var driverOnlyConflicted = 0
+        var lineOnlyConflicted = 0
+        var committedUnreadable = 0
+        var crissCross = 0
         /// How often each key (last key of the path) conflicted.
         var conflictKeys: [String: Int] = [:]
+        /// Differing clean merges by the set of reasons found in them.
+        var reasons: [String: Int] = [:]
         var differing: [String] = []
+        var fallbacks: [String] = []
     }
 
     static func run(_ arguments: [String]) async throws {
         guard let clone = arguments.first(where: { !$0.hasPrefix("--") }) else {
             throw BenchError("usage: slipway-bench merge eval CLONE_PATH [--max N]")
         }
-        let limit = Bench.option("--max", arguments).flatMap { Int($0) } ?? 500
+        let limit = Bench.option("--max", arguments).flatMap { Int($0) } ?? Int.max
         let git = Git(directory: clone)
-        let lines = try await git.text(["rev-list", "--merges", "--parents", "--all", "-n", String(limit * 20)]).split(separator: "\n")
+        let lines = try await git.text(["rev-list", "--merges", "--parents", "--all"]).split(separator: "\n")
         var tally = Tally()
         let scratch = NSTemporaryDirectory() + "slipway-merge-eval-\(getpid())"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -36,27 +43,37 @@ enum MergeEvaluation {
             let ids = line.split(separator: " ").map(String.init)
             guard ids.count == 3 else { continue }
             let (merge, first, second) = (ids[0], ids[1], ids[2])
-            guard let base = try? await git.text(["merge-base", first, second]).trimmingCharacters(in: .whitespacesAndNewlines),
-                !base.isEmpty
-            else { continue }
+            guard let bases = try? await git.lines(["merge-base", "--all", first, second]), let base = bases.first else { continue }
             let changedFirst = Set(try await git.lines(["diff", "--name-only", base, first, "--", "*.pbxproj"]))
             let changedSecond = try await git.lines(["diff", "--name-only", base, second, "--", "*.pbxproj"])
             for path in changedSecond where changedFirst.contains(path) && tally.merges < limit {
-                try await evaluate(git: git, merge: merge, versions: [base, first, second], path: path, scratch: scratch, tally: &tally)
+                let subject = "\(merge.prefix(10)) \(path)" + (bases.count > 1 ? " (criss-cross: \(bases.count) merge bases)" : "")
+                if bases.count > 1 { tally.crissCross += 1 }
+                try await evaluate(git: git, merge: merge, versions: [base, first, second], path: path, subject: subject, scratch: scratch, tally: &tally)
             }
         }
+        report(clone: clone, tally)
+    }
+
+    private static func report(clone: String, _ tally: Tally) {
         print("merge evaluation of \(clone)")
-        print("  merges touching a project.pbxproj on both parents: \(tally.merges)")
-        print("  clean by the driver: \(tally.driverClean) (line-merge fallback for unreadable input: \(tally.driverFallback))")
-        print("  clean by git merge-file: \(tally.lineClean) (clean by git merge-file but conflicted by the driver: \(tally.driverOnlyConflicted))")
-        print("  driver's clean merge equal to the committed one (Xcode's form): \(tally.equalCommitted)")
+        print("  merges touching a project.pbxproj on both parents: \(tally.merges) (criss-cross, first merge base used: \(tally.crissCross))")
+        print("  clean by the driver: \(tally.driverClean), conflicted: \(tally.merges - tally.driverClean - tally.driverFallback), line-merge fallback for unreadable input: \(tally.driverFallback)")
+        print("  clean by git merge-file: \(tally.lineClean), conflicted: \(tally.merges - tally.lineClean)")
+        print("  conflicted by the driver only: \(tally.driverOnlyConflicted); by git merge-file only: \(tally.lineOnlyConflicted)")
+        print("  driver's clean merge equal to the committed one (Xcode's form): \(tally.equalCommitted); equal but for list order: \(tally.equalButOrder); committed file unreadable: \(tally.committedUnreadable)")
         let keys = tally.conflictKeys.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6)
         print("  the driver's conflicts by key: " + keys.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        for (reasons, count) in tally.reasons.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            print("  differing clean merges explained by [\(reasons)]: \(count)")
+        }
+        for fallback in tally.fallbacks { print("  fallback: \(fallback)") }
         for difference in tally.differing { print("  differs: \(difference)") }
+        print("SUMMARY\t\(clone)\t\(tally.merges)\t\(tally.driverClean)\t\(tally.lineClean)\t\(tally.equalCommitted)\t\(tally.equalButOrder)\t\(tally.driverFallback)\t\(tally.driverOnlyConflicted)\t\(tally.lineOnlyConflicted)\t\(tally.committedUnreadable)\t\(tally.crissCross)")
     }
 
     private static func evaluate(
-        git: Git, merge: String, versions: [String], path: String, scratch: String, tally: inout Tally
+        git: Git, merge: String, versions: [String], path: String, subject: String, scratch: String, tally: inout Tally
     ) async throws {
         var blobs: [[UInt8]] = []
         for version in versions + [merge] {
@@ -74,58 +91,53 @@ enum MergeEvaluation {
             result = try PBXProjMerge.merge(base: blobs[0], ours: blobs[1], theirs: blobs[2])
         } catch {
             tally.driverFallback += 1
+            let reason = (error as? PBXProjMergeError)?.message ?? "\(error)"
+            tally.fallbacks.append("\(subject): \(reason); git merge-file: \(lineClean ? "clean" : "conflicted")")
             return
         }
         for conflict in result.conflicts { tally.conflictKeys[conflict.keyPath.last ?? "(object)", default: 0] += 1 }
         guard result.conflicts.isEmpty else {
             if lineClean {
                 tally.driverOnlyConflicted += 1
-                tally.differing.append("\(merge.prefix(10)) \(path): conflicted by the driver, clean by git merge-file: \(result.conflicts.prefix(2).map(\.description).joined(separator: "; "))")
+                tally.differing.append("\(subject): conflicted by the driver, clean by git merge-file: \(result.conflicts.prefix(2).map(\.description).joined(separator: "; "))")
             }
             return
         }
         tally.driverClean += 1
-        let subject = "\(merge.prefix(10)) \(path)"
-        guard let committed = try? PBXProject(bytes: blobs[3], projectName: "Project").canonicalSerialized() else {
+        if !lineClean { tally.lineOnlyConflicted += 1 }
+        compare(result.bytes, blobs: blobs, subject: subject, tally: &tally)
+    }
+
+    /// Compares the driver's clean merge with the committed one and explains any difference.
+    private static func compare(_ merged: [UInt8], blobs: [[UInt8]], subject: String, tally: inout Tally) {
+        let read = { (bytes: [UInt8]) in try? PBXProject(bytes: bytes, projectName: "Project") }
+        guard let committed = read(blobs[3]), let committedText = try? committed.canonicalSerialized() else {
+            tally.committedUnreadable += 1
             tally.differing.append("\(subject): the committed file does not read as a project")
             return
         }
-        let ours = try PBXProject(bytes: result.bytes, projectName: "Project").canonicalSerialized()
-        if ours == committed {
+        guard let driver = read(merged), let base = read(blobs[0]), let ours = read(blobs[1]), let theirs = read(blobs[2]),
+            let driverText = try? driver.canonicalSerialized()
+        else {
+            tally.differing.append("\(subject): UNEXPLAINED: the driver's merge does not read back")
+            return
+        }
+        if driverText == committedText {
             tally.equalCommitted += 1
-        } else {
-            tally.differing.append("\(subject): \(explain(driver: result.bytes, committed: blobs[3], ours, committed))")
+            return
         }
-    }
-
-    /// How the driver's merge and the committed one differ, object by object: objects only one
-    /// of them has, and objects both have with different values (the keys named).
-    static func explain(driver: [UInt8], committed: [UInt8], _ canonicalDriver: [UInt8], _ canonicalCommitted: [UInt8]) -> String {
-        guard let a = try? PBXProject(bytes: driver, projectName: "Project"),
-            let b = try? PBXProject(bytes: committed, projectName: "Project")
-        else { return firstDifference(canonicalDriver, canonicalCommitted) }
-        let idsA = Set(a.objectIDs), idsB = Set(b.objectIDs)
-        func describe(_ project: PBXProject, _ ids: [ObjectID]) -> String {
-            ids.prefix(3).map { id in
-                let object = project.object(id)
-                return "\(object?.isa ?? "?") \(object?.string("name") ?? object?.string("path") ?? id.rawValue)"
-            }.joined(separator: ", ") + (ids.count > 3 ? ", ..." : "")
+        let findings = MergeDifferenceExplainer(base: base, ours: ours, theirs: theirs, driver: driver, committed: committed).explain()
+        let kinds = Set(findings.map(\.kind)).sorted()
+        if kinds == [.order] { tally.equalButOrder += 1 }
+        let key = kinds.isEmpty ? "same objects and values, other text" : kinds.map(\.label).joined(separator: " + ")
+        tally.reasons[key, default: 0] += 1
+        var lines: [String] = []
+        for kind in kinds {
+            let ofKind = findings.filter { $0.kind == kind }
+            lines.append("      \(kind.label): \(ofKind.count): " + ofKind.prefix(3).map(\.subject).joined(separator: "; ") + (ofKind.count > 3 ? "; ..." : ""))
         }
-        var parts: [String] = []
-        let onlyCommitted = idsB.subtracting(idsA).sorted()
-        let onlyDriver = idsA.subtracting(idsB).sorted()
-        if !onlyCommitted.isEmpty { parts.append("committed has \(onlyCommitted.count) object(s) neither side had (\(describe(b, onlyCommitted)))") }
-        if !onlyDriver.isEmpty { parts.append("committed dropped \(onlyDriver.count) object(s) a side kept (\(describe(a, onlyDriver)))") }
-        var changed: [String] = []
-        for id in idsA.intersection(idsB).sorted() {
-            guard let x = a.object(id), let y = b.object(id), x.properties != y.properties else { continue }
-            let keys = Set(x.properties.keys + y.properties.keys).filter { x[$0] != y[$0] }.sorted()
-            changed.append("\(x.isa) \(x.string("name") ?? x.string("path") ?? id.rawValue) [\(keys.joined(separator: ","))]")
-        }
-        if !changed.isEmpty {
-            parts.append("\(changed.count) object(s) differ: " + changed.prefix(3).joined(separator: "; ") + (changed.count > 3 ? "; ..." : ""))
-        }
-        return parts.isEmpty ? "same objects and values; " + firstDifference(canonicalDriver, canonicalCommitted) : parts.joined(separator: "; ")
+        if kinds.isEmpty { lines.append("      " + firstDifference(driverText, committedText)) }
+        tally.differing.append(subject + "\n" + lines.joined(separator: "\n"))
     }
 
     /// The first differing line of two texts, for the report.

@@ -132,6 +132,42 @@ struct MergeTests {
         #expect(OrderedSetMerge.merge(base: ["a", "b"], ours: ["a", "b"], theirs: ["b", "a"]) == ["b", "a"])
     }
 
+    @Test("a list that already repeats an id (left by an earlier bad merge) still merges as an ordered set")
+    func repeatedIDs() throws {
+        let children = try Self.base().object(SampleProject.appGroup)?.references("children") ?? []
+        let repeated = try #require(children.first)
+        let withRepeat: Edit = { try $0.setChildren(of: SampleProject.appGroup, to: children + [repeated]) }
+        let repeatedBase = try Self.side([withRepeat])
+        func side(_ edits: [Edit]) throws -> [UInt8] {
+            var project = try PBXProject(bytes: repeatedBase, projectName: "Sample")
+            for edit in edits { try edit(&project) }
+            return try project.canonicalSerialized()
+        }
+        // Both sides add a file: both kept, and the repeat stays (neither side touched it).
+        let both = try PBXProjMerge.merge(base: repeatedBase, ours: side([Self.addFile("A.swift")]), theirs: side([Self.addFile("B.swift")]))
+        #expect(both.conflicts.isEmpty)
+        #expect(both.bytes == (try side([Self.addFile("A.swift"), Self.addFile("B.swift")])))
+        // One side removes the repeat while the other adds a file: the repeat is gone, the file kept.
+        let dedupe: Edit = { try $0.setChildren(of: SampleProject.appGroup, to: children) }
+        let removed = try PBXProjMerge.merge(base: repeatedBase, ours: side([Self.addFile("A.swift")]), theirs: side([dedupe]))
+        #expect(removed.conflicts.isEmpty)
+        #expect(removed.bytes == (try side([dedupe, Self.addFile("A.swift")])))
+    }
+
+    @Test("a conflict between two long lists is summarised by what only one side has")
+    func longListConflictSummary() {
+        let ids = (0..<12).map { PBXValue.string(String(format: "%024X", $0)) }
+        let ours = PBXProjMergeConflict(
+            objectID: "AA0000000000000000000001", comment: "App", keyPath: ["buildSettings", "OTHER_LDFLAGS"],
+            ours: .array(ids + [.string("-ObjC")]), theirs: .array(ids + [.string("-lz")]))
+        #expect(ours.description == #"AA0000000000000000000001 /* App */ buildSettings.OTHER_LDFLAGS: only ours has "-ObjC", only theirs has "-lz" (lists of 13 and 13)"#)
+        let reordered = PBXProjMergeConflict(
+            objectID: nil, comment: nil, keyPath: ["list"], ours: .array(ids), theirs: .array(ids.reversed()))
+        #expect(reordered.description == "(top level) list: the same 12 elements in another order")
+        let short = PBXProjMergeConflict(objectID: nil, comment: nil, keyPath: ["list"], ours: .array([.string("a")]), theirs: .array([.string("b")]))
+        #expect(short.description == #"(top level) list: ours "(a)", theirs "(b)""#)
+    }
+
     @Test("neither side in Xcode's form: our text is kept and only the changes are spliced in")
     func preservesSharedStyle() throws {
         let oddBase = SampleProject.text.replacingOccurrences(of: "\t\t\t\tSDKROOT = iphoneos;\n\t\t\t\tVALIDATE_PRODUCT = YES;", with: "\t\t\t\tVALIDATE_PRODUCT = YES;\n\t\t\t\tSDKROOT = iphoneos;")

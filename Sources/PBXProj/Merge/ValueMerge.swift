@@ -26,12 +26,29 @@ public struct PBXProjMergeConflict: Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         let subject = objectID.map { id in "\(id)" + (comment.map { " /* \($0) */" } ?? "") } ?? "(top level)"
         let key = keyPath.isEmpty ? "the whole object" : keyPath.joined(separator: ".")
-        return "\(subject) \(key): ours \(Self.show(ours)), theirs \(Self.show(theirs))"
+        return "\(subject) \(key): " + Self.showBoth(ours, theirs)
     }
 
     static func show(_ value: PBXValue?) -> String {
         guard let value else { return "(removed)" }
         return "\"" + text(value) + "\""
+    }
+
+    /// Both values; two long lists are shown by what only one of them has, so that a summary
+    /// line stays readable.
+    static func showBoth(_ ours: PBXValue?, _ theirs: PBXValue?) -> String {
+        let full = "ours \(show(ours)), theirs \(show(theirs))"
+        guard full.count > 240, let o = ours?.array, let t = theirs?.array else { return full }
+        let onlyOurs = o.filter { !t.contains($0) }, onlyTheirs = t.filter { !o.contains($0) }
+        if onlyOurs.isEmpty && onlyTheirs.isEmpty {
+            return o.count == t.count
+                ? "the same \(o.count) elements in another order"
+                : "the same elements, repeated a different number of times (ours \(o.count), theirs \(t.count))"
+        }
+        func list(_ values: [PBXValue]) -> String {
+            values.isEmpty ? "nothing" : "\"" + values.map(text).joined(separator: ", ") + "\""
+        }
+        return "only ours has \(list(onlyOurs)), only theirs has \(list(onlyTheirs)) (lists of \(o.count) and \(t.count))"
     }
 
     private static func text(_ value: PBXValue) -> String {
@@ -65,10 +82,10 @@ struct ValueMerge {
                 return (.dictionary(mo), .dictionary(mt))
             }
         }
-        if orderedSets, let o = Self.distinctStrings(ours), let t = Self.distinctStrings(theirs),
-            let b = base == nil ? [] : Self.distinctStrings(base) {
+        if orderedSets, let o = Self.occurrences(ours), let t = Self.occurrences(theirs),
+            let b = base == nil ? [] : Self.occurrences(base) {
             let merged = OrderedSetMerge.merge(base: b, ours: o, theirs: t)
-            let value = PBXValue.array(merged.map { .string($0) })
+            let value = PBXValue.array(merged.map { .string(Self.element(of: $0)) })
             return (value, value)
         }
         conflicts.append((path, ours, theirs))
@@ -96,21 +113,33 @@ struct ValueMerge {
         return (resultOurs, resultTheirs)
     }
 
-    /// The strings of an array of distinct strings, else nil.
-    static func distinctStrings(_ value: PBXValue?) -> [String]? {
+    /// The strings of an array of strings, each made distinct by its occurrence: the second
+    /// `X` is `X`, NUL, `1`, and so on. A list that already repeats an id (an earlier bad merge
+    /// can leave one) then still merges as an ordered set, its repeats kept or removed like any
+    /// other element. Nil when an element is not a string.
+    static func occurrences(_ value: PBXValue?) -> [String]? {
         guard let array = value?.array else { return nil }
-        var seen = Set<String>()
+        var seen: [String: Int] = [:]
         var result: [String] = []
         result.reserveCapacity(array.count)
         for element in array {
-            guard let string = element.string, seen.insert(string).inserted else { return nil }
-            result.append(string)
+            guard let string = element.string else { return nil }
+            let count = seen[string, default: 0]
+            seen[string] = count + 1
+            result.append(count == 0 ? string : string + "\u{0}" + String(count))
         }
         return result
     }
+
+    /// The list element an `occurrences` key stands for.
+    static func element(of key: String) -> String {
+        guard let end = key.utf8.firstIndex(of: 0) else { return key }
+        return String(key[..<end])
+    }
 }
 
-/// A three-way merge of lists whose elements are distinct (children, build-phase files, targets):
+/// A three-way merge of lists whose elements are distinct (children, build-phase files, targets;
+/// repeated ones are made distinct by `ValueMerge.occurrences`):
 /// what either side removed is gone, what either side added is kept next to the neighbours it
 /// has on its side, and our order wins where both reordered.
 enum OrderedSetMerge {

@@ -154,6 +154,55 @@ struct MergeTests {
         #expect(removed.bytes == (try side([dedupe, Self.addFile("A.swift")])))
     }
 
+    /// Adds `path` to the app group under the id `file` and, when `build` is given, to the
+    /// sources phase under that id: the same file added by hand on two branches gets other ids.
+    static func addByHand(_ path: String, file: ObjectID, build: ObjectID?, to group: ObjectID = SampleProject.appGroup) -> Edit {
+        { project in
+            try project.add(PBXObject(id: file, isa: "PBXFileReference", properties: [
+                "lastKnownFileType": .string("sourcecode.swift"), "path": .string(path), "sourceTree": .string("<group>"),
+            ]))
+            try project.setChildren(of: group, to: (project.object(group)?.references("children") ?? []) + [file])
+            guard let build else { return }
+            try project.add(PBXObject(id: build, isa: "PBXBuildFile", properties: ["fileRef": .string(file.rawValue)]))
+            let files = project.object(SampleProject.sourcesPhase)?.references("files") ?? []
+            try project.modify(SampleProject.sourcesPhase) { $0.properties["files"] = .array((files + [build]).map { .string($0.rawValue) }) }
+        }
+    }
+
+    @Test("the same file added on both sides under different ids is kept once, with one build file")
+    func twinAdditions() throws {
+        let ours = Self.addByHand("Shared.swift", file: "AA0000000000000000000001", build: "AA0000000000000000000002")
+        let theirs = Self.addByHand("Shared.swift", file: "BB0000000000000000000001", build: "BB0000000000000000000002")
+        let result = try Self.merge([ours], [theirs, Self.addFile("Other.swift")])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try Self.side([ours, Self.addFile("Other.swift")])))
+        let merged = try PBXProject(bytes: result.bytes, projectName: "Sample")
+        #expect(!merged.contains("BB0000000000000000000001") && !merged.contains("BB0000000000000000000002"))
+    }
+
+    @Test("twins are matched only in the same list: the same file added to two groups is kept twice")
+    func twinsInOtherLists() throws {
+        let ours = Self.addByHand("Shared.swift", file: "AA0000000000000000000001", build: nil)
+        let theirs = Self.addByHand("Shared.swift", file: "BB0000000000000000000001", build: nil, to: SampleProject.testsGroup)
+        let result = try Self.merge([ours], [theirs])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try Self.side([ours, theirs])))
+    }
+
+    @Test("their build file of a twin reference is kept, pointing at our reference")
+    func twinReferenceOwnBuildFile() throws {
+        let ours = Self.addByHand("Shared.swift", file: "AA0000000000000000000001", build: nil)
+        let theirs = Self.addByHand("Shared.swift", file: "BB0000000000000000000001", build: "BB0000000000000000000002")
+        let result = try Self.merge([ours], [theirs])
+        #expect(result.conflicts.isEmpty)
+        let merged = try PBXProject(bytes: result.bytes, projectName: "Sample")
+        #expect(!merged.contains("BB0000000000000000000001"))
+        #expect(merged.object("BB0000000000000000000002")?.string("fileRef") == "AA0000000000000000000001")
+        #expect(merged.object(SampleProject.sourcesPhase)?.references("files").contains("BB0000000000000000000002") == true)
+        let children = merged.object(SampleProject.appGroup)?.references("children") ?? []
+        #expect(children.filter { $0 == "AA0000000000000000000001" }.count == 1)
+    }
+
     @Test("a conflict between two long lists is summarised by what only one side has")
     func longListConflictSummary() {
         let ids = (0..<12).map { PBXValue.string(String(format: "%024X", $0)) }

@@ -120,6 +120,7 @@ struct GraphMerger {
         for id in ourIDs { try mergeObject(id, inOurs: true) }
         for id in theirs.objectIDs where !ourSet.contains(id) { try mergeObject(id, inOurs: false) }
         try resolveDoublePlacements()
+        try mergeTwinAdditions()
     }
 
     private mutating func mergeRoot() throws {
@@ -213,7 +214,7 @@ struct GraphMerger {
     }
 
     /// Whether the object's text is the same in both files (a fast check before decoding).
-    private func sameText(_ id: ObjectID, _ a: PBXProject, _ b: PBXProject) -> Bool {
+    func sameText(_ id: ObjectID, _ a: PBXProject, _ b: PBXProject) -> Bool {
         guard let first = a.rawText(id), let second = b.rawText(id) else { return false }
         return first.elementsEqual(second)
     }

@@ -15,6 +15,7 @@ struct MergeDifferenceExplainer {
         case editInMerge
         case sameAdditionOnBothSides
         case sideChangeLeftOut
+        case danglingInParent
         case order
         case unexplained
 
@@ -25,6 +26,7 @@ struct MergeDifferenceExplainer {
             case .editInMerge: "edit made in the merge commit (no parent has it)"
             case .sameAdditionOnBothSides: "both parents added the same file or object under different ids; the commit kept one"
             case .sideChangeLeftOut: "a parent's change left out of the commit"
+            case .danglingInParent: "a list names an id that no object has (already broken in a parent)"
             case .order: "same entries in another order"
             case .unexplained: "UNEXPLAINED (the driver's merge is not one of the above)"
             }
@@ -114,13 +116,16 @@ struct MergeDifferenceExplainer {
         let (b, o, t) = (Set(versions[0]), Set(versions[1]), Set(versions[2]))
         var findings: [Finding] = []
         for element in c where !inD.contains(element) {
-            let kind: Kind = b.union(o).union(t).contains(element) ? .sideChangeLeftOut : .editInMerge
+            let kind: Kind = isDangling(element) ? .danglingInParent
+                : b.union(o).union(t).contains(element) ? .sideChangeLeftOut : .editInMerge
             findings.append(Finding(kind: kind, subject: "\(place): commit adds \(short(element))"))
         }
         for element in d where !inC.contains(element) {
             let kind: Kind
             if b.contains(element) && o.contains(element) && t.contains(element) {
                 kind = .editInMerge
+            } else if isDangling(element) {
+                kind = .danglingInParent
             } else if !b.contains(element) && (o.contains(element) || t.contains(element)) {
                 let id = element.string.map { ObjectID($0) }
                 let other = o.contains(element) ? theirs : ours
@@ -131,6 +136,13 @@ struct MergeDifferenceExplainer {
             findings.append(Finding(kind: kind, subject: "\(place): commit lacks \(short(element))"))
         }
         return findings
+    }
+
+    /// Whether a list element looks like an object id but no version has that object.
+    private func isDangling(_ element: PBXValue) -> Bool {
+        guard let text = element.string, text.utf8.count == 24, text.utf8.allSatisfy({ $0 < 0x80 && ($0 >= 0x30) }) else { return false }
+        let id = ObjectID(text)
+        return ![base, ours, theirs, driver, committed].contains { $0.contains(id) }
     }
 
     /// Whether `other` (the parent that did not add `id`) added an object that is the same file

@@ -129,6 +129,22 @@ struct MergeCommandTests {
         #expect(merged.contains("SWIFT_VERSION = 6.0;") && merged.contains("MARKETING_VERSION = 2.0;"))
     }
 
+    @Test("a side that repeats an object's definition: merged on the graph with one definition, and a note saying so")
+    func repeatedDefinition() throws {
+        guard let binary = try slipway("repeatedDefinition") else { return }
+        let directory = try TemporaryDirectory(prefix: "pbx-merge")
+        let line = "\t\t0D0000000000000000000002 /* ContentView.swift in Sources */ = {isa = PBXBuildFile; fileRef = 0B0000000000000000000002 /* ContentView.swift */; };\n"
+        let theirs = try Self.edited { try $0.setBuildSetting("MARKETING_VERSION", to: "2.0", in: SampleProject.appRelease) }
+        try directory.write("base", SampleProject.text)
+        try directory.write("ours", SampleProject.text.replacingOccurrences(of: line, with: line + line))
+        try directory.write("theirs", theirs)
+        let result = try CommandResult.run(binary, ["xcodeproj", "merge", "base", "ours", "theirs"], in: directory.path, environment: gitEnvironment(binary))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains(
+            "note: ours: the ours version defines 0D0000000000000000000002 twice with the same text (left by a line merge); merged with one definition, as Xcode reads it"))
+        #expect(try String(contentsOfFile: directory.path + "/ours", encoding: .utf8) == theirs)
+    }
+
     @Test("wrong arguments: a usage error naming what is expected")
     func wrongArguments() throws {
         guard let binary = try slipway("wrongArguments") else { return }

@@ -250,6 +250,41 @@ struct MergeTests {
         }
     }
 
+    @Test("an object a version defines twice with the same text (a line merge's leftover) is merged with one definition")
+    func identicalRepeats() throws {
+        let buildFile = "\t\t0D0000000000000000000002 /* ContentView.swift in Sources */ = {isa = PBXBuildFile; fileRef = 0B0000000000000000000002 /* ContentView.swift */; };\n"
+        let group = try #require(SampleProject.text.range(of: "\t\t0A0000000000000000000003 /* App */ = {\n"))
+        let groupEnd = try #require(SampleProject.text.range(of: "\t\t};\n", range: group.upperBound..<SampleProject.text.endIndex))
+        let groupText = String(SampleProject.text[group.lowerBound..<groupEnd.upperBound])
+        let repeated = SampleProject.text
+            .replacingOccurrences(of: buildFile, with: buildFile + buildFile)
+            .replacingOccurrences(of: groupText, with: groupText + groupText)
+        #expect(throws: PBXProjError.self) { try PBXProject(bytes: Array(repeated.utf8), projectName: "Sample") }
+        let result = try PBXProjMerge.merge(
+            base: Array(repeated.utf8), ours: Array(repeated.utf8), theirs: Self.side([Self.setting("SWIFT_VERSION", "6.0")]))
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try Self.side([Self.setting("SWIFT_VERSION", "6.0")])))
+        #expect(result.notes == [
+            "the base version defines 0D0000000000000000000002, 0A0000000000000000000003 twice with the same text (left by a line merge); merged with one definition, as Xcode reads it",
+            "the ours version defines 0D0000000000000000000002, 0A0000000000000000000003 twice with the same text (left by a line merge); merged with one definition, as Xcode reads it",
+        ])
+    }
+
+    @Test("an object defined twice with different text is still unreadable: the merge names the side and both lines")
+    func differingRepeats() throws {
+        let buildFile = "\t\t0D0000000000000000000002 /* ContentView.swift in Sources */ = {isa = PBXBuildFile; fileRef = 0B0000000000000000000002 /* ContentView.swift */; };\n"
+        let changed = buildFile.replacingOccurrences(of: "; };", with: "; settings = {COMPILER_FLAGS = \"-w\"; }; };")
+        let repeated = SampleProject.text.replacingOccurrences(of: buildFile, with: buildFile + changed)
+        let line = (SampleProject.text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("\t\t0D0000000000000000000002") } ?? 0) + 1
+        let base = Array(SampleProject.text.utf8)
+        #expect {
+            try PBXProjMerge.merge(base: base, ours: Array(repeated.utf8), theirs: base)
+        } throws: { error in
+            (error as? PBXProjMergeError)?.message
+                == "the ours version does not read as a project at line \(line + 1), column 3: object id '0D0000000000000000000002' is defined twice (first at line \(line)); remove or renumber one of them"
+        }
+    }
+
     @Test("the project's name is read from the configuration list's comment")
     func projectName() {
         #expect(PBXProjMerge.detectProjectName(Array(SampleProject.text.utf8)) == "Sample")

@@ -22,6 +22,9 @@ public struct PBXProjMergeResult: Sendable {
     public var conflicts: [PBXProjMergeConflict]
     /// Whether the result is in Xcode's canonical form (false: the sides' own shared style).
     public var isCanonical: Bool
+    /// What was repaired in the inputs to merge them (an object a version defines twice with
+    /// the same text), one sentence each.
+    public var notes: [String] = []
 }
 
 /// A three-way merge of `project.pbxproj` files on their object graph (a git merge driver's
@@ -43,19 +46,20 @@ public enum PBXProjMerge {
         base: [UInt8], ours: [UInt8], theirs: [UInt8], projectName: String? = nil
     ) throws -> PBXProjMergeResult {
         let projectName = projectName ?? detectProjectName(ours) ?? "Project"
-        let baseProject = try read(base, side: "base", projectName: projectName)
-        let ourProject = try read(ours, side: "ours", projectName: projectName)
-        let theirProject = try read(theirs, side: "theirs", projectName: projectName)
+        var notes: [String] = []
+        let baseProject = try read(base, side: "base", projectName: projectName, notes: &notes)
+        let ourProject = try read(ours, side: "ours", projectName: projectName, notes: &notes)
+        let theirProject = try read(theirs, side: "theirs", projectName: projectName, notes: &notes)
         var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject)
         try merger.run()
         let canonical = ourProject.isCanonical || theirProject.isCanonical
         let oursText = try write(merger.resolvedOurs, canonical: canonical)
         guard !merger.conflicts.isEmpty else {
-            return PBXProjMergeResult(bytes: oursText, conflicts: [], isCanonical: canonical)
+            return PBXProjMergeResult(bytes: oursText, conflicts: [], isCanonical: canonical, notes: notes)
         }
         let theirsText = try write(merger.resolvedTheirs, canonical: canonical)
         let marked = ConflictMarkers.combine(ours: oursText, theirs: theirsText)
-        return PBXProjMergeResult(bytes: marked, conflicts: merger.conflicts, isCanonical: canonical)
+        return PBXProjMergeResult(bytes: marked, conflicts: merger.conflicts, isCanonical: canonical, notes: notes)
     }
 
     /// Writes `bytes` to `path` through a temporary file renamed over it, so that a reader never
@@ -82,9 +86,14 @@ public enum PBXProjMerge {
         return nil
     }
 
-    private static func read(_ bytes: [UInt8], side: String, projectName: String) throws -> PBXProject {
+    private static func read(_ bytes: [UInt8], side: String, projectName: String, notes: inout [String]) throws -> PBXProject {
         do {
-            return try PBXProject(bytes: bytes, projectName: projectName)
+            let (project, repeated) = try RepeatedDefinitions.removeIdentical(bytes, projectName: projectName)
+            if !repeated.isEmpty {
+                let ids = repeated.prefix(3).joined(separator: ", ") + (repeated.count > 3 ? " and \(repeated.count - 3) more" : "")
+                notes.append("the \(side) version defines \(ids) twice with the same text (left by a line merge); merged with one definition, as Xcode reads it")
+            }
+            return project
         } catch let error as PBXProjError {
             throw PBXProjMergeError.unreadable(side: side, error: error)
         }

@@ -65,6 +65,7 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
         do {
             let result = try PBXProjMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2])
             try PBXProjMerge.writeAtomically(result.bytes, to: paths[1])
+            for note in result.notes { env.standardError.write("note: \(paths[1]): \(note)\n") }
             guard result.conflicts.isEmpty else {
                 for conflict in result.conflicts { env.standardError.write("conflict: \(conflict)\n") }
                 env.printError("\(paths[1]): \(result.conflicts.count) conflicting entr\(result.conflicts.count == 1 ? "y" : "ies") left between conflict markers; resolve them and 'git add' the file")

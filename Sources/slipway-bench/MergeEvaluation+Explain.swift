@@ -16,6 +16,7 @@ struct MergeDifferenceExplainer {
         case sameAdditionOnBothSides
         case sideChangeLeftOut
         case danglingInParent
+        case repeatedByLineMerge
         case order
         case unexplained
 
@@ -27,7 +28,8 @@ struct MergeDifferenceExplainer {
             case .sameAdditionOnBothSides: "both parents added the same file or object under different ids; the commit kept one"
             case .sideChangeLeftOut: "a parent's change left out of the commit"
             case .danglingInParent: "a list names an id that no object has (already broken in a parent)"
-            case .order: "same entries in another order"
+            case .repeatedByLineMerge: "the commit lists an entry twice that both parents added once (git's line merge kept both insertions)"
+            case .order: "same entries in another order (both parents changed the list)"
             case .unexplained: "UNEXPLAINED (the driver's merge is not one of the above)"
             }
         }
@@ -112,7 +114,18 @@ struct MergeDifferenceExplainer {
 
     private func compareLists(_ d: [PBXValue], _ c: [PBXValue], versions: [[PBXValue]], place: String) -> [Finding] {
         let inD = Set(d), inC = Set(c)
-        if inD == inC { return [Finding(kind: .order, subject: place)] }
+        if inD == inC && d.count < c.count {
+            let repeated = Set(c.filter { element in c.filter { $0 == element }.count > d.filter { $0 == element }.count })
+            let (b, o, t) = (Set(versions[0]), Set(versions[1]), Set(versions[2]))
+            let byBoth = repeated.allSatisfy { o.contains($0) && t.contains($0) && !b.contains($0) }
+            return [Finding(kind: byBoth ? .repeatedByLineMerge : .editInMerge, subject: place + ": \(c.count - d.count) repeated")]
+        }
+        if inD == inC {
+            // One side left the list as it was and the driver took the other's list as it is:
+            // any other order is the commit's own.
+            let oneSided = (versions[1] == versions[0] && d == versions[2]) || (versions[2] == versions[0] && d == versions[1])
+            return [Finding(kind: oneSided ? .editInMerge : .order, subject: place + (oneSided ? ": the commit reorders a parent's list" : ""))]
+        }
         let (b, o, t) = (Set(versions[0]), Set(versions[1]), Set(versions[2]))
         var findings: [Finding] = []
         for element in c where !inD.contains(element) {

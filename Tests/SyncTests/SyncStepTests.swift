@@ -27,7 +27,7 @@ struct SyncStepTests {
     func planCheckRun() async throws {
         let repository = try SyntheticRepository(files: 4, groups: 2)
         let step = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj")]))
-        let effects = try await step.plan(in: context(repository.root))
+        let effects = try await (step as any Step).plan(in: context(repository.root))
         #expect(effects.contains(Effect(.write, "move App/File000000.swift → App/Module0000/File000000.swift")))
         #expect(effects.contains { $0.kind == .write && $0.summary.hasPrefix("edit App.xcodeproj/project.pbxproj") })
         let check = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "check": .bool(true)]))

@@ -38,6 +38,8 @@ public struct ProjectSnapshot: Hashable, Sendable {
         public let label: String
         /// The phase's entries in order.
         public let items: [PhaseItem]
+        /// What the phase does besides its files (copy destination, script, inputs, outputs), by key.
+        public let details: [String: String]
     }
 
     /// One target.
@@ -48,10 +50,20 @@ public struct ProjectSnapshot: Hashable, Sendable {
         public let name: String
         /// `productType` (native targets) or the isa (aggregate and legacy targets).
         public let kind: String
+        /// `productName`, when set.
+        public let productName: String?
         /// The build phases in order.
         public let phases: [Phase]
         /// The configurations in list order.
         public let configurations: [Configuration]
+        /// What the target depends on, in file order.
+        public let dependencies: [Dependency]
+        /// The Swift package products it links, as `Product (package location)`.
+        public let packageProducts: [String]
+        /// The synchronized folders whose files it builds (element ids).
+        public let synchronizedFolders: [ObjectID]
+        /// Its build rules, one line each.
+        public let buildRules: [String]
     }
 
     /// One build configuration.
@@ -82,6 +94,8 @@ public struct ProjectSnapshot: Hashable, Sendable {
     public let projectConfigurations: [Configuration]
     /// Swift packages in file order.
     public let packages: [Package]
+    /// The exception sets of synchronized folders.
+    public let exceptionSets: [ExceptionSet]
     /// Positions in `elements` by id.
     let elementIndex: [ObjectID: Int]
 
@@ -116,20 +130,12 @@ extension ProjectSnapshot {
         }
         self.elements = elements
         elementIndex = index
-        var productNames: [ObjectID: String] = [:]
-        for product in project.swiftPackageProducts { productNames[product.id] = product.productName }
-        targets = project.targets.map { target in
-            let phases = target.buildPhases.compactMap { project.buildPhase($0) }.map { phase in
-                Phase(id: phase.id, label: ProjectSnapshot.label(of: phase), items: phase.files.compactMap { id -> PhaseItem? in
-                    guard let file = project.buildFile(id) else { return nil }
-                    if let reference = file.fileRef { return .file(reference) }
-                    return file.productRef.map { .product(productNames[$0] ?? $0.rawValue) }
-                })
-            }
-            return Target(
-                id: target.id, name: target.name, kind: target.productType ?? target.isa, phases: phases,
-                configurations: ProjectSnapshot.configurations(of: target.id, in: project, elements: elements, index: index))
+        targets = ProjectSnapshot.targets(of: project, elements: elements, index: index)
+        var phaseOwners: [ObjectID: (target: ObjectID, label: String)] = [:]
+        for target in targets {
+            for phase in target.phases { phaseOwners[phase.id] = (target.id, phase.label) }
         }
+        exceptionSets = ProjectSnapshot.exceptionSets(of: project, phaseLabels: phaseOwners)
         projectConfigurations = project.rootObjectID.map {
             ProjectSnapshot.configurations(of: $0, in: project, elements: elements, index: index)
         } ?? []
@@ -140,6 +146,28 @@ extension ProjectSnapshot {
             case .local(let path):
                 return Package(location: "local:" + path, requirement: "")
             }
+        }
+    }
+
+    private static func targets(of project: PBXProject, elements: [Element], index: [ObjectID: Int]) -> [Target] {
+        let described = packageProducts(of: project)
+        var productNames: [ObjectID: String] = [:]
+        for product in project.swiftPackageProducts { productNames[product.id] = product.productName }
+        return project.targets.map { target in
+            let phases = target.buildPhases.compactMap { project.buildPhase($0) }.map { phase in
+                Phase(id: phase.id, label: label(of: phase), items: phase.files.compactMap { id -> PhaseItem? in
+                    guard let file = project.buildFile(id) else { return nil }
+                    if let reference = file.fileRef { return .file(reference) }
+                    return file.productRef.map { .product(productNames[$0] ?? $0.rawValue) }
+                }, details: details(of: phase.id, in: project))
+            }
+            return Target(
+                id: target.id, name: target.name, kind: target.productType ?? target.isa,
+                productName: project.object(target.id)?.string("productName"), phases: phases,
+                configurations: configurations(of: target.id, in: project, elements: elements, index: index),
+                dependencies: dependencies(of: target, in: project, products: productNames),
+                packageProducts: target.packageProductDependencies.map { described[$0] ?? $0.rawValue },
+                synchronizedFolders: target.fileSystemSynchronizedGroups, buildRules: buildRules(of: target.id, in: project))
         }
     }
 

@@ -128,8 +128,9 @@ private struct DiffPrinter {
 
 extension ProjectSnapshot {
     /// The project as stable, line-oriented text with one fact per line (for `git diff`'s
-    /// textconv): packages, the group tree in order, targets with their phases' files, and build
-    /// settings sorted by key. Formatting, object ids and object order do not show.
+    /// textconv): packages, the group tree in order, targets with their dependencies, products,
+    /// synchronized folders, rules and phases (attributes, files), synchronized folders'
+    /// exceptions, and build settings sorted by key. Formatting, object ids and object order do not show.
     public func semanticText() -> String {
         // No project name: git hands textconv a temporary file for one side, named otherwise.
         var lines = ["# project.pbxproj as semantic text (slipway xcodeproj diff --textconv)"]

@@ -1,6 +1,8 @@
 /// A project reduced to what a semantic diff compares: the group tree, targets with their build
-/// phases, build settings per configuration and Swift packages. Object order, quoting, comments
-/// and whitespace are gone; ids are kept only to match objects between two snapshots.
+/// phases, dependencies, package products, synchronized folders and build rules, the exception
+/// sets of synchronized folders, build settings per configuration and Swift packages. Object
+/// order, quoting, comments and whitespace are gone; ids are kept only to match objects between
+/// two snapshots.
 public struct ProjectSnapshot: Hashable, Sendable {
     /// One member of the group tree (its first occurrence).
     public struct Element: Hashable, Sendable {

@@ -196,7 +196,24 @@ struct ProjectDiffTargetTests {
         #expect(try json(difference.targets.changed) == #"[{"buildRules":{"added":["files *.proto; using com.apple.compilers.proxy.script; script protoc $INPUT_FILE_PATH\\n; outputs $(DERIVED_FILE_DIR)/$(INPUT_FILE_BASE).pb.swift"],"removed":[]},"dependencies":{"added":[],"removed":[]},"packageProducts":{"added":[],"removed":[]},"phaseOrder":{"new":"Resources, Sources, Frameworks, Lint, Embed","old":"Sources, Resources, Frameworks, Lint, Embed"},"productName":{"new":"Main","old":"App"},"productType":{"new":"com.apple.product-type.app-extension","old":"com.apple.product-type.application"},"synchronizedFolders":{"added":[],"removed":[]},"target":"App"}]"#)
     }
 
-    @Test("semantic text: dependencies, products, folders, exceptions and phase attributes, one per line")
+    @Test("per-file settings of a build file: compiler flags added, weak linking dropped")
+    func fileSettings() throws {
+        let difference = try diff { project in
+            try project.modify("0D0000000000000000000001") { $0["settings"] = ["COMPILER_FLAGS": "-w"] }
+            try project.modify("0D0000000000000000000004") { $0["settings"] = nil }
+        }
+        #expect(difference.humanText() == """
+            Build phases:
+              App › Sources:
+                ~ settings of App/AppDelegate.swift: none → {COMPILER_FLAGS = -w}
+              App › Frameworks:
+                ~ settings of Frameworks/UIKit.framework: {ATTRIBUTES = Weak} → none
+
+            """)
+        #expect(try json(difference.buildPhases.map(\.details)) == #"[{"settings of App/AppDelegate.swift":{"new":"{COMPILER_FLAGS = -w}","old":"none"}},{"settings of Frameworks/UIKit.framework":{"new":"none","old":"{ATTRIBUTES = Weak}"}}]"#)
+    }
+
+    @Test("semantic text: dependencies, products, folders, exceptions, phase attributes and file settings, one per line")
     func semanticText() throws {
         let text = try ProjectSnapshot(PBXProject(bytes: Array(SampleProject.text.utf8), projectName: "Sample")).semanticText()
         for line in [
@@ -204,6 +221,7 @@ struct ProjectDiffTargetTests {
             "package product App: Core", "synchronized folder App: Synced",
             #"phase App › Lint  shellScript = swiftlint lint --quiet\n"#, "phase App › Lint  shellPath = /bin/sh",
             "exception Synced › App: Excluded/Skip.swift", "exception Synced › App: Info.plist",
+            "phase App › Frameworks: Frameworks/UIKit.framework  settings {ATTRIBUTES = Weak}",
         ] {
             #expect(text.contains("\n" + line + "\n"), "missing line: \(line)")
         }

@@ -177,7 +177,9 @@ extension ProjectSnapshot {
             }
             for item in phase.items {
                 switch item {
-                case .file(let id): lines.append("phase \(target.name) › \(phase.label): \(element(id)?.treePath ?? id.rawValue)")
+                case .file(let id):
+                    lines.append("phase \(target.name) › \(phase.label): \(element(id)?.treePath ?? id.rawValue)"
+                        + (phase.fileSettings[id].map { "  settings \($0)" } ?? ""))
                 case .product(let name): lines.append("phase \(target.name) › \(phase.label): package product \(name)")
                 }
             }

@@ -67,6 +67,22 @@ extension ProjectDiff {
         return changes
     }
 
+    /// Per-file settings changed for files in both phases, keyed `settings of PATH`.
+    static func fileSettingChanges(
+        _ before: ProjectSnapshot.Phase, _ after: ProjectSnapshot.Phase, _ matching: ElementMatching, display: (ObjectID) -> String
+    ) -> [String: ValueChange] {
+        guard !before.fileSettings.isEmpty || !after.fileSettings.isEmpty else { return [:] }
+        let oldFiles = Set(before.items)
+        var changes: [String: ValueChange] = [:]
+        for case .file(let id) in after.items {
+            let oldID = matching.newToOld[id] ?? id
+            let was = before.fileSettings[oldID], now = after.fileSettings[id]
+            guard was != now, oldFiles.contains(.file(oldID)) else { continue }
+            changes["settings of " + display(id)] = ValueChange(old: was ?? "none", new: now ?? "none")
+        }
+        return changes
+    }
+
     /// The order change of the phases both sides have (paired in the new order), if any.
     static func orderChange(
         _ paired: [(old: ProjectSnapshot.Phase, new: ProjectSnapshot.Phase)], in oldPhases: [ProjectSnapshot.Phase]

@@ -103,7 +103,10 @@ extension ProjectDiff {
             let newItems = Set(phase.items.map(identity))
             let added = phase.items.filter { !oldItems.contains(identity($0)) }.map { display($0, in: new) }
             let removed = (previous?.items ?? []).filter { !newItems.contains($0) }.map { display($0, in: old) }
-            let details = previous.map { ProjectDiff.valueChanges($0.details, phase.details) } ?? [:]
+            var details = previous.map { ProjectDiff.valueChanges($0.details, phase.details) } ?? [:]
+            if let previous {
+                details.merge(ProjectDiff.fileSettingChanges(previous, phase, matching) { display(.file($0), in: new) }) { first, _ in first }
+            }
             guard previous == nil || !added.isEmpty || !removed.isEmpty || !details.isEmpty else { continue }
             buildPhases.append(PhaseChange(
                 target: after.name, phase: phase.label, change: previous == nil ? "added" : "changed",

@@ -42,6 +42,8 @@ public struct ProjectSnapshot: Hashable, Sendable {
         public let items: [PhaseItem]
         /// What the phase does besides its files (copy destination, script, inputs, outputs), by key.
         public let details: [String: String]
+        /// Per-file settings (`COMPILER_FLAGS`, `ATTRIBUTES`) of its files that have any, by element id.
+        public let fileSettings: [ObjectID: String]
     }
 
     /// One target.
@@ -157,11 +159,17 @@ extension ProjectSnapshot {
         for product in project.swiftPackageProducts { productNames[product.id] = product.productName }
         return project.targets.map { target in
             let phases = target.buildPhases.compactMap { project.buildPhase($0) }.map { phase in
-                Phase(id: phase.id, label: label(of: phase), items: phase.files.compactMap { id -> PhaseItem? in
-                    guard let file = project.buildFile(id) else { return nil }
+                let files = phase.files.compactMap { project.buildFile($0) }
+                var settings: [ObjectID: String] = [:]
+                for file in files {
+                    if let reference = file.fileRef, let values = file.settings, !values.entries.isEmpty {
+                        settings[reference] = render(.dictionary(values))
+                    }
+                }
+                return Phase(id: phase.id, label: label(of: phase), items: files.compactMap { file -> PhaseItem? in
                     if let reference = file.fileRef { return .file(reference) }
                     return file.productRef.map { .product(productNames[$0] ?? $0.rawValue) }
-                }, details: details(of: phase.id, in: project))
+                }, details: details(of: phase.id, in: project), fileSettings: settings)
             }
             return Target(
                 id: target.id, name: target.name, kind: target.productType ?? target.isa,

@@ -60,8 +60,8 @@ extension ProjectSnapshot {
     }
 
     /// A target's build rules, each as one line: name, files, compiler, script, outputs.
-    static func buildRules(of target: ObjectID, in project: PBXProject) -> [String] {
-        (project.object(target)?.references("buildRules") ?? []).compactMap { project.object($0) }.map { rule in
+    static func buildRules(of target: PBXObject?, in project: PBXProject) -> [String] {
+        (target?.references("buildRules") ?? []).compactMap { project.object($0) }.map { rule in
             var parts = ["files " + (rule.string("filePatterns") ?? rule.string("fileType") ?? "?")]
             if let compiler = rule.string("compilerSpec") { parts.append("using " + compiler) }
             if let script = rule.string("script"), !script.isEmpty { parts.append("script " + oneLine(script)) }
@@ -79,8 +79,7 @@ extension ProjectSnapshot {
 
     /// A phase's attributes that are not its files: the copy destination, the script and its
     /// inputs and outputs, "install builds only". Empty values and Xcode's defaults are left out.
-    static func details(of phase: ObjectID, in project: PBXProject) -> [String: String] {
-        guard let object = project.object(phase) else { return [:] }
+    static func details(of object: PBXObject) -> [String: String] {
         var details: [String: String] = [:]
         for key in phaseKeys {
             guard let value = object[key].map(render).map(oneLine), !value.isEmpty else { continue }

@@ -158,7 +158,9 @@ extension ProjectSnapshot {
         var productNames: [ObjectID: String] = [:]
         for product in project.swiftPackageProducts { productNames[product.id] = product.productName }
         return project.targets.map { target in
-            let phases = target.buildPhases.compactMap { project.buildPhase($0) }.map { phase in
+            // Each phase object decoded once: its files list can hold thousands of entries.
+            let phases = target.buildPhases.compactMap { project.object($0) }.filter { PBXIsa.isBuildPhase($0.isa) }.map { object in
+                let phase = BuildPhase(id: object.id, isa: object.isa, name: object.string("name"), files: object.references("files"))
                 let files = phase.files.compactMap { project.buildFile($0) }
                 var settings: [ObjectID: String] = [:]
                 for file in files {
@@ -169,15 +171,16 @@ extension ProjectSnapshot {
                 return Phase(id: phase.id, label: label(of: phase), items: files.compactMap { file -> PhaseItem? in
                     if let reference = file.fileRef { return .file(reference) }
                     return file.productRef.map { .product(productNames[$0] ?? $0.rawValue) }
-                }, details: details(of: phase.id, in: project), fileSettings: settings)
+                }, details: details(of: object), fileSettings: settings)
             }
+            let targetObject = project.object(target.id)
             return Target(
                 id: target.id, name: target.name, kind: target.productType ?? target.isa,
-                productName: project.object(target.id)?.string("productName"), phases: phases,
+                productName: targetObject?.string("productName"), phases: phases,
                 configurations: configurations(of: target.id, in: project, elements: elements, index: index),
                 dependencies: dependencies(of: target, in: project, products: productNames),
                 packageProducts: target.packageProductDependencies.map { described[$0] ?? $0.rawValue },
-                synchronizedFolders: target.fileSystemSynchronizedGroups, buildRules: buildRules(of: target.id, in: project))
+                synchronizedFolders: target.fileSystemSynchronizedGroups, buildRules: buildRules(of: targetObject, in: project))
         }
     }
 

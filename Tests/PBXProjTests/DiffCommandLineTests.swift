@@ -46,7 +46,7 @@ struct DiffCommandLineTests {
         #expect(root["old"] as? String == a + "/project.pbxproj")
         #expect(root["new"] as? String == c)
         let changes = try #require(root["changes"] as? [String: Any])
-        #expect(Set(changes.keys) == ["buildPhases", "buildSettings", "files", "groups", "packages", "targets"])
+        #expect(Set(changes.keys) == ["buildPhases", "buildSettings", "files", "groups", "packages", "synchronizedFolders", "targets"])
         let settings = try #require(changes["buildSettings"] as? [[String: Any]])
         #expect(settings.count == 1)
         #expect((settings.first?["changed"] as? [String: [String: String]])?["MARKETING_VERSION"] == ["old": "1.2.0", "new": "1.3.0"])

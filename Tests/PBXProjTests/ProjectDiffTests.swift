@@ -192,7 +192,7 @@ struct ProjectDiffTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(difference), as: UTF8.self)
-        #expect(text == #"{"buildPhases":[],"buildSettings":[{"added":{},"change":"changed","changed":{"MARKETING_VERSION":{"new":"1.3.0","old":"1.2.0"}},"configuration":"Release","removed":{},"target":"App"}],"files":{"added":[],"moved":[],"removed":[],"renamed":[]},"groups":{"added":[],"moved":[],"removed":[],"renamed":[]},"packages":{"added":[],"changed":{},"removed":[]},"targets":{"added":[],"removed":[],"renamed":[]}}"#)
+        #expect(text == #"{"buildPhases":[],"buildSettings":[{"added":{},"change":"changed","changed":{"MARKETING_VERSION":{"new":"1.3.0","old":"1.2.0"}},"configuration":"Release","removed":{},"target":"App"}],"files":{"added":[],"moved":[],"removed":[],"renamed":[]},"groups":{"added":[],"moved":[],"removed":[],"renamed":[]},"packages":{"added":[],"changed":{},"removed":[]},"synchronizedFolders":[],"targets":{"added":[],"changed":[],"removed":[],"renamed":[]}}"#)
         #expect(try JSONDecoder().decode(ProjectDiff.self, from: Data(text.utf8)) == difference)
     }
 

@@ -27,6 +27,57 @@ public struct ProjectDiff: Hashable, Sendable, Codable {
         public var removed: [String] = []
         /// The same target (same id) under a new name.
         public var renamed: [Move] = []
+        /// Targets both projects have whose product, dependencies, package products,
+        /// synchronized folders, phase order or build rules changed, in the new project's order.
+        public var changed: [TargetChange] = []
+    }
+
+    /// Entries of a list that appear or go.
+    public struct ListChange: Hashable, Sendable, Codable {
+        /// New entries.
+        public var added: [String] = []
+        /// Entries that are gone.
+        public var removed: [String] = []
+
+        /// Creates a change.
+        public init(added: [String] = [], removed: [String] = []) {
+            self.added = added
+            self.removed = removed
+        }
+    }
+
+    /// What changed in a target both projects have, besides its phases' files and its settings.
+    public struct TargetChange: Hashable, Sendable, Codable {
+        /// The target's (new) name.
+        public let target: String
+        /// `productType` (or the isa of aggregate and legacy targets).
+        public var productType: ValueChange?
+        /// `productName` (`none` when absent).
+        public var productName: ValueChange?
+        /// The order of the build phases both sides have, labels `, `-separated.
+        public var phaseOrder: ValueChange?
+        /// `target NAME`, `target NAME in PROJECT` (another project) or `package product NAME`.
+        public var dependencies = ListChange()
+        /// Swift package products linked, as `Product (package location)`.
+        public var packageProducts = ListChange()
+        /// Synchronized folders (tree paths) whose files the target builds.
+        public var synchronizedFolders = ListChange()
+        /// Build rules, one line each.
+        public var buildRules = ListChange()
+    }
+
+    /// Entries of one exception set of a synchronized folder that appear or go.
+    public struct FolderExceptions: Hashable, Sendable, Codable {
+        /// The synchronized folder (tree path).
+        public let folder: String
+        /// The target the exceptions are for.
+        public let target: String
+        /// The build phase, for a phase's membership exceptions.
+        public let phase: String?
+        /// Relative paths (and `key path: value` attributes) newly excepted.
+        public var added: [String]
+        /// Relative paths (and attributes) no longer excepted.
+        public var removed: [String]
     }
 
     /// Files entering or leaving one build phase of a target both projects have.
@@ -41,6 +92,8 @@ public struct ProjectDiff: Hashable, Sendable, Codable {
         public var filesAdded: [String]
         /// Files or package products no longer in the phase.
         public var filesRemoved: [String]
+        /// Attributes of a phase both projects have that changed (`dstPath`, `shellScript`, ...).
+        public var details: [String: ValueChange] = [:]
     }
 
     /// Changes to group-tree members of one kind (groups, or files).
@@ -111,6 +164,8 @@ public struct ProjectDiff: Hashable, Sendable, Codable {
     public var buildSettings: [SettingsChange] = []
     /// Swift package changes.
     public var packages = Packages()
+    /// Exception-set changes of synchronized folders, by folder, target and phase.
+    public var synchronizedFolders: [FolderExceptions] = []
 
     /// Creates an empty difference.
     public init() {}

@@ -16,7 +16,12 @@ extension ProjectDiff {
         let matching = ElementMatching(old: old, new: new)
         compareElements(old, new, matching)
         let pairs = compareTargets(old, new)
-        for (before, after) in pairs { comparePhases(before, after, old, new, matching) }
+        let targetMatching = TargetMatching(old: old, new: new, pairs: pairs)
+        for (before, after) in pairs {
+            let order = comparePhases(before, after, old, new, matching)
+            compareTarget(before, after, phaseOrder: order, old, new, matching, targetMatching)
+        }
+        compareExceptions(old, new, matching, targetMatching)
         compareSettings(target: nil, old.projectConfigurations, new.projectConfigurations)
         for (before, after) in pairs { compareSettings(target: after.name, before.configurations, after.configurations) }
         comparePackages(old.packages, new.packages)
@@ -73,10 +78,11 @@ extension ProjectDiff {
         return pairs.sorted { (order[$0.1.id] ?? 0) < (order[$1.1.id] ?? 0) }
     }
 
+    /// Records each phase's changes; returns the order change of the phases both sides have.
     private mutating func comparePhases(
         _ before: ProjectSnapshot.Target, _ after: ProjectSnapshot.Target,
         _ old: ProjectSnapshot, _ new: ProjectSnapshot, _ matching: ElementMatching
-    ) {
+    ) -> ValueChange? {
         func display(_ item: ProjectSnapshot.PhaseItem, in snapshot: ProjectSnapshot) -> String {
             switch item {
             case .file(let id): return snapshot.element(id)?.treePath ?? id.rawValue
@@ -88,23 +94,30 @@ extension ProjectDiff {
             return item
         }
         var remaining = before.phases
+        var paired: [(old: ProjectSnapshot.Phase, new: ProjectSnapshot.Phase)] = []
         for phase in after.phases {
             let index = remaining.firstIndex(where: { $0.id == phase.id }) ?? remaining.firstIndex(where: { $0.label == phase.label })
             let previous = index.map { remaining.remove(at: $0) }
+            if let previous { paired.append((previous, phase)) }
             let oldItems = Set(previous?.items ?? [])
             let newItems = Set(phase.items.map(identity))
             let added = phase.items.filter { !oldItems.contains(identity($0)) }.map { display($0, in: new) }
             let removed = (previous?.items ?? []).filter { !newItems.contains($0) }.map { display($0, in: old) }
-            guard previous == nil || !added.isEmpty || !removed.isEmpty else { continue }
+            var details = previous.map { ProjectDiff.valueChanges($0.details, phase.details) } ?? [:]
+            if let previous {
+                details.merge(ProjectDiff.fileSettingChanges(previous, phase, matching) { display(.file($0), in: new) }) { first, _ in first }
+            }
+            guard previous == nil || !added.isEmpty || !removed.isEmpty || !details.isEmpty else { continue }
             buildPhases.append(PhaseChange(
                 target: after.name, phase: phase.label, change: previous == nil ? "added" : "changed",
-                filesAdded: added, filesRemoved: removed))
+                filesAdded: added, filesRemoved: removed, details: details))
         }
         for phase in remaining {
             buildPhases.append(PhaseChange(
                 target: after.name, phase: phase.label, change: "removed", filesAdded: [],
                 filesRemoved: phase.items.map { display($0, in: old) }))
         }
+        return ProjectDiff.orderChange(paired, in: before.phases)
     }
 
     private mutating func compareSettings(
@@ -166,6 +179,7 @@ extension ProjectDiff {
     }
 
     private mutating func sortLists() {
+        synchronizedFolders.sort { ($0.folder, $0.target, $0.phase ?? "") < ($1.folder, $1.target, $1.phase ?? "") }
         targets.added.sort()
         targets.removed.sort()
         targets.renamed.sort()

@@ -1,6 +1,8 @@
 /// A project reduced to what a semantic diff compares: the group tree, targets with their build
-/// phases, build settings per configuration and Swift packages. Object order, quoting, comments
-/// and whitespace are gone; ids are kept only to match objects between two snapshots.
+/// phases, dependencies, package products, synchronized folders and build rules, the exception
+/// sets of synchronized folders, build settings per configuration and Swift packages. Object
+/// order, quoting, comments and whitespace are gone; ids are kept only to match objects between
+/// two snapshots.
 public struct ProjectSnapshot: Hashable, Sendable {
     /// One member of the group tree (its first occurrence).
     public struct Element: Hashable, Sendable {
@@ -38,6 +40,10 @@ public struct ProjectSnapshot: Hashable, Sendable {
         public let label: String
         /// The phase's entries in order.
         public let items: [PhaseItem]
+        /// What the phase does besides its files (copy destination, script, inputs, outputs), by key.
+        public let details: [String: String]
+        /// Per-file settings (`COMPILER_FLAGS`, `ATTRIBUTES`) of its files that have any, by element id.
+        public let fileSettings: [ObjectID: String]
     }
 
     /// One target.
@@ -48,10 +54,20 @@ public struct ProjectSnapshot: Hashable, Sendable {
         public let name: String
         /// `productType` (native targets) or the isa (aggregate and legacy targets).
         public let kind: String
+        /// `productName`, when set.
+        public let productName: String?
         /// The build phases in order.
         public let phases: [Phase]
         /// The configurations in list order.
         public let configurations: [Configuration]
+        /// What the target depends on, in file order.
+        public let dependencies: [Dependency]
+        /// The Swift package products it links, as `Product (package location)`.
+        public let packageProducts: [String]
+        /// The synchronized folders whose files it builds (element ids).
+        public let synchronizedFolders: [ObjectID]
+        /// Its build rules, one line each.
+        public let buildRules: [String]
     }
 
     /// One build configuration.
@@ -82,6 +98,8 @@ public struct ProjectSnapshot: Hashable, Sendable {
     public let projectConfigurations: [Configuration]
     /// Swift packages in file order.
     public let packages: [Package]
+    /// The exception sets of synchronized folders.
+    public let exceptionSets: [ExceptionSet]
     /// Positions in `elements` by id.
     let elementIndex: [ObjectID: Int]
 
@@ -116,20 +134,12 @@ extension ProjectSnapshot {
         }
         self.elements = elements
         elementIndex = index
-        var productNames: [ObjectID: String] = [:]
-        for product in project.swiftPackageProducts { productNames[product.id] = product.productName }
-        targets = project.targets.map { target in
-            let phases = target.buildPhases.compactMap { project.buildPhase($0) }.map { phase in
-                Phase(id: phase.id, label: ProjectSnapshot.label(of: phase), items: phase.files.compactMap { id -> PhaseItem? in
-                    guard let file = project.buildFile(id) else { return nil }
-                    if let reference = file.fileRef { return .file(reference) }
-                    return file.productRef.map { .product(productNames[$0] ?? $0.rawValue) }
-                })
-            }
-            return Target(
-                id: target.id, name: target.name, kind: target.productType ?? target.isa, phases: phases,
-                configurations: ProjectSnapshot.configurations(of: target.id, in: project, elements: elements, index: index))
+        targets = ProjectSnapshot.targets(of: project, elements: elements, index: index)
+        var phaseOwners: [ObjectID: (target: ObjectID, label: String)] = [:]
+        for target in targets {
+            for phase in target.phases { phaseOwners[phase.id] = (target.id, phase.label) }
         }
+        exceptionSets = ProjectSnapshot.exceptionSets(of: project, phaseLabels: phaseOwners)
         projectConfigurations = project.rootObjectID.map {
             ProjectSnapshot.configurations(of: $0, in: project, elements: elements, index: index)
         } ?? []
@@ -140,6 +150,37 @@ extension ProjectSnapshot {
             case .local(let path):
                 return Package(location: "local:" + path, requirement: "")
             }
+        }
+    }
+
+    private static func targets(of project: PBXProject, elements: [Element], index: [ObjectID: Int]) -> [Target] {
+        let described = packageProducts(of: project)
+        var productNames: [ObjectID: String] = [:]
+        for product in project.swiftPackageProducts { productNames[product.id] = product.productName }
+        return project.targets.map { target in
+            // Each phase object decoded once: its files list can hold thousands of entries.
+            let phases = target.buildPhases.compactMap { project.object($0) }.filter { PBXIsa.isBuildPhase($0.isa) }.map { object in
+                let phase = BuildPhase(id: object.id, isa: object.isa, name: object.string("name"), files: object.references("files"))
+                let files = phase.files.compactMap { project.buildFile($0) }
+                var settings: [ObjectID: String] = [:]
+                for file in files {
+                    if let reference = file.fileRef, let values = file.settings, !values.entries.isEmpty {
+                        settings[reference] = render(.dictionary(values))
+                    }
+                }
+                return Phase(id: phase.id, label: label(of: phase), items: files.compactMap { file -> PhaseItem? in
+                    if let reference = file.fileRef { return .file(reference) }
+                    return file.productRef.map { .product(productNames[$0] ?? $0.rawValue) }
+                }, details: details(of: object), fileSettings: settings)
+            }
+            let targetObject = project.object(target.id)
+            return Target(
+                id: target.id, name: target.name, kind: target.productType ?? target.isa,
+                productName: targetObject?.string("productName"), phases: phases,
+                configurations: configurations(of: target.id, in: project, elements: elements, index: index),
+                dependencies: dependencies(of: target, in: project, products: productNames),
+                packageProducts: target.packageProductDependencies.map { described[$0] ?? $0.rawValue },
+                synchronizedFolders: target.fileSystemSynchronizedGroups, buildRules: buildRules(of: targetObject, in: project))
         }
     }
 

@@ -14,7 +14,9 @@ struct XcodeprojDiffCommand: AsyncParsableCommand {
             files entering or leaving each build phase; groups and files added, removed, renamed \
             or moved (a moved file is one move, not a removal and an addition); build settings \
             per target and configuration (old → new); Swift packages and their version \
-            requirements. Formatting, object order and comments never show. With --rev the \
+            requirements; each target's dependencies, package products, synchronized folders, \
+            product, phase order and build rules; phases' copy destination and script; \
+            synchronized folders' exceptions. Formatting, object order and comments never show. With --rev the \
             project is read from git (REV against the working copy, or A..B). --textconv prints \
             one project as line-oriented text for git's textconv (see docs/xcodeproj-diff.md). \
             Exit status: 0 the same, 1 different, 2 bad input (not a project, an unknown \

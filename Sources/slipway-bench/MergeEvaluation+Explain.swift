@@ -104,7 +104,9 @@ struct MergeDifferenceExplainer {
             return
         }
         let kind: Kind
-        if versions.contains(where: { $0 == c }) {
+        if areTwins(d, c) {
+            kind = .sameAdditionOnBothSides
+        } else if versions.contains(where: { $0 == c }) {
             kind = versions.contains(where: { $0 == d }) ? .sideChangeLeftOut : .unexplained
         } else {
             kind = .editInMerge
@@ -156,6 +158,19 @@ struct MergeDifferenceExplainer {
         guard let text = element.string, text.utf8.count == 24, text.utf8.allSatisfy({ $0 < 0x80 && ($0 >= 0x30) }) else { return false }
         let id = ObjectID(text)
         return ![base, ours, theirs, driver, committed].contains { $0.contains(id) }
+    }
+
+    /// Whether two values name different objects that are the same thing (same isa and path or
+    /// name): the commit points at one parent's copy of something both added, the driver at the
+    /// other's.
+    private func areTwins(_ d: PBXValue?, _ c: PBXValue?) -> Bool {
+        guard let a = d?.string, let b = c?.string, a != b else { return false }
+        let find = { (text: String) -> (PBXObject, PBXProject)? in
+            for project in [driver, committed, ours, theirs] { if let object = project.object(ObjectID(text)) { return (object, project) } }
+            return nil
+        }
+        guard let (x, xp) = find(a), let (y, yp) = find(b), let key = identity(x, in: xp) else { return false }
+        return identity(y, in: yp) == key
     }
 
     /// Whether `other` (the parent that did not add `id`) added an object that is the same file

@@ -180,6 +180,16 @@ struct MergeTests {
         #expect(!merged.contains("BB0000000000000000000001") && !merged.contains("BB0000000000000000000002"))
     }
 
+    @Test("a twin file reference written with other attributes (includeInIndex, by a generator) is still the same file")
+    func twinWithOtherAttributes() throws {
+        let ours = Self.addByHand("Shared.swift", file: "AA0000000000000000000001", build: "AA0000000000000000000002")
+        let theirs = Self.addByHand("Shared.swift", file: "BB0000000000000000000001", build: "BB0000000000000000000002")
+        let attributes: Edit = { try $0.modify("BB0000000000000000000001") { $0["includeInIndex"] = .string("1") } }
+        let result = try Self.merge([ours], [theirs, attributes])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try Self.side([ours])))
+    }
+
     @Test("twins are matched only in the same list: the same file added to two groups is kept twice")
     func twinsInOtherLists() throws {
         let ours = Self.addByHand("Shared.swift", file: "AA0000000000000000000001", build: nil)

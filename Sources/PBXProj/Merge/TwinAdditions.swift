@@ -8,15 +8,16 @@ extension GraphMerger {
     /// Two added objects are twins when they sit in the same list of the same object in the
     /// merge (a group's `children`, a phase's `files`, ...) and their properties are equal once
     /// the twins already found are mapped onto ours (so a build file's `fileRef` to their twin
-    /// reference matches ours). Objects only equal in different lists are different things and
-    /// both are kept.
+    /// reference matches ours); for file references, their location is compared (see
+    /// `signature`), and ours is kept with its attributes. Objects only equal in different lists
+    /// are different things and both are kept.
     mutating func mergeTwinAdditions() throws {
         let ourAdditions = ours.objectIDs.filter { !base.contains($0) }
         guard !ourAdditions.isEmpty else { return }
         let theirAdditions = theirs.objectIDs.filter { !base.contains($0) && !ours.contains($0) }
         guard !theirAdditions.isEmpty else { return }
         var ourBySignature: [PBXDictionary: [ObjectID]] = [:]
-        for id in ourAdditions { if let object = ours.object(id) { ourBySignature[object.properties, default: []].append(id) } }
+        for id in ourAdditions { if let object = ours.object(id) { ourBySignature[Self.signature(object.properties), default: []].append(id) } }
         // Only objects their side changed or added can hold a reference to their additions.
         let holders = theirs.objectIDs.filter { !(base.contains($0) && sameText($0, base, theirs)) }
         var twins: [String: String] = [:]
@@ -25,7 +26,7 @@ extension GraphMerger {
             found = false
             for id in theirAdditions where twins[id.rawValue] == nil {
                 guard let object = theirs.object(id),
-                    let candidates = ourBySignature[Self.remap(object.properties, twins)]
+                    let candidates = ourBySignature[Self.signature(Self.remap(object.properties, twins))]
                 else { continue }
                 if let twin = candidates.first(where: { shareList(id, $0, holders: holders) }) {
                     twins[id.rawValue] = twin.rawValue
@@ -37,6 +38,14 @@ extension GraphMerger {
         for project in [\GraphMerger.resolvedOurs, \GraphMerger.resolvedTheirs] {
             try Self.replace(twins, holders: holders, in: &self[keyPath: project])
         }
+    }
+
+    /// What makes two added objects the same thing: a file reference is its location (path,
+    /// name, source tree), whatever its other attributes (`includeInIndex`, `fileEncoding`, a
+    /// file type, which tools write differently); anything else is all its properties.
+    static func signature(_ properties: PBXDictionary) -> PBXDictionary {
+        guard properties["isa"]?.string == "PBXFileReference" else { return properties }
+        return PBXDictionary(properties.entries.filter { ["isa", "path", "name", "sourceTree"].contains($0.key) })
     }
 
     /// Whether some list of one object holds their `theirs` (on their side) and, in the merge,

@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import PBXProj
 @testable import ProjectLint
+import Sync
 import TestSupport
 import TestThreads
 import Testing
@@ -55,6 +56,32 @@ struct LintCorpusSnapshotTests {
             #expect(summary == recorded, "\(entry.baseName)")
         }
         #expect(printing || compared == LintCorpusSnapshot.findings.count, "recorded projects missing from the corpus")
+    }
+
+    /// For every corpus project (recorded or not): the sync rules' plan, made on the context's
+    /// group tree, equals the planner's own (tree built again); orphans found on the syntax tree
+    /// equal those found on decoded objects (the path an edited project takes).
+    @Test func fastPathsAgreeWithTheSlowOnes() throws {
+        guard let directory = Corpus.pbxprojDirectory else {
+            print("SKIPPED: the pbxproj corpus is absent (../shared/corpus/pbxproj or $SLIPWAY_CORPUS)")
+            return
+        }
+        for entry in try PBXProjCorpusManifest.entries(in: directory) {
+            let context = LintContext(bytes: try entry.bytes(), projectName: entry.projectName,
+                                      pbxprojPath: entry.repositoryPath, files: try LintCorpusTests.files(entry))
+            guard let project = context.project else { continue }
+            if let listing = context.files.listing(), let shared = SyncPlanFindings.plan(context) {
+                let rebuilt = try SyncPlanner.plan(project: project, listing: listing,
+                                                   options: SyncOptions(prune: true, sortByName: false, useGit: false),
+                                                   projectBundle: context.bundlePath)
+                #expect(shared.moves == rebuilt.moves, "\(entry.baseName)")
+                #expect(shared.pruned == rebuilt.pruned, "\(entry.baseName)")
+            }
+            var edited = project
+            try edited.setRootValue("archiveVersion", project.rootValue("archiveVersion"))
+            #expect(edited.hasChanges)
+            #expect(edited.unreachableObjectIDs() == project.unreachableObjectIDs(), "\(entry.baseName)")
+        }
     }
 }
 

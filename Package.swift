@@ -177,7 +177,7 @@ let package = Package(
                                                          .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                          .product(name: "X509", package: "swift-certificates"),
                                                          .product(name: "SwiftASN1", package: "swift-asn1")]),
-        .testTarget(name: "ProjectLintTests", dependencies: ["ProjectLint", "PBXProj", "Basics", "TestSupport", "TestThreads"]),
+        .testTarget(name: "ProjectLintTests", dependencies: ["ProjectLint", "PBXProj", "Sync", "Basics", "TestSupport", "TestThreads"]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj", "TestSupport", "TestThreads"]),
         .testTarget(name: "YAMLSupportTests", dependencies: ["YAMLSupport", "Basics", "TestThreads"]),
         // Fixtures/: real lockfiles from public projects, read from the source tree.

@@ -87,17 +87,34 @@ extension String {
     }
 }
 
-/// Results several rules share, computed once per context (the sync plan).
-final class LintMemo: @unchecked Sendable {
-    private let lock = NSLock()
-    private var syncPlan: SyncPlan??
+/// Results several rules share, computed once per context: the sync plan, and where objects
+/// are in the file (the engine and duplicate-reference both place objects).
+final class LintMemo: Sendable {
+    let syncPlan = LintOnce<SyncPlan?>()
+    let locator = LintOnce<ObjectLocator?>()
+}
 
-    func syncPlan(_ make: () -> SyncPlan?) -> SyncPlan? {
+/// A value computed at most once, on first use, by whichever caller comes first.
+final class LintOnce<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+
+    func get(_ make: () -> Value) -> Value {
         lock.lock()
         defer { lock.unlock() }
-        if let known = syncPlan { return known }
+        if let known = value { return known }
         let made = make()
-        syncPlan = .some(made)
+        value = made
         return made
+    }
+}
+
+extension LintContext {
+    /// Where each object's id is in the file (added objects and unknown ids left out).
+    func locations(of ids: some Sequence<ObjectID>) -> [ObjectID: SourceLocation] {
+        guard let locator = memo.locator.get({ project.map { $0.objectLocator() } }) else { return [:] }
+        var result: [ObjectID: SourceLocation] = [:]
+        for id in ids where result[id] == nil { result[id] = locator.location(of: id) }
+        return result
     }
 }

@@ -42,9 +42,9 @@ public enum LintEngine {
                 findings.append(finding)
             }
         }
-        if let project = context.project {
+        if context.project != nil {
             let unplaced = findings.filter { $0.line == nil && $0.path == context.pbxprojPath }.compactMap(\.objectID)
-            let locations = project.locations(of: unplaced)
+            let locations = context.locations(of: unplaced)
             for index in findings.indices where findings[index].line == nil && findings[index].path == context.pbxprojPath {
                 guard let id = findings[index].objectID, let location = locations[id] else { continue }
                 findings[index].line = location.line

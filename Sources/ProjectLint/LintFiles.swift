@@ -70,15 +70,19 @@ public struct LintFiles: Sendable {
         let known = all
         let folders = children
         let inside = known.filter { !$0.isEmpty && !ProjectPath.isOutside($0) }
+        // The tree does not change: its listing is built once, however many lint runs read it.
+        let listing = LintOnce<DirectoryListing>()
         return LintFiles(
             exists: { known.contains(ProjectPath.normalize($0)) },
             list: { folders[ProjectPath.normalize($0)].map { $0.sorted() } },
             read: { texts[ProjectPath.normalize($0)] },
             repositoryRoot: repositoryRoot,
             listing: {
-                DirectoryListing(root: "/listed", entries: inside.map {
-                    DirectoryListing.Entry(path: $0, kind: folders[$0] == nil ? .file : .directory)
-                })
+                listing.get {
+                    DirectoryListing(root: "/listed", entries: inside.map {
+                        DirectoryListing.Entry(path: $0, kind: folders[$0] == nil ? .file : .directory)
+                    })
+                }
             })
     }
 }

@@ -59,6 +59,33 @@ public enum LintFixer {
                       changedLineCount: LineDifference.changedLineCount(original.originalBytes, bytes))
     }
 
+    /// Fixes until lint finds nothing fixable: applies the fixes among `report`'s findings, lints
+    /// the result again with the fixable rules of `rules` that `configuration` enables, and
+    /// repeats, at most `maxRounds` times, because one fix can leave work for another (merging a
+    /// duplicate reference leaves two build files of one file in a phase; removing a build file
+    /// can leave its file reference to no one). One `--fix` therefore leaves nothing to fix.
+    /// - Throws: `PBXProjError` when an edit fails.
+    public static func applyUntilClean(_ report: LintReport, context: LintContext, configuration: LintConfiguration,
+                                       rules: [any LintRule] = LintRegistry.all, maxRounds: Int = 8) throws -> Result {
+        guard let original = context.project else { return Result(bytes: context.bytes, fixed: [], changedLineCount: 0) }
+        let fixable = rules.filter(\.isFixable)
+        var project = original
+        var findings = report.findings
+        var fixed: [LintFinding] = []
+        var bytes = original.originalBytes
+        for _ in 0..<maxRounds {
+            let result = try apply(findings, to: project)
+            guard !result.fixed.isEmpty, result.bytes != bytes else { break }
+            fixed += result.fixed
+            bytes = result.bytes
+            let next = LintContext(bytes: bytes, projectName: original.projectName, pbxprojPath: context.pbxprojPath, files: context.files)
+            guard let nextProject = next.project else { break }
+            project = nextProject
+            findings = LintEngine.run(next, configuration: configuration, rules: fixable).findings
+        }
+        return Result(bytes: bytes, fixed: fixed, changedLineCount: LineDifference.changedLineCount(original.originalBytes, bytes))
+    }
+
     /// Removes objects and every list entry naming them.
     private static func remove(_ ids: Set<ObjectID>, from project: inout PBXProject) throws {
         for id in project.objectIDs where !ids.contains(id) {

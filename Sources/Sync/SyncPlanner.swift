@@ -26,6 +26,16 @@ public enum SyncPlanner {
         } catch {
             throw SyncError.unreadableProject(path: (projectBundle ?? project.projectName + ".xcodeproj") + "/project.pbxproj", detail: errorText(error))
         }
+        return try plan(project: project, tree: tree, listing: listing, options: options, projectBundle: projectBundle)
+    }
+
+    /// The plan for `project`, whose group tree (`project.groupTree()`) the caller already
+    /// built: for callers that need the tree too (lint), so that it is built once.
+    ///
+    /// - Throws: `SyncError.unknownGroups` for exclusions that match no group.
+    public static func plan(
+        project: PBXProject, tree: GroupTree, listing: DirectoryListing, options: SyncOptions, projectBundle: String? = nil
+    ) throws -> SyncPlan {
         var builder = PlanBuilder(
             project: project, tree: tree, listing: listing, options: options,
             projectBundle: projectBundle ?? project.projectName + ".xcodeproj")

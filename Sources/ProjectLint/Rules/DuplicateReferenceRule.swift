@@ -34,7 +34,7 @@ public struct DuplicateReferenceRule: LintRule {
             }
             if original != id { duplicates.append((node, original)) }
         }
-        let locations = context.project?.locations(of: duplicates.map(\.original)) ?? [:]
+        let locations = context.locations(of: duplicates.map(\.original))
         for (node, original) in duplicates {
             let id = node.element.id
             let line = locations[original].map { " (line \($0.line))" } ?? ""

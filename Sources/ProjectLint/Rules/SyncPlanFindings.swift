@@ -5,9 +5,10 @@ import Sync
 enum SyncPlanFindings {
     /// The plan (nil when the folder is unknown or the planner refuses the project).
     static func plan(_ context: LintContext) -> SyncPlan? {
-        context.memo.syncPlan {
-            guard let project = context.project, let listing = context.files.listing() else { return nil }
-            return try? SyncPlanner.plan(project: project, listing: listing,
+        context.memo.syncPlan.get {
+            // The context's group tree: building it again is most of a plan's cost.
+            guard let project = context.project, let tree = context.groupTree, let listing = context.files.listing() else { return nil }
+            return try? SyncPlanner.plan(project: project, tree: tree, listing: listing,
                                          options: SyncOptions(prune: true, sortByName: false, useGit: false),
                                          projectBundle: context.bundlePath)
         }

@@ -78,8 +78,8 @@ struct XcodeprojLintCommand: AsyncParsableCommand {
             throw ExitCodes.invalidInput
         }
         let report = lint.report()
-        if fix, let project = lint.context.project {
-            try applyFixes(report, project: project, file: lint.file, env: env)
+        if fix, lint.context.project != nil {
+            try applyFixes(report, lint: lint, env: env)
         }
         try output(report, env: env)
         if report.hasFindings(atLeast: threshold) { throw ExitCodes.failure }
@@ -100,13 +100,13 @@ struct XcodeprojLintCommand: AsyncParsableCommand {
         if env.environment.isGitHubActions { env.standardOutput.write(LintOutput.githubAnnotations(report)) }
     }
 
-    private func applyFixes(_ report: LintReport, project: PBXProject, file: ProjectFile, env: CommandEnvironment) throws {
-        let fixable = report.findings.filter { $0.fix != nil }
-        guard !fixable.isEmpty else {
+    private func applyFixes(_ report: LintReport, lint: LintRun, env: CommandEnvironment) throws {
+        let file = lint.file
+        guard report.findings.contains(where: { $0.fix != nil }) else {
             env.standardError.write("nothing to fix\n")
             return
         }
-        let result = try LintFixer.apply(fixable, to: project)
+        let result = try LintFixer.applyUntilClean(report, context: lint.context, configuration: lint.configuration)
         let verb = dryRun ? "would fix" : "fixed"
         for finding in result.fixed {
             env.standardError.write("\(verb): \(finding.line.map { "line \($0): " } ?? "")\(finding.message) [\(finding.ruleID)]\n")

@@ -56,9 +56,12 @@ public struct LintFiles: Sendable {
     /// gives the bytes of some of them (they exist too). `repositoryRoot` is the repository's
     /// root relative to the project's folder (`""`: the project's folder).
     public static func listed(_ paths: some Sequence<String>, texts: [String: [UInt8]] = [:], repositoryRoot: String = "") -> LintFiles {
-        var all = Set<String>([""])
+        let given = Array(paths) + Array(texts.keys)
+        var all = Set<String>(minimumCapacity: given.count * 2)
+        all.insert("")
         var children: [String: Set<String>] = [:]
-        for path in Array(paths) + Array(texts.keys) {
+        children.reserveCapacity(given.count / 4 + 1)
+        for path in given {
             var current = ProjectPath.normalize(path)
             while !current.isEmpty {
                 let parent = ProjectPath.parent(current)

@@ -54,6 +54,8 @@ public struct DirectoryListing: Sendable {
     public init(root: String, isCaseSensitive: Bool = true, entries list: [Entry]) {
         self.root = root
         self.isCaseSensitive = isCaseSensitive
+        entries.reserveCapacity(list.count + 1)
+        childNames.reserveCapacity(list.count / 4 + 1)
         entries[""] = Entry(path: "", kind: .directory)
         childNames[""] = []
         for entry in list { insert(entry) }

@@ -141,7 +141,7 @@ struct MergeCommandTests {
         let result = try CommandResult.run(binary, ["xcodeproj", "merge", "base", "ours", "theirs"], in: directory.path, environment: gitEnvironment(binary))
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains(
-            "note: ours: the ours version defines 0D0000000000000000000002 twice with the same text (left by a line merge); merged with one definition, as Xcode reads it"))
+            "note: ours: the ours version defines 0D0000000000000000000002 twice with the same value (left by a line merge); merged with one definition, as Xcode reads it"))
         #expect(try String(contentsOfFile: directory.path + "/ours", encoding: .utf8) == theirs)
     }
 

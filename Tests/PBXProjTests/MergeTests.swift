@@ -260,14 +260,15 @@ struct MergeTests {
         }
     }
 
-    @Test("an object a version defines twice with the same text (a line merge's leftover) is merged with one definition")
+    @Test("an object a version defines twice with the same value (a line merge's leftover; comments may differ) is merged with one definition")
     func identicalRepeats() throws {
         let buildFile = "\t\t0D0000000000000000000002 /* ContentView.swift in Sources */ = {isa = PBXBuildFile; fileRef = 0B0000000000000000000002 /* ContentView.swift */; };\n"
         let group = try #require(SampleProject.text.range(of: "\t\t0A0000000000000000000003 /* App */ = {\n"))
         let groupEnd = try #require(SampleProject.text.range(of: "\t\t};\n", range: group.upperBound..<SampleProject.text.endIndex))
         let groupText = String(SampleProject.text[group.lowerBound..<groupEnd.upperBound])
+        let renamedComment = buildFile.replacingOccurrences(of: "/* ContentView.swift in Sources */", with: "/* App/ContentView.swift in Sources */")
         let repeated = SampleProject.text
-            .replacingOccurrences(of: buildFile, with: buildFile + buildFile)
+            .replacingOccurrences(of: buildFile, with: buildFile + renamedComment)
             .replacingOccurrences(of: groupText, with: groupText + groupText)
         #expect(throws: PBXProjError.self) { try PBXProject(bytes: Array(repeated.utf8), projectName: "Sample") }
         let result = try PBXProjMerge.merge(
@@ -275,8 +276,8 @@ struct MergeTests {
         #expect(result.conflicts.isEmpty)
         #expect(result.bytes == (try Self.side([Self.setting("SWIFT_VERSION", "6.0")])))
         #expect(result.notes == [
-            "the base version defines 0D0000000000000000000002, 0A0000000000000000000003 twice with the same text (left by a line merge); merged with one definition, as Xcode reads it",
-            "the ours version defines 0D0000000000000000000002, 0A0000000000000000000003 twice with the same text (left by a line merge); merged with one definition, as Xcode reads it",
+            "the base version defines 0D0000000000000000000002, 0A0000000000000000000003 twice with the same value (left by a line merge); merged with one definition, as Xcode reads it",
+            "the ours version defines 0D0000000000000000000002, 0A0000000000000000000003 twice with the same value (left by a line merge); merged with one definition, as Xcode reads it",
         ])
     }
 

@@ -91,7 +91,7 @@ public enum PBXProjMerge {
             let (project, repeated) = try RepeatedDefinitions.removeIdentical(bytes, projectName: projectName)
             if !repeated.isEmpty {
                 let ids = repeated.prefix(3).joined(separator: ", ") + (repeated.count > 3 ? " and \(repeated.count - 3) more" : "")
-                notes.append("the \(side) version defines \(ids) twice with the same text (left by a line merge); merged with one definition, as Xcode reads it")
+                notes.append("the \(side) version defines \(ids) twice with the same value (left by a line merge); merged with one definition, as Xcode reads it")
             }
             return project
         } catch let error as PBXProjError {

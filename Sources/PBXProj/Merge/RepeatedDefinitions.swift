@@ -1,10 +1,10 @@
-/// A version of a project that defines one object twice with the same text, as a line-based merge
+/// A version of a project that defines one object twice with the same value, as a line-based merge
 /// leaves behind when both branches added the same lines. Xcode reads such a file (one definition
 /// wins) and writes it back with one; Slipway's reader refuses it, since two definitions that
-/// differ would lose one. For merging, a repeat whose text equals the first definition's is
-/// dropped; a repeat that differs is still an error.
+/// differ would lose one. For merging, a repeat whose value equals the first definition's (the
+/// text but for comments and spacing) is dropped; a repeat that differs is still an error.
 public enum RepeatedDefinitions {
-    /// `bytes` without the identical repeats, and the ids that were repeated; the input itself
+    /// `bytes` without the repeats equal to their first definition, and the ids that were repeated; the input itself
     /// when it has none.
     /// - Throws: the reader's error for anything else, a repeat that differs included.
     public static func removeIdentical(_ bytes: [UInt8], projectName: String) throws -> (project: PBXProject, repeated: [String]) {
@@ -16,7 +16,7 @@ public enum RepeatedDefinitions {
             } catch PBXProjError.duplicateObjectID(let id, let at, let first) where repeated.count < 10_000 {
                 guard let second = definition(atLine: at.line, in: current),
                     let original = definition(atLine: first.line, in: current),
-                    trimmed(current[second]).elementsEqual(trimmed(current[original]))
+                    withoutComments(current[second]) == withoutComments(current[original])
                 else { throw PBXProjError.duplicateObjectID(id: id, at: at, first: first) }
                 current.removeSubrange(second)
                 repeated.append(id)
@@ -66,9 +66,32 @@ public enum RepeatedDefinitions {
         return nil
     }
 
-    private static func trimmed(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return [] }
-        return text[first...last]
+    /// The definition's text without `/* comments */` and whitespace outside quoted strings:
+    /// two definitions with equal values but other comments (Xcode derives comments, and one
+    /// side may have named the file by its path) compare equal.
+    static func withoutComments(_ text: ArraySlice<UInt8>) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.count)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let byte = text[index]
+            if byte == 0x22 {
+                let start = index
+                index += 1
+                while index < text.endIndex, text[index] != 0x22 { index += text[index] == 0x5C ? 2 : 1 }
+                index = min(index + 1, text.endIndex)
+                result += text[start..<index]
+                continue
+            }
+            if byte == 0x2F, index + 1 < text.endIndex, text[index + 1] == 0x2A {
+                index += 2
+                while index + 1 < text.endIndex, !(text[index] == 0x2A && text[index + 1] == 0x2F) { index += 1 }
+                index = min(index + 2, text.endIndex)
+                continue
+            }
+            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { result.append(byte) }
+            index += 1
+        }
+        return result
     }
 }

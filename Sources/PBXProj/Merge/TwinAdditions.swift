@@ -18,6 +18,9 @@ extension GraphMerger {
         guard !theirAdditions.isEmpty else { return }
         var ourBySignature: [PBXDictionary: [ObjectID]] = [:]
         for id in ourAdditions { if let object = ours.object(id) { ourBySignature[Self.signature(object.properties), default: []].append(id) } }
+        // Most merges have no candidate at all: check that before looking for lists.
+        guard theirAdditions.contains(where: { id in theirs.object(id).map { ourBySignature[Self.signature($0.properties)] != nil } ?? false })
+        else { return }
         // Only objects their side changed or added can hold a reference to their additions.
         let holders = theirs.objectIDs.filter { !(base.contains($0) && sameText($0, base, theirs)) }
         var twins: [String: String] = [:]

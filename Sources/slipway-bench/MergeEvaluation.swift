@@ -7,7 +7,7 @@ import PBXProj
 /// (base, parent 1, parent 2) and `git merge-file` on the same three files, and compares the
 /// driver's clean merges with what the developers committed (both in Xcode's form).
 ///
-/// `slipway-bench merge eval CLONE [--max N] [--verbose]`
+/// `slipway-bench merge eval CLONE [--max N]`
 enum MergeEvaluation {
     struct Tally {
         var merges = 0

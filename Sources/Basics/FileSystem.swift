@@ -36,6 +36,16 @@ public protocol FileSystem: Sendable {
     func synchronizeDirectory(_ path: String) throws
     /// Appends `bytes` to a file, creating it when missing; `synchronize` flushes it to the disk.
     func append(_ bytes: [UInt8], to path: String, synchronize: Bool) throws
+    /// The names in a directory, sorted, each with what it is (nil: vanished meanwhile). The
+    /// disk says the kind while listing, without an `lstat` per entry.
+    func kinds(ofDirectory path: String) throws -> [(name: String, kind: FileKind?)]
+}
+
+extension FileSystem {
+    /// The names and, for each, `kind(of:)`.
+    public func kinds(ofDirectory path: String) throws -> [(name: String, kind: FileKind?)] {
+        try contents(ofDirectory: path).map { ($0, kind(of: path + "/" + $0)) }
+    }
 }
 
 /// What a path names.

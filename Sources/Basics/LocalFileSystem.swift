@@ -104,6 +104,30 @@ public struct LocalFileSystem: FileSystem {
         return names.sorted()
     }
 
+    public func kinds(ofDirectory path: String) throws -> [(name: String, kind: FileKind?)] {
+        guard let dir = opendir(path) else {
+            throw FileSystemError.from(errno: errno, path: path, operation: "list")
+        }
+        defer { closedir(dir) }
+        var result: [(name: String, kind: FileKind?)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard name != "." && name != ".." else { continue }
+            // d_type values are the same on Linux and Darwin: 8 file, 4 directory, 10 link,
+            // 0 unknown (some file systems never say: ask lstat then).
+            switch entry.pointee.d_type {
+            case 8: result.append((name, .file))
+            case 4: result.append((name, .directory))
+            case 10: result.append((name, .symbolicLink))
+            case 0: result.append((name, kind(of: path + "/" + name)))
+            default: result.append((name, .other))
+            }
+        }
+        return result.sorted { $0.name < $1.name }
+    }
+
     public func move(_ source: String, to destination: String) throws {
         guard rename(source, destination) == 0 else {
             throw FileSystemError.from(errno: errno, path: source, operation: "move")

@@ -44,12 +44,24 @@ public struct LintFiles: Sendable {
             if folder.isEmpty { folder = "/" }
             relative = relative.isEmpty ? ".." : relative + "/.."
         }
+        // The folder is scanned once (the sync rules need it anyway), and a path inside it is
+        // looked up in the scan instead of asking the disk for each of thousands of references.
+        // What the scan does not hold (outside paths, unlisted folders such as `.build`, paths
+        // through a link, and missing files) is still asked of the disk.
+        let scan = LintOnce<DirectoryListing?>()
+        @Sendable func scanned() -> DirectoryListing? {
+            scan.get { try? DirectoryListing.scan(root: projectDirectory, fileSystem: fileSystem, details: false) }
+        }
         return LintFiles(
-            exists: { fileSystem.exists(absolute($0)) },
+            exists: { path in
+                let relative = ProjectPath.normalize(path)
+                if !relative.isEmpty, !ProjectPath.isOutside(relative), scanned()?.entry(relative) != nil { return true }
+                return fileSystem.exists(absolute(path))
+            },
             list: { fileSystem.isDirectory(absolute($0)) ? try? fileSystem.contents(ofDirectory: absolute($0)) : nil },
             read: { try? fileSystem.read(absolute($0)) },
             repositoryRoot: root,
-            listing: { try? DirectoryListing.scan(root: projectDirectory, fileSystem: fileSystem) })
+            listing: { scanned() })
     }
 
     /// Files from a list of relative paths (folders are implied by the files in them); `texts`

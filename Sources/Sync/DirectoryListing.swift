@@ -108,27 +108,37 @@ public struct DirectoryListing: Sendable {
     /// Lists `root` recursively through `fileSystem`, without following symbolic links and
     /// without entering `unlistedFolders` or `.xcodeproj`/`.xcworkspace` bundles.
     /// - Throws: `SyncError.projectFolderUnreadable` when the root itself cannot be listed.
-    public static func scan(root: String, fileSystem: any FileSystem) throws -> DirectoryListing {
-        let names: [String]
+    /// `details: false` skips the `lstat` of each entry (the kinds come from the listing of
+    /// each folder) for callers that do not need `details(_:)`, such as lint.
+    public static func scan(root: String, fileSystem: any FileSystem, details withDetails: Bool = true) throws -> DirectoryListing {
+        func list(_ folder: String) throws -> [(name: String, kind: FileKind?)] {
+            withDetails ? try fileSystem.contents(ofDirectory: folder).map { ($0, nil) } : try fileSystem.kinds(ofDirectory: folder)
+        }
+        let names: [(name: String, kind: FileKind?)]
         do {
-            names = try fileSystem.contents(ofDirectory: root)
+            names = try list(root)
         } catch {
             throw SyncError.projectFolderUnreadable(path: root, reason: errorText(error))
         }
         var listing = DirectoryListing(
-            root: root, isCaseSensitive: probeCaseSensitivity(root: root, names: names, fileSystem: fileSystem), entries: [])
-        var pending: [(relative: String, names: [String])] = [("", names)]
+            root: root, isCaseSensitive: probeCaseSensitivity(root: root, names: names.map(\.name), fileSystem: fileSystem), entries: [])
+        var pending: [(relative: String, names: [(name: String, kind: FileKind?)])] = [("", names)]
         while let (folder, names) = pending.popLast() {
-            for name in names {
+            for (name, listedKind) in names {
                 let relative = folder.isEmpty ? name : folder + "/" + name
-                let absolute = root + "/" + relative
-                let status = fileSystem.status(of: absolute)
-                let kind = Self.kind(status?.kind)
-                if let found = status?.details { listing.details[listing.key(relative)] = found }
+                var absolute: String { root + "/" + relative }
+                let kind: Kind
+                if withDetails {
+                    let status = fileSystem.status(of: absolute)
+                    kind = Self.kind(status?.kind)
+                    if let found = status?.details { listing.details[listing.key(relative)] = found }
+                } else {
+                    kind = Self.kind(listedKind)
+                }
                 let destination = kind == .symbolicLink ? fileSystem.destinationOfSymbolicLink(absolute) : nil
-                listing.insertScanned(Entry(path: relative, kind: kind, linkDestination: destination), parent: folder)
+                listing.insertScanned(Entry(path: relative, kind: kind, linkDestination: destination), name: name, parent: folder)
                 guard kind == .directory, !unlistedFolders.contains(name), !name.hasSuffix(".xcodeproj"),
-                    !name.hasSuffix(".xcworkspace"), let inner = try? fileSystem.contents(ofDirectory: absolute)
+                    !name.hasSuffix(".xcworkspace"), let inner = try? list(root + "/" + relative)
                 else { continue }
                 listing.childNames[listing.key(relative)] = []
                 pending.append((relative, inner))
@@ -137,9 +147,9 @@ public struct DirectoryListing: Sendable {
         return listing
     }
 
-    private mutating func insertScanned(_ entry: Entry, parent: String) {
+    private mutating func insertScanned(_ entry: Entry, name: String, parent: String) {
         entries[key(entry.path)] = entry
-        childNames[key(parent), default: []].append(ProjectPath.lastComponent(entry.path))
+        childNames[key(parent), default: []].append(name)
     }
 
     private static func kind(_ kind: FileKind?) -> Kind {

@@ -130,21 +130,9 @@ struct EntryEditor {
         return Patch(range: range, bytes: text, fresh: fresh)
     }
 
-    /// The byte range removing one entry: its whole line when it stands alone on it.
+    /// The byte range removing one entry (see `SyntaxTree.removalRange`).
     func removalRange(_ entry: (key: Int, value: Int), oneLine: Bool) -> Range<Int> {
-        let bytes = tree.bytes
-        let start = Int(tree.nodes[entry.key].start)
-        let valueEnd = Int(tree.nodes[entry.value].end)
-        var end = TextScan.terminatorEnd(after: valueEnd, terminator: UInt8(ascii: ";"), in: bytes) ?? valueEnd
-        if !oneLine && TextScan.isFirstOnLine(start, in: bytes) {
-            var after = end
-            while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
-            if after >= bytes.count || bytes[after] == 0x0A || bytes[after] == 0x0D {
-                return TextScan.lineStart(start, in: bytes)..<TextScan.lineEnd(after, in: bytes)
-            }
-        }
-        while end < bytes.count, bytes[end] == 0x20 { end += 1 }
-        return start..<end
+        tree.removalRange(entry, oneLine: oneLine)
     }
 
     /// The indentation for entries of a multi-line dictionary: that of its first entry, else the
@@ -156,5 +144,24 @@ struct EntryEditor {
         }
         let close = Int(tree.nodes[node].end) - 1
         return TextScan.indentation(before: close, in: bytes) + style.indentUnit
+    }
+}
+
+extension SyntaxTree {
+    /// The byte range removing one entry: its whole line when it stands alone on it.
+    func removalRange(_ entry: (key: Int, value: Int), oneLine: Bool) -> Range<Int> {
+        let bytes = self.bytes
+        let start = Int(nodes[entry.key].start)
+        let valueEnd = Int(nodes[entry.value].end)
+        var end = TextScan.terminatorEnd(after: valueEnd, terminator: UInt8(ascii: ";"), in: bytes) ?? valueEnd
+        if !oneLine && TextScan.isFirstOnLine(start, in: bytes) {
+            var after = end
+            while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
+            if after >= bytes.count || bytes[after] == 0x0A || bytes[after] == 0x0D {
+                return TextScan.lineStart(start, in: bytes)..<TextScan.lineEnd(after, in: bytes)
+            }
+        }
+        while end < bytes.count, bytes[end] == 0x20 { end += 1 }
+        return start..<end
     }
 }

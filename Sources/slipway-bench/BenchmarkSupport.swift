@@ -53,6 +53,17 @@ enum Bench {
         return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0 + "/" + file) }
     }
 
+    /// The largest corpus project's bytes (DuckDuckGo-macOS, 1.47 MB), or nil after saying how
+    /// to point at the corpus.
+    static func largeProjectBytes(_ arguments: [String]) throws -> [UInt8]? {
+        let file = "files/\(PBXProjBenchmark.largeProject).pbxproj"
+        guard let corpus = corpusDirectory(arguments, containing: file) else {
+            print("(no corpus: pass --corpus DIR or set SLIPWAY_CORPUS to measure the DuckDuckGo project)")
+            return nil
+        }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: corpus + "/" + file)))
+    }
+
     /// How to build the binaries measured: on Linux the Swift runtime and Foundation are linked
     /// statically, as a shipped Slipway is.
     static let buildCommand = "swift build -c release --static-swift-stdlib"

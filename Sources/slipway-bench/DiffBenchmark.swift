@@ -11,12 +11,7 @@ import PBXProj
 enum DiffBenchmark {
     static func run(_ arguments: [String]) async throws {
         let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 21
-        let name = PBXProjBenchmark.largeProject
-        guard let corpus = Bench.corpusDirectory(arguments, containing: "files/\(name).pbxproj") else {
-            print("(no corpus: pass --corpus DIR or set SLIPWAY_CORPUS to measure the DuckDuckGo project)")
-            return
-        }
-        let old = Array(try Data(contentsOf: URL(fileURLWithPath: corpus + "/files/\(name).pbxproj")))
+        guard let old = try Bench.largeProjectBytes(arguments) else { return }
         let new = try edited(old)
         print("slipway-bench diff — medians of \(runs) runs")
         var difference = ProjectDiff()

@@ -11,12 +11,7 @@ enum MergeBenchmark {
     static func run(_ arguments: [String]) async throws {
         if arguments.first == "eval" { return try await MergeEvaluation.run(Array(arguments.dropFirst())) }
         let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 21
-        let name = PBXProjBenchmark.largeProject
-        guard let corpus = Bench.corpusDirectory(arguments, containing: "files/\(name).pbxproj") else {
-            print("(no corpus: pass --corpus DIR or set SLIPWAY_CORPUS to measure the DuckDuckGo project)")
-            return
-        }
-        let base = Array(try Data(contentsOf: URL(fileURLWithPath: corpus + "/files/\(name).pbxproj")))
+        guard let base = try Bench.largeProjectBytes(arguments) else { return }
         let (ours, theirs, conflicting) = try sides(base)
         print("slipway-bench merge — medians of \(runs) runs, \(String(format: "%.2f", Double(base.count) / 1_000_000)) MB project")
         var sink = 0

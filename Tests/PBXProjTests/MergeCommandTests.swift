@@ -21,6 +21,17 @@ struct MergeCommandTests {
         return String(decoding: try project.canonicalSerialized(), as: UTF8.self)
     }
 
+    /// The driver's reason for not reading `text` as the `side` version (what it prints).
+    static func readError(_ text: String, side: String) throws -> String {
+        do {
+            _ = try PBXProject(bytes: Array(text.utf8), projectName: "Sample")
+        } catch let error as PBXProjError {
+            return PBXProjMergeError.unreadable(side: side, error: error).message
+        }
+        Issue.record("'\(side)' unexpectedly reads as a project")
+        return ""
+    }
+
     /// A repository with the sample project on main, `ours` committed on main and `theirs` on a
     /// branch, with the driver installed.
     private func repository(binary: String, ours: String, theirs: String) throws -> GitFixture {
@@ -105,12 +116,15 @@ struct MergeCommandTests {
         try directory.write("theirs", marked)
         let result = try CommandResult.run(binary, ["xcodeproj", "merge", "base", "ours", "theirs"], in: directory.path, environment: gitEnvironment(binary))
         #expect(result.status == 1)
-        #expect(result.standardError.contains("the theirs version does not read as a project at line \(line), column 1"))
-        #expect(result.standardError.contains("merging line by line instead"))
+        let reason = try Self.readError(marked, side: "theirs")
+        #expect(reason.hasPrefix("the theirs version does not read as a project at line \(line), column 1: "))
+        #expect(result.standardError == "error: ours: \(reason); merging line by line instead\n")
         let merged = try String(contentsOfFile: directory.path + "/ours", encoding: .utf8)
         #expect(merged.contains("SWIFT_VERSION = 6.0;"))
         #expect(merged.contains("<<<<<<< HEAD\n"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["base", "ours", "theirs"])
+        #expect(try String(contentsOfFile: directory.path + "/base", encoding: .utf8) == SampleProject.text)
+        #expect(try String(contentsOfFile: directory.path + "/theirs", encoding: .utf8) == marked)
     }
 
     @Test("a base that does not parse: git's line merge, the reason, exit 1")
@@ -119,14 +133,20 @@ struct MergeCommandTests {
         let directory = try TemporaryDirectory(prefix: "pbx-merge")
         let ours = try Self.edited { try $0.setBuildSetting("SWIFT_VERSION", to: "6.0", in: SampleProject.appDebug) }
         let theirs = try Self.edited { try $0.setBuildSetting("MARKETING_VERSION", to: "2.0", in: SampleProject.appRelease) }
-        try directory.write("base", String(SampleProject.text.prefix(3000)))
+        let base = String(SampleProject.text.prefix(3000))
+        try directory.write("base", base)
         try directory.write("ours", ours)
         try directory.write("theirs", theirs)
         let result = try CommandResult.run(binary, ["xcodeproj", "merge", "base", "ours", "theirs"], in: directory.path, environment: gitEnvironment(binary))
         #expect(result.status == 1)
-        #expect(result.standardError.contains("the base version does not read as a project at line"))
+        let reason = try Self.readError(base, side: "base")
+        #expect(reason.hasPrefix("the base version does not read as a project at line "))
+        #expect(result.standardError == "error: ours: \(reason); merging line by line instead\n")
         let merged = try String(contentsOfFile: directory.path + "/ours", encoding: .utf8)
         #expect(merged.contains("SWIFT_VERSION = 6.0;") && merged.contains("MARKETING_VERSION = 2.0;"))
+        #expect(try String(contentsOfFile: directory.path + "/base", encoding: .utf8) == base)
+        #expect(try String(contentsOfFile: directory.path + "/theirs", encoding: .utf8) == theirs)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["base", "ours", "theirs"])
     }
 
     @Test("a side that repeats an object's definition: merged on the graph with one definition, and a note saying so")

@@ -35,7 +35,8 @@ public struct EncryptedSigningStorage: Sendable {
         let name = storage.displayName
         if let manifestBytes = try await storage.read(SigningLayout.manifest) {
             let manifest = try SigningManifest.decode(manifestBytes, storage: name)
-            let cipher = try SlipwayCipher(passphrase: passphrase, parameters: manifest.scrypt, salt: manifest.saltBytes, storage: name)
+            let cipher = try SlipwayCipher(passphrase: passphrase, parameters: manifest.scrypt, salt: manifest.saltBytes, storage: name,
+                                          requiresStorageKey: true)
             return EncryptedSigningStorage(storage: storage, format: .slipway, cipher: cipher, pendingRootFile: nil)
         }
         if try await storage.read(SigningLayout.matchMarker) != nil {
@@ -49,7 +50,7 @@ public struct EncryptedSigningStorage: Sendable {
         }
         switch newFormat {
         case .slipway:
-            let cipher = try SlipwayCipher(passphrase: passphrase, parameters: parameters, storage: name)
+            let cipher = try SlipwayCipher(passphrase: passphrase, parameters: parameters, storage: name, requiresStorageKey: true)
             let manifest = try SigningManifest(scrypt: parameters, salt: cipher.salt).encoded()
             return EncryptedSigningStorage(storage: storage, format: .slipway, cipher: cipher,
                                            pendingRootFile: (SigningLayout.manifest, manifest))

@@ -36,19 +36,28 @@ public final class SlipwayCipher: SigningFileCipher, @unchecked Sendable {
     private let passphrase: [UInt8]
     /// The salt new files are written with.
     public let salt: [UInt8]
+    /// Whether every file must carry `parameters` and `salt` (a storage's cipher, made from its
+    /// manifest): then one command derives at most one key, whatever the files' headers say.
+    public let requiresStorageKey: Bool
     private let lock = NSLock()
     private var keys: [KeyID: DerivedKey] = [:]
 
     /// A cipher for one storage. New files are written with `parameters` and `salt` (random
     /// when nil), so a storage derives its key once per run; each file gets its own random nonce.
     /// - Throws: `SigningStorageError.emptyPassphrase`, `.unsupportedParameters`.
+    ///
+    /// With `requiresStorageKey`, `decrypt` refuses a file whose header names other scrypt
+    /// parameters or another salt than these before deriving anything: Slipway writes every file
+    /// of a storage with the key its manifest describes, and a hostile storage whose every file
+    /// carried its own maximum-cost header would otherwise cost one slow derivation per file.
     public init(passphrase: String, parameters: ScryptParameters = .standard, salt: [UInt8]? = nil,
-                storage: String = "signing storage") throws {
+                storage: String = "signing storage", requiresStorageKey: Bool = false) throws {
         guard !passphrase.isEmpty else { throw SigningStorageError.emptyPassphrase(storage: storage) }
         try parameters.validate(file: storage)
         self.passphrase = Array(passphrase.utf8)
         self.parameters = parameters
         self.salt = salt ?? (0..<16).map { _ in UInt8.random(in: 0...255) }
+        self.requiresStorageKey = requiresStorageKey
     }
 
     /// True when `data` starts with the format's magic.
@@ -77,8 +86,14 @@ public final class SlipwayCipher: SigningFileCipher, @unchecked Sendable {
                 file: file, detail: "format version \(data[8]) with KDF \(data[9]); this Slipway reads version 1 with scrypt (1)")
         }
         let parameters = ScryptParameters(logN: data[10], r: Self.uint16(data, at: 11), p: Self.uint16(data, at: 13))
-        try parameters.validate(file: file)
         let salt = Array(data[15..<31])
+        if requiresStorageKey && (parameters != self.parameters || salt != self.salt) {
+            throw SigningStorageError.tampered(
+                file: file,
+                detail: "its key (scrypt N=2^\(parameters.logN), r=\(parameters.r), p=\(parameters.p) and its salt) is not the one the "
+                    + "storage's '\(SigningLayout.manifest)' names, and Slipway writes every file with that key; nothing was derived from it")
+        }
+        try parameters.validate(file: file)
         let key = try derivedKey(parameters: parameters, salt: salt)
         guard Array(data[43..<59]) == key.check else { throw SigningStorageError.wrongPassphrase(file: file) }
         let header = Array(data[0..<Self.headerLength])

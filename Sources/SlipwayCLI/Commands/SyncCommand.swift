@@ -215,7 +215,7 @@ final class ProgressPrinter: @unchecked Sendable {
             guard percent != lastPercent else { return }
             lastPercent = percent
             shown = true
-            FileDescriptorOutput.standardError.write("\rMoving files: \(done)/\(total) (\(percent)%)")
+            FileDescriptorOutput.standardError.write("\r\u{1B}[KMoving files: \(done)/\(total) (\(percent)%)")
         }
     }
 

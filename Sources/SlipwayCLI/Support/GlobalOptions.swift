@@ -35,8 +35,10 @@ struct CommandEnvironment {
     let style: TerminalStyle
     let fileSystem: any FileSystem = LocalFileSystem()
     let processRunner: any ProcessRunner = LocalProcessRunner()
-    let standardOutput: any TextOutput = FileDescriptorOutput.standardOutput
-    let standardError: any TextOutput = FileDescriptorOutput.standardError
+    /// Standard output and error pass through `TerminalSafeOutput`: text from the checkout, from
+    /// servers and from processes never reaches the terminal with its control sequences.
+    let standardOutput: any TextOutput = TerminalSafeOutput(FileDescriptorOutput.standardOutput)
+    let standardError: any TextOutput = TerminalSafeOutput(FileDescriptorOutput.standardError)
 
     func print(_ text: String) { standardOutput.write(text + "\n") }
 
@@ -56,4 +58,14 @@ struct CommandEnvironment {
             standardError.write("\(location)\(style.paint("\(diagnostic.severity.rawValue):", color)) \(diagnostic.message)\n")
         }
     }
+}
+
+/// `--trust-plugins`, for the commands that check lanes without running them.
+struct PluginTrustOptions: ParsableArguments {
+    @Flag(help: ArgumentHelp(
+        "Let this command run step plugins from the checkout (.slipway/bin or PATH folders inside the project) to learn their options.",
+        discussion: "Without it, such a plugin runs only when listed by SHA-256 in ~/.config/slipway/trusted-plugins (outside the checkout); a real 'slipway run' runs the plugins its lane uses."))
+    var trustPlugins = false
+
+    init() {}
 }

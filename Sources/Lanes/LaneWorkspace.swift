@@ -15,14 +15,16 @@ public struct LaneWorkspace: Sendable {
 
     /// A workspace for the project at `projectDirectory`.
     /// Pinned plugins (`tools`' executable folders) are found before `.slipway/bin` and `PATH`.
+    /// `pluginTrust` says which plugins may be executed (nil: all of them).
     public init(projectDirectory: String, lanesDirectory: String = "lanes", fileSystem: any FileSystem,
                 processRunner: any ProcessRunner, environment: Environment, tools: (any ToolRequirements)? = nil,
-                platform: Platform = .current) {
+                platform: Platform = .current, pluginTrust: PluginTrust? = nil) {
         self.platform = platform
         store = LaneStore(projectDirectory: projectDirectory, lanesDirectory: lanesDirectory, fileSystem: fileSystem)
         let pinned = (try? tools?.executableDirectories()) ?? []
         let locator = PluginLocator(directories: pinned + [projectDirectory + "/.slipway/bin"] + environment.searchPath,
-                                    processRunner: processRunner, fileSystem: fileSystem, environment: environment)
+                                    processRunner: processRunner, fileSystem: fileSystem, environment: environment,
+                                    trust: pluginTrust)
         registry = StepRegistry(pluginLocator: locator)
         services = LaneRunner.Services(fileSystem: fileSystem, processRunner: processRunner, environment: environment,
                                        projectDirectory: projectDirectory, tools: tools)

@@ -36,8 +36,10 @@ struct CIPipelineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The folder with the lane files.", valueName: "dir"))
     var lanes = "lanes"
 
+    @OptionGroup var plugins: PluginTrustOptions
+
     func exporter(_ env: CommandEnvironment) -> CIExporter {
-        let workspace = env.workspace(lanes: lanes)
+        let workspace = env.workspace(lanes: lanes, runsCheckoutPlugins: plugins.trustPlugins)
         return CIExporter(store: workspace.store, registry: workspace.registry, fileSystem: env.fileSystem)
     }
 

@@ -22,7 +22,7 @@ struct LanesCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         do {
-            let workspace = env.workspace(lanes: lanes)
+            let workspace = env.workspace(lanes: lanes, runsCheckoutPlugins: false)
             let summaries = try workspace.summaries()
             if json {
                 env.print(String(decoding: try JSONFormatting.encoder().encode(summaries), as: UTF8.self))
@@ -67,12 +67,14 @@ struct ValidateCommand: AsyncParsableCommand {
     @Argument(help: "Lanes to check (default: all).")
     var names: [String] = []
 
+    @OptionGroup var plugins: PluginTrustOptions
+
     @Option(help: ArgumentHelp("The folder with the lane files.", valueName: "dir"))
     var lanes = "lanes"
 
     func run() async throws {
         let env = global.environment()
-        let workspace = env.workspace(lanes: lanes)
+        let workspace = env.workspace(lanes: lanes, runsCheckoutPlugins: plugins.trustPlugins)
         var failed = false
         do {
             for name in names.isEmpty ? try workspace.store.names() : names {

@@ -65,6 +65,8 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Also print debug messages.")
     var verbose = false
 
+    @OptionGroup var plugins: PluginTrustOptions
+
     func validate() throws {
         if resume && from != nil { throw ValidationError("--resume and --from cannot be used together: --resume picks the step itself.") }
         if !only.isEmpty && (resume || from != nil) {
@@ -89,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
         let signals = SignalForwarder(interruption: options.interruption)
         defer { signals.stop() }
         do {
-            let summary = try await env.workspace(lanes: lanes).run(lane, options: options, reporters: try reporters(env))
+            let summary = try await workspace(env).run(lane, options: options, reporters: try reporters(env))
             switch summary.status {
             case .succeeded: return
             case .failed: throw ExitCodes.failure
@@ -100,8 +102,10 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// A real run executes the plugins its lane uses; a dry run only with `--trust-plugins`
+    /// or the trust file (it would run them to describe and plan).
     private func workspace(_ env: CommandEnvironment) -> LaneWorkspace {
-        env.workspace(lanes: lanes)
+        env.workspace(lanes: lanes, runsCheckoutPlugins: !dryRun || plugins.trustPlugins)
     }
 
     private func reporters(_ env: CommandEnvironment) throws -> [any RunReporter] {

@@ -14,9 +14,11 @@ struct StepsCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var plugins: PluginTrustOptions
+
     func run() async throws {
         let env = global.environment()
-        let workspace = env.workspace()
+        let workspace = env.workspace(runsCheckoutPlugins: plugins.trustPlugins)
         env.print("BUILT-IN STEPS:")
         env.print(StepDocumentation.list(workspace.registry.builtInKinds))
         let plugins = await workspace.registry.plugins()
@@ -38,12 +40,14 @@ struct StepCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var plugins: PluginTrustOptions
+
     @Argument(help: "The step, e.g. run or swift.test.")
     var name: String
 
     func run() async throws {
         let env = global.environment()
-        let workspace = env.workspace()
+        let workspace = env.workspace(runsCheckoutPlugins: plugins.trustPlugins)
         do {
             guard let kind = try await workspace.registry.kind(for: name) else {
                 env.printError("there is no step '\(name)'.\(Suggestions.didYouMean(name, in: workspace.registry.knownIDs)) Run 'slipway steps' for the list.")

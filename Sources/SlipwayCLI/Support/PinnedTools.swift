@@ -1,6 +1,7 @@
 import Basics
 import Lanes
 import Pins
+import Steps
 
 /// The project's pinned tools as the lane runner sees them (`requires:` and pinned plugins).
 struct PinnedTools: ToolRequirements {
@@ -22,8 +23,14 @@ struct PinnedTools: ToolRequirements {
 
 extension CommandEnvironment {
     /// The project's lanes and steps, with its pinned tools (for `requires:` and plugins).
-    func workspace(lanes: String = "lanes") -> LaneWorkspace {
-        LaneWorkspace(projectDirectory: projectDirectory, lanesDirectory: lanes, fileSystem: fileSystem,
-                      processRunner: processRunner, environment: environment, tools: PinnedTools(self))
+    ///
+    /// `runsCheckoutPlugins`: whether plugins from the checkout may be executed without being in
+    /// the trust file: true for a real `run` (the lane asks for them), `--trust-plugins` elsewhere.
+    func workspace(lanes: String = "lanes", runsCheckoutPlugins: Bool) -> LaneWorkspace {
+        let trust = PluginTrust.load(projectDirectory: projectDirectory, runsCheckoutPlugins: runsCheckoutPlugins,
+                                     environment: environment, fileSystem: fileSystem)
+        return LaneWorkspace(projectDirectory: projectDirectory, lanesDirectory: lanes, fileSystem: fileSystem,
+                             processRunner: processRunner, environment: environment, tools: PinnedTools(self),
+                             pluginTrust: trust)
     }
 }

@@ -14,11 +14,14 @@ public struct PluginLocator: Sendable {
     public var environment: Environment
     /// How long a plugin may take to describe itself.
     public var describeTimeout: Duration
+    /// Which plugins may be executed (nil: every one).
+    public var trust: PluginTrust?
 
     /// A locator over `directories`.
     public init(directories: [String], processRunner: any ProcessRunner, fileSystem: any FileSystem,
-                environment: Environment, describeTimeout: Duration = .seconds(10)) {
+                environment: Environment, describeTimeout: Duration = .seconds(10), trust: PluginTrust? = nil) {
         self.directories = directories
+        self.trust = trust
         self.processRunner = processRunner
         self.fileSystem = fileSystem
         self.environment = environment
@@ -42,6 +45,7 @@ public struct PluginLocator: Sendable {
     /// The plugin's kind for step `id`, or nil when no such plugin exists.
     public func kind(for id: String) async throws -> StepKind? {
         guard let path = try executable(for: id) else { return nil }
+        try trust?.check(path)
         let description = try await describe(id: id, executable: path)
         let runner = processRunner
         return StepKind(description: description, origin: .plugin(executable: path)) { options in
@@ -131,6 +135,8 @@ public struct PluginLocator: Sendable {
 public enum PluginError: Error, LocalizedError, Sendable, Equatable {
     case notExecutable(path: String)
     case describeFailed(name: String, problem: String)
+    /// A plugin from the checkout, in a command that runs checkout executables only when asked.
+    case untrusted(path: String, sha256: String)
 
     public var errorDescription: String? {
         switch self {
@@ -138,6 +144,11 @@ public enum PluginError: Error, LocalizedError, Sendable, Equatable {
             return "plugin '\(path)' is not executable. Run 'chmod +x \(path)'."
         case .describeFailed(let name, let problem):
             return "plugin '\(name)' \(problem)"
+        case .untrusted(let path, let sha256):
+            return "plugin '\(path)' comes from the checkout, and this command runs no checkout executable "
+                + "unless asked (it would have to run it to learn its options). If you trust this version of it, "
+                + "pass --trust-plugins, or add its SHA-256 to the trust file outside the checkout: "
+                + "echo '\(sha256)  \(path)' >> ~/.config/slipway/trusted-plugins"
         }
     }
 }

@@ -1,0 +1,138 @@
+import Basics
+import Foundation
+import Testing
+import TestSupport
+import TestThreads
+
+/// What a pull request's checkout can make the check commands do: run nothing of its own, print
+/// nothing a terminal acts on.
+@Suite(.dedicatedThreads) struct UntrustedCheckoutTests {
+    /// A plugin that leaves a marker outside the project whenever it is executed.
+    static func plugin(marker: String) -> String {
+        """
+        #!/bin/sh
+        touch '\(marker)'
+        request=$(cat)
+        case "$request" in
+          *'"action":"describe"'*) echo '{"event":"description","protocol":1,"summary":"Greets","options":[]}' ;;
+          *) echo '{"event":"result","status":"success"}' ;;
+        esac
+        """
+    }
+
+    struct Fixture {
+        let project: TemporaryDirectory
+        let outside: TemporaryDirectory
+        var marker: String { outside.path + "/plugin-ran" }
+        var markerExists: Bool { FileManager.default.fileExists(atPath: marker) }
+
+        init(pluginFolder: String = ".slipway/bin") throws {
+            project = try TemporaryDirectory(prefix: "slipway-untrusted")
+            outside = try TemporaryDirectory(prefix: "slipway-outside")
+            try project.write("lanes/greet.yml", "steps:\n  - greet: {}\n")
+            try project.write(pluginFolder + "/slipway-step-greet", UntrustedCheckoutTests.plugin(marker: outside.path + "/plugin-ran"))
+            chmod(project.path + "/" + pluginFolder + "/slipway-step-greet", 0o755)
+        }
+
+        func slipway(_ arguments: [String], environment: [String: String?] = [:]) throws -> CommandResult {
+            var environment = environment
+            if environment["XDG_CONFIG_HOME"] == nil { environment["XDG_CONFIG_HOME"] = outside.path + "/config" }
+            environment["GITHUB_ACTIONS"] = .some(nil)
+            return try CommandResult.run(Binaries.slipway, arguments, in: project.path, environment: environment)
+        }
+
+        func digest(_ relative: String) throws -> String {
+            let result = try CommandResult.run("/usr/bin/env", ["sha256sum", project.path + "/" + relative])
+            return String(result.standardOutput.prefix(64))
+        }
+    }
+
+    func untrustedMessage(_ fixture: Fixture, path: String = ".slipway/bin/slipway-step-greet") throws -> String {
+        let digest = try fixture.digest(path)
+        return "plugin '\(path)' comes from the checkout, and this command runs no checkout executable unless asked "
+            + "(it would have to run it to learn its options). If you trust this version of it, pass --trust-plugins, "
+            + "or add its SHA-256 to the trust file outside the checkout: echo '\(digest)  \(path)' >> ~/.config/slipway/trusted-plugins"
+    }
+
+    @Test func checkCommandsRunNoCheckoutPlugin() throws {
+        let fixture = try Fixture()
+        let message = try untrustedMessage(fixture)
+        let before = try Snapshot.of(fixture.project.path)
+        let commands: [[String]] = [
+            ["validate"], ["validate", "greet"], ["run", "greet", "--dry-run"], ["step", "greet"],
+            ["ci", "export", "greet", "--to", "github-actions"], ["ci", "check", "greet", "--to", "gitlab", "--file", ".gitlab-ci.yml"],
+        ]
+        for command in commands {
+            let result = try fixture.slipway(command)
+            #expect(result.status == 2, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains(message), "\(command): \(result.standardError)")
+            #expect(!fixture.markerExists, "\(command) executed the checkout's plugin")
+        }
+        let steps = try fixture.slipway(["steps"])
+        #expect(steps.standardError.contains("slipway-step-greet: " + message), "\(steps.standardError)")
+        #expect(!fixture.markerExists, "'steps' executed the checkout's plugin")
+        #expect(try Snapshot.of(fixture.project.path) == before)
+    }
+
+    @Test func aPathFolderInsideTheProjectIsCheckoutContentToo() throws {
+        let fixture = try Fixture(pluginFolder: "tools/bin")
+        let path = fixture.project.path + "/tools/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try fixture.slipway(["validate"], environment: ["PATH": path])
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains(try untrustedMessage(fixture, path: "tools/bin/slipway-step-greet")), "\(result.standardError)")
+        #expect(!fixture.markerExists)
+    }
+
+    @Test func theUserCanOptIn() throws {
+        let fixture = try Fixture()
+        let flagged = try fixture.slipway(["validate", "--trust-plugins"])
+        #expect(flagged.status == 0, "\(flagged.standardError)")
+        #expect(fixture.markerExists)
+        try FileManager.default.removeItem(atPath: fixture.marker)
+
+        // A trust file outside the checkout, listing this version of the plugin.
+        let digest = try fixture.digest(".slipway/bin/slipway-step-greet")
+        try fixture.outside.write("config/slipway/trusted-plugins", "# reviewed\n\(digest)  greet\n")
+        let listed = try fixture.slipway(["validate"])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        #expect(fixture.markerExists)
+        try FileManager.default.removeItem(atPath: fixture.marker)
+
+        // A changed plugin is another version: no longer trusted.
+        try fixture.project.write(".slipway/bin/slipway-step-greet", UntrustedCheckoutTests.plugin(marker: fixture.marker) + "\n# changed\n")
+        let changed = try fixture.slipway(["validate"])
+        #expect(changed.status == 2, "\(changed.standardError)")
+        #expect(!fixture.markerExists)
+    }
+
+    @Test func aTrustFileInsideTheCheckoutIsIgnored() throws {
+        let fixture = try Fixture()
+        let digest = try fixture.digest(".slipway/bin/slipway-step-greet")
+        try fixture.project.write("config/slipway/trusted-plugins", "\(digest)\n")
+        let result = try fixture.slipway(["validate"], environment: ["XDG_CONFIG_HOME": fixture.project.path + "/config"])
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(!fixture.markerExists)
+    }
+
+    @Test func aRealRunRunsThePluginsItsLaneUses() throws {
+        let fixture = try Fixture()
+        let result = try fixture.slipway(["run", "greet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(fixture.markerExists)
+    }
+
+    @Test func controlSequencesFromTheCheckoutNeverReachTheTerminal() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-escapes")
+        try folder.write("lanes/show.yml", """
+            steps:
+              - run: printf '\\033]52;c;SGVsbG8=\\007clip \\033[2Jclear \\033[8mhidden\\033[28m \\033]8;;https://x.invalid\\033\\\\link\\033]8;;\\033\\\\ done\\n'
+            """)
+        let result = try CommandResult.run(Binaries.slipway, ["run", "show"], in: folder.path, environment: ["GITHUB_ACTIONS": nil])
+        #expect(result.status == 0, "\(result.standardError)")
+        let printed = result.standardOutput + result.standardError
+        #expect(printed.contains("clip clear hidden link done"), "\(printed.debugDescription)")
+        for sequence in ["\u{1B}]", "\u{1B}[2J", "\u{1B}[8m", "\u{07}"] {
+            #expect(!printed.contains(sequence), "\(sequence.debugDescription) in \(printed.debugDescription)")
+        }
+    }
+}

@@ -27,7 +27,9 @@ public struct ChangelogRenderer: Sendable {
     private let isDefault: Bool
 
     /// A renderer for `text` (named `name` in errors); throws `ReleaseError.invalidTemplate`.
+    /// Templates over `TemplateBudget`'s size or nesting limits are refused before parsing.
     public init(template text: String = ChangelogRenderer.defaultTemplate, name: String = "default") throws {
+        try TemplateBudget.check(text, name: name)
         do {
             template = try MustacheTemplate(string: text)
         } catch {

@@ -135,4 +135,32 @@ import TestThreads
             #expect(!printed.contains(sequence), "\(sequence.debugDescription) in \(printed.debugDescription)")
         }
     }
+
+    /// A changelog template of 20,000 nested sections (240 KB) overflowed swift-mustache's recursion and
+    /// killed the process (SIGSEGV, `finally:` skipped); now the step fails with the limit.
+    @Test func aHostileChangelogTemplateFailsTheStepAndFinallyRuns() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-template")
+        let outside = try TemporaryDirectory(prefix: "slipway-outside")
+        try folder.write("CHANGELOG.md", "# Changelog\n\n## [Unreleased]\n")
+        try folder.write("t.mustache", String(repeating: "{{#a}}", count: 20_000) + "x" + String(repeating: "{{/a}}", count: 20_000))
+        try folder.write("lanes/notes.yml", """
+            steps:
+              - changelog.update: { version: 1.0.0, template: t.mustache }
+            finally:
+              - run: touch '\(outside.path)/finally-ran'
+            """)
+        for command in ["init -q", "-c user.email=a@b.c -c user.name=A commit -q --allow-empty -m init"] {
+            _ = try CommandResult.run("/usr/bin/env", ["git"] + command.split(separator: " ").map(String.init), in: folder.path)
+        }
+        let before = try Snapshot.of(folder.path)
+        let result = try CommandResult.run(Binaries.slipway, ["run", "notes"], in: folder.path, environment: ["GITHUB_ACTIONS": nil])
+        #expect(result.status == 1, "\(result.status): \(result.standardError)")
+        #expect((result.standardOutput + result.standardError).contains(
+            "the changelog template 't.mustache' is invalid: its sections nest more than 32 deep; templates may nest at most 32"),
+            "\(result.standardOutput)\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: outside.path + "/finally-ran"))
+        let after = try Snapshot.of(folder.path)
+        let changed = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }
+        #expect(changed.allSatisfy { $0.hasPrefix(".slipway") || $0.hasPrefix(".git") }, "\(changed.sorted())")
+    }
 }

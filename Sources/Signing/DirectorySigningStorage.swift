@@ -1,7 +1,8 @@
 import Foundation
 
 /// A signing storage in a local directory. Writes are atomic (a temporary file in the same
-/// folder, then a rename), so a reader never sees half a file.
+/// folder, then a rename), so a reader never sees half a file. No file is read, written or
+/// deleted through a symbolic link (`StorageFileAccess`).
 public struct DirectorySigningStorage: SigningStorage {
     /// The directory (created with the first write).
     public let root: String
@@ -19,6 +20,7 @@ public struct DirectorySigningStorage: SigningStorage {
 
     /// Every regular file below the root, as relative paths, sorted.
     public func list() async throws -> [String] {
+        try StorageFileAccess.checkNoLinks(root: root, relative: "")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else { return [] }
         guard isDirectory.boolValue else {
@@ -35,20 +37,17 @@ public struct DirectorySigningStorage: SigningStorage {
     }
 
     /// The file's bytes, or nil.
+    /// Never through a symbolic link, and at most `StorageFileAccess.maximumFileBytes`.
     public func read(_ path: String) async throws -> [UInt8]? {
         try SigningLayout.validate(path: path)
-        let full = root + "/" + path
-        guard FileManager.default.fileExists(atPath: full) else { return nil }
-        guard let data = FileManager.default.contents(atPath: full) else {
-            throw SigningStorageError.unreachable(storage: root, detail: "'\(path)' cannot be read")
-        }
-        return Array(data)
+        return try StorageFileAccess.read(root: root, relative: path)
     }
 
     /// Writes atomically.
     public func write(_ path: String, _ bytes: [UInt8]) async throws {
         try SigningLayout.validate(path: path)
         try requireWritable("write '\(path)'")
+        try StorageFileAccess.checkNoLinks(root: root, relative: path)
         let full = URL(fileURLWithPath: root + "/" + path)
         do {
             try FileManager.default.createDirectory(at: full.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -62,6 +61,7 @@ public struct DirectorySigningStorage: SigningStorage {
     public func delete(_ path: String) async throws {
         try SigningLayout.validate(path: path)
         try requireWritable("delete '\(path)'")
+        try StorageFileAccess.checkNoLinks(root: root, relative: path)
         let full = root + "/" + path
         guard FileManager.default.fileExists(atPath: full) else { return }
         do {

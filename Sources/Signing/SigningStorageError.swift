@@ -29,6 +29,8 @@ public enum SigningStorageError: Error, Equatable, Sendable {
     case unrecognizedStorage(storage: String, detail: String)
     /// The repository or bucket `storage` could not be reached or read.
     case unreachable(storage: String, detail: String)
+    /// `path` inside `storage` (`.`: the storage itself) is a symbolic link.
+    case unsafeLink(storage: String, path: String)
     /// Writing to `storage` failed (no write access, a refused push, ...).
     case writeFailed(storage: String, detail: String)
     /// Someone else pushed to `storage` since it was cloned; nothing was pushed.
@@ -57,6 +59,10 @@ extension SigningStorageError: LocalizedError {
         case let .unsupportedParameters(file, detail):
             return "'\(file)' asks for key derivation parameters Slipway refuses (\(detail)). "
                 + "The file may be damaged or written by a newer Slipway; upgrade Slipway or restore the file."
+        case let .unsafeLink(storage, path):
+            return "'\(path)' in the signing storage '\(storage)' is a symbolic link: a storage holds regular files and folders "
+                + "only, so nothing was read, written or deleted through it. Remove the link from the storage (a storage in "
+                + "the checkout or a cloned one may be hostile), or give the storage's real path."
         case let .emptyPassphrase(storage):
             return "The passphrase for '\(storage)' is empty. Set the signing passphrase secret to a non-empty value."
         case let .invalidPath(path):

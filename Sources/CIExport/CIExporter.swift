@@ -27,7 +27,7 @@ public struct CIExporter: Sendable {
     /// The pipeline file for lane `name`: the same bytes on every run for the same lane and
     /// options.
     public func export(_ name: String, to engine: CIEngine, options: CIExportOptions) async throws -> String {
-        Self.render(try CIPlanner.plan(try await validate(name)), engine: engine, options: options)
+        try Self.render(try CIPlanner.plan(try await validate(name)), engine: engine, options: options)
     }
 
     /// Compares `file` with what `export` would write; nil when equal, a unified diff (from the
@@ -41,11 +41,13 @@ public struct CIExporter: Sendable {
     }
 
     /// `plan` written for `engine`.
-    public static func render(_ plan: CIPlan, engine: CIEngine, options: CIExportOptions) -> String {
+    /// Throws `CIExportError.unsafePipelineText` or `.duplicatePipelineKey` when text from the
+    /// plan or the options would change the file's structure.
+    public static func render(_ plan: CIPlan, engine: CIEngine, options: CIExportOptions) throws -> String {
         switch engine {
-        case .githubActions: return GitHubActionsRenderer.render(plan, options: options)
-        case .gitlab: return GitLabRenderer.render(plan, options: options)
-        case .buildkite: return BuildkiteRenderer.render(plan, options: options)
+        case .githubActions: return try GitHubActionsRenderer.render(plan, options: options)
+        case .gitlab: return try GitLabRenderer.render(plan, options: options)
+        case .buildkite: return try BuildkiteRenderer.render(plan, options: options)
         }
     }
 }

@@ -30,14 +30,34 @@ public struct CIExporter: Sendable {
         try Self.render(try CIPlanner.plan(try await validate(name)), engine: engine, options: options)
     }
 
-    /// Compares `file` with what `export` would write; nil when equal, a unified diff (from the
-    /// file to the expected text) otherwise. A missing file reads as empty.
+    /// The largest committed file `check` reads: far more than any pipeline Slipway writes.
+    public static let maxCommittedBytes = 4 * 1024 * 1024
+
+    /// Compares `file` with what `export` would write, byte for byte; nil when equal, a unified
+    /// diff (from the file to the expected text) otherwise. A missing file reads as empty.
+    /// Throws `CIExportError.committedFileNotRegular` for a symbolic link, folder or device and
+    /// `.committedFileTooLarge` past `maxCommittedBytes`, before reading it.
     public func check(_ name: String, to engine: CIEngine, options: CIExportOptions, file: String) async throws -> String? {
         let expected = try await export(name, to: engine, options: options)
         let path = file.hasPrefix("/") ? file : store.projectDirectory + "/" + file
-        let actual = fileSystem.exists(path) ? try fileSystem.readText(path) : ""
-        if actual == expected { return nil }
-        return LineDiff.unified(from: actual, to: expected, fromName: file, toName: "slipway ci export \(name) --to \(engine.rawValue)")
+        let actual = try committedBytes(path, shownAs: file)
+        if actual.elementsEqual(expected.utf8) { return nil }
+        // Bytes that are not UTF-8 show as U+FFFD in the diff; the comparison above used the bytes.
+        return LineDiff.unified(from: String(decoding: actual, as: UTF8.self), to: expected, fromName: file, toName: "slipway ci export \(name) --to \(engine.rawValue)")
+    }
+
+    private func committedBytes(_ path: String, shownAs file: String) throws -> [UInt8] {
+        guard let status = fileSystem.status(of: path) else { return [] }
+        guard status.kind == .file else { throw CIExportError.committedFileNotRegular(file) }
+        if let size = status.details?.size, size > Int64(Self.maxCommittedBytes) {
+            throw CIExportError.committedFileTooLarge(file, bytes: Int(size), limit: Self.maxCommittedBytes)
+        }
+        let bytes = try fileSystem.read(path)
+        // It may have grown since; what was read is what is judged.
+        guard bytes.count <= Self.maxCommittedBytes else {
+            throw CIExportError.committedFileTooLarge(file, bytes: bytes.count, limit: Self.maxCommittedBytes)
+        }
+        return bytes
     }
 
     /// `plan` written for `engine`.

@@ -91,6 +91,10 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A name that reaches commands, keys or expressions of the pipeline breaks the grammar of
     /// `LaneNames` (a lane that was not validated, or a lane file's name).
     case unsafeName(what: String, name: String)
+    /// `ci check`'s file is a symbolic link, a folder or a device, not a committed file.
+    case committedFileNotRegular(String)
+    /// `ci check`'s file is larger than any pipeline Slipway writes.
+    case committedFileTooLarge(String, bytes: Int, limit: Int)
     /// A mapping of the pipeline would have `key` twice (two names that map to one key).
     case duplicatePipelineKey(key: String, path: String)
 
@@ -112,6 +116,12 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "refusing to export: \(what) '\(LaneNames.escaped(name))' may only use ASCII letters, digits, '_', '-' "
                 + "(and '.' in step ids and lane names), starting with a letter or '_' (a digit too for step ids and lane names), "
                 + "since it is written into commands, keys and expressions of the pipeline; rename it"
+        case .committedFileNotRegular(let file):
+            return "'\(file)' is not a regular file (a symbolic link, folder or device); 'ci check' compares the committed "
+                + "pipeline file itself: replace it with the output of 'slipway ci export'"
+        case .committedFileTooLarge(let file, let bytes, let limit):
+            return "'\(file)' is \(bytes) bytes, more than the \(limit) bytes of any pipeline Slipway writes; it is not an "
+                + "exported pipeline: replace it with the output of 'slipway ci export'"
         case .duplicatePipelineKey(let key, let path):
             return "refusing to write the pipeline: '\(key)' would appear twice in '\(path)'; rename the lane's input, "
                 + "secret or step that produces it"

@@ -1,3 +1,4 @@
+import Foundation
 import Basics
 import Lanes
 import Steps
@@ -30,6 +31,27 @@ public struct CIExporter: Sendable {
         try Self.render(try CIPlanner.plan(try await validate(name)), engine: engine, options: options)
     }
 
+    /// Writes `text` to `output` (relative to the project, or absolute), making its folder and
+    /// replacing the file atomically. Throws `CIExportError.outputThroughLink` when a folder on
+    /// the way inside the project is a symbolic link: a checkout could point `.github/workflows`
+    /// anywhere, and the file would be written there.
+    public func write(_ text: String, to output: String) throws {
+        var path = output
+        if !output.hasPrefix("/") {
+            path = store.projectDirectory
+            let parts = output.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            for (index, part) in parts.enumerated() {
+                path += "/" + part
+                if index < parts.count - 1, fileSystem.kind(of: path) == .symbolicLink {
+                    throw CIExportError.outputThroughLink(output, link: parts[...index].joined(separator: "/"))
+                }
+            }
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !fileSystem.isDirectory(folder) { try fileSystem.createDirectory(folder) }
+        try fileSystem.writeAtomically(Array(text.utf8), to: path)
+    }
+
     /// The largest committed file `check` reads: far more than any pipeline Slipway writes.
     public static let maxCommittedBytes = 4 * 1024 * 1024
 
@@ -43,7 +65,8 @@ public struct CIExporter: Sendable {
         let actual = try committedBytes(path, shownAs: file)
         if actual.elementsEqual(expected.utf8) { return nil }
         // Bytes that are not UTF-8 show as U+FFFD in the diff; the comparison above used the bytes.
-        return LineDiff.unified(from: String(decoding: actual, as: UTF8.self), to: expected, fromName: file, toName: "slipway ci export \(name) --to \(engine.rawValue)")
+        return LineDiff.unified(from: String(decoding: actual, as: UTF8.self), to: expected, fromName: file,
+                                toName: "slipway ci export \(name) --to \(engine.rawValue)")
     }
 
     private func committedBytes(_ path: String, shownAs file: String) throws -> [UInt8] {

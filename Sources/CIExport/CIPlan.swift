@@ -95,6 +95,8 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case committedFileNotRegular(String)
     /// `ci check`'s file is larger than any pipeline Slipway writes.
     case committedFileTooLarge(String, bytes: Int, limit: Int)
+    /// `ci export --output`'s path goes through a symbolic link (`link`) inside the project.
+    case outputThroughLink(String, link: String)
     /// A mapping of the pipeline would have `key` twice (two names that map to one key).
     case duplicatePipelineKey(key: String, path: String)
 
@@ -122,6 +124,9 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .committedFileTooLarge(let file, let bytes, let limit):
             return "'\(file)' is \(bytes) bytes, more than the \(limit) bytes of any pipeline Slipway writes; it is not an "
                 + "exported pipeline: replace it with the output of 'slipway ci export'"
+        case .outputThroughLink(let output, let link):
+            return "'\(output)' is inside '\(link)', which is a symbolic link; 'ci export' writes only inside the project: "
+                + "remove the link, or give --output a path without it"
         case .duplicatePipelineKey(let key, let path):
             return "refusing to write the pipeline: '\(key)' would appear twice in '\(path)'; rename the lane's input, "
                 + "secret or step that produces it"

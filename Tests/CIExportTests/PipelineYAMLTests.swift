@@ -4,12 +4,13 @@ import Foundation
 import Steps
 import Testing
 import TestSupport
+import TestThreads
 
 /// The one YAML emitter refuses what could change a pipeline's structure, whatever validated
 /// the lane before it (issue 23 item 4): control characters in any scalar, key, flow item,
 /// block line or header comment, and a key given twice; and every other string reads back
 /// (Yams) as exactly what was given.
-@Suite("Pipeline YAML emitter") struct PipelineYAMLTests {
+@Suite("Pipeline YAML emitter", .dedicatedThreads) struct PipelineYAMLTests {
     static let controls: [Unicode.Scalar] = ["\n", "\r", "\t", "\u{0}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9F}", "\u{2028}", "\u{2029}",
                                              "\u{FEFF}"]
 

@@ -191,7 +191,8 @@ let package = Package(
                                                        .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         // Fixtures/ci/: golden pipelines, compared byte for byte and run through actionlint and
         // check-jsonschema when they are installed.
-        .testTarget(name: "CIExportTests", dependencies: ["CIExport", "Lanes", "Steps", "Basics", "TestSupport", "TestThreads"],
+        // Yams: the hostile-lane tests read the pipelines back with a YAML parser.
+        .testTarget(name: "CIExportTests", dependencies: ["CIExport", "Lanes", "Steps", "Basics", "TestSupport", "TestThreads", "Yams"],
                     exclude: ["Fixtures"]),
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
         .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),

@@ -2,12 +2,18 @@
 ///
 /// Lane inputs are asked for by an `input` step and read in each job with `buildkite-agent
 /// meta-data get`; secrets are Buildkite secrets listed under `secrets:` of only the steps that
-/// use them. `$` is written `$$` in commands, so the agent leaves it to the shell instead of
-/// interpolating it when the pipeline is uploaded.
+/// use them. Buildkite interpolates `$VAR` in every value of the pipeline when it is uploaded,
+/// so every `$` is written `$$` (labels, hints, defaults, paths and commands alike): the agent
+/// leaves it as `$`, to the shell in commands.
 enum BuildkiteRenderer {
     static let inputsKey = "slipway-inputs"
 
-    static func render(_ plan: CIPlan, options: CIExportOptions) -> String {
+    static func render(_ plan: CIPlan, options: CIExportOptions) throws -> String {
+        try CICommands.header(plan, engine: .buildkite, options: options) + PipelineYAML.render(document(plan, options: options))
+    }
+
+    /// The file's YAML, without the header comment, every `$` already doubled.
+    static func document(_ plan: CIPlan, options: CIExportOptions) -> PipelineNode {
         var steps: [PipelineNode] = []
         if !plan.inputs.isEmpty {
             steps.append(.map([
@@ -17,11 +23,15 @@ enum BuildkiteRenderer {
             ]))
         }
         steps += plan.jobs.map { step($0, plan: plan, options: options) }
-        return CICommands.header(plan, engine: .buildkite, options: options)
-            + PipelineYAML.render(.map([PipelineEntry("steps", .list(steps))]))
+        return PipelineNode.map([PipelineEntry("steps", .list(steps))]).mapStrings(escapingInterpolation)
     }
 
     static func metaDataKey(_ input: CIInput) -> String { "slipway-input-" + input.name }
+
+    /// `text` with `$` written `$$`, which Buildkite's upload turns back into `$`.
+    static func escapingInterpolation(_ text: String) -> String {
+        text.replacingOccurrences(of: "$", with: "$$")
+    }
 
     private static func field(_ input: CIInput) -> PipelineNode {
         var entries: [PipelineEntry]
@@ -57,24 +67,26 @@ enum BuildkiteRenderer {
         }
         entries.append(PipelineEntry("agents", .map([agent])))
         if !job.secrets.isEmpty { entries.append(PipelineEntry("secrets", .flowList(job.secrets))) }
-        entries.append(PipelineEntry("command", .string(command(job, plan: plan, options: options))))
+        entries.append(PipelineEntry("command", .block(command(job, plan: plan, options: options))))
         entries.append(PipelineEntry("artifact_paths", .list(([".slipway/ci/*"] + job.artifacts).map(PipelineNode.string))))
         return .map(entries)
     }
 
-    private static func command(_ job: CIJob, plan: CIPlan, options: CIExportOptions) -> String {
+    /// The command's lines, with `$` as the shell should see it (the document is escaped as a whole).
+    private static func command(_ job: CIJob, plan: CIPlan, options: CIExportOptions) -> [String] {
         var lines: [String] = []
         let artifactsByJob = Dictionary(plan.jobs.map { ($0.id, $0.artifacts) }, uniquingKeysWith: { first, _ in first })
         for ancestor in job.ancestors {
             for pattern in [".slipway/ci/*"] + (artifactsByJob[ancestor] ?? []) {
-                var line = "buildkite-agent artifact download \(CICommands.shellQuoted(pattern)) . --step \(ancestor)"
+                let step = CICommands.shellQuoted(ancestor)
+                var line = "buildkite-agent artifact download \(CICommands.shellQuoted(pattern)) . --step \(step)"
                 // A step skipped after a failure uploaded nothing; the finally step goes on without it.
-                if job.runsAlways { line += " || echo \"nothing to download from \(ancestor)\"" }
+                if job.runsAlways { line += " || echo " + CICommands.shellQuoted("nothing to download from \(ancestor)") }
                 lines.append(line)
             }
         }
         for input in plan.inputs {
-            var get = "buildkite-agent meta-data get \(metaDataKey(input))"
+            var get = "buildkite-agent meta-data get \(CICommands.shellQuoted(metaDataKey(input)))"
             if let value = input.defaultValue { get += " --default \(CICommands.shellQuoted(value))" }
             // Assigned before it is exported, so that a failing `meta-data get` fails the step.
             lines.append("\(input.environmentVariable)=\"$(\(get))\"")
@@ -83,6 +95,6 @@ enum BuildkiteRenderer {
         if let setup = options.slipwaySetup { lines.append(setup) }
         if plan.installsTools { lines.append("slipway tools install") }
         lines.append(CICommands.run(plan, job: job, options: options))
-        return lines.joined(separator: "\n").replacingOccurrences(of: "$", with: "$$") + "\n"
+        return lines
     }
 }

@@ -39,12 +39,7 @@ public struct CIInput: Sendable, Equatable {
 
     /// The environment variable the job passes it through: `SLIPWAY_INPUT_` and the name
     /// upper-cased, with characters outside `A-Z0-9_` as `_`.
-    public var environmentVariable: String {
-        let upper = name.uppercased().unicodeScalars.map { scalar -> Character in
-            (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_") ? Character(scalar) : "_"
-        }
-        return "SLIPWAY_INPUT_" + String(upper)
-    }
+    public var environmentVariable: String { LaneNames.environmentVariable(forInput: name) }
 }
 
 /// Where a job runs.
@@ -90,6 +85,20 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownEngine(String)
     /// `--runner` is not `linux=LABEL` or `macos=LABEL`.
     case badRunnerOption(String)
+    /// Text bound for the pipeline file has a control character (`character`, e.g. `U+000A`)
+    /// at `path` (e.g. `jobs.build.name`): it could end its line and add keys to the file.
+    case unsafePipelineText(character: String, path: String)
+    /// A name that reaches commands, keys or expressions of the pipeline breaks the grammar of
+    /// `LaneNames` (a lane that was not validated, or a lane file's name).
+    case unsafeName(what: String, name: String)
+    /// `ci check`'s file is a symbolic link, a folder or a device, not a committed file.
+    case committedFileNotRegular(String)
+    /// `ci check`'s file is larger than any pipeline Slipway writes.
+    case committedFileTooLarge(String, bytes: Int, limit: Int)
+    /// `ci export --output`'s path goes through a symbolic link (`link`) inside the project.
+    case outputThroughLink(String, link: String)
+    /// A mapping of the pipeline would have `key` twice (two names that map to one key).
+    case duplicatePipelineKey(key: String, path: String)
 
     public var description: String {
         switch self {
@@ -102,6 +111,25 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "unknown CI engine '\(name)'; use one of: \(CIEngine.allCases.map(\.rawValue).joined(separator: ", "))"
         case .badRunnerOption(let text):
             return "--runner '\(text)' must be linux=LABEL or macos=LABEL (the engine's runner label for that system)"
+        case .unsafePipelineText(let character, let path):
+            return "refusing to write the pipeline: the text for '\(path)' has \(character), which could end its line and "
+                + "add keys to the file; names, descriptions, artifact patterns and --slipway-setup must be one line of text"
+        case .unsafeName(let what, let name):
+            return "refusing to export: \(what) '\(LaneNames.escaped(name))' may only use ASCII letters, digits, '_', '-' "
+                + "(and '.' in step ids and lane names), starting with a letter or '_' (a digit too for step ids and lane names), "
+                + "since it is written into commands, keys and expressions of the pipeline; rename it"
+        case .committedFileNotRegular(let file):
+            return "'\(file)' is not a regular file (a symbolic link, folder or device); 'ci check' compares the committed "
+                + "pipeline file itself: replace it with the output of 'slipway ci export'"
+        case .committedFileTooLarge(let file, let bytes, let limit):
+            return "'\(file)' is \(bytes) bytes, more than the \(limit) bytes of any pipeline Slipway writes; it is not an "
+                + "exported pipeline: replace it with the output of 'slipway ci export'"
+        case .outputThroughLink(let output, let link):
+            return "'\(output)' is inside '\(link)', which is a symbolic link; 'ci export' writes only inside the project: "
+                + "remove the link, or give --output a path without it"
+        case .duplicatePipelineKey(let key, let path):
+            return "refusing to write the pipeline: '\(key)' would appear twice in '\(path)'; rename the lane's input, "
+                + "secret or step that produces it"
         }
     }
 }

@@ -11,6 +11,7 @@ public enum CIPlanner {
     /// its platforms or no runner runs every `finally` step.
     public static func plan(_ validated: ValidatedLane) throws -> CIPlan {
         let lane = validated.lane
+        try checkNames(lane)
         let laneSecrets = SecretReferences.inLaneEnvironment(lane)
         var ids = JobIDAllocator()
         var jobs: [CIJob] = []
@@ -41,6 +42,22 @@ public enum CIPlanner {
         return CIPlan(lane: lane.name, laneFile: lane.file, description: lane.description,
                       inputs: lane.inputs.map(CIInput.init), jobs: jobs, installsTools: !lane.requires.isEmpty,
                       secrets: lane.secrets.map(\.name))
+    }
+
+    /// The names the renderers write into commands, keys and expressions, checked again here
+    /// (the parser checks them first, with their place in the file): a `ValidatedLane` built
+    /// some other way cannot inject either.
+    static func checkNames(_ lane: Lane) throws {
+        if !LaneNames.isStepID(lane.name) { throw CIExportError.unsafeName(what: "lane name", name: lane.name) }
+        for input in lane.inputs where !LaneNames.isInputName(input.name) {
+            throw CIExportError.unsafeName(what: "input name", name: input.name)
+        }
+        for secret in lane.secrets where !LaneNames.isSecretName(secret.name) {
+            throw CIExportError.unsafeName(what: "secret name", name: secret.name)
+        }
+        for step in lane.allInvocations where !LaneNames.isStepID(step.id) {
+            throw CIExportError.unsafeName(what: "step id", name: step.id)
+        }
     }
 
     /// A job id for a step id: characters outside `[A-Za-z0-9_-]` become `-`, and `s-` is put in
@@ -108,9 +125,13 @@ public enum CIPlanner {
     }
 }
 
-/// Hands out job ids: the sanitized step id, with `-2`, `-3`, ... on collisions.
+/// Hands out job ids: the sanitized step id, with `-2`, `-3`, ... on collisions, also with the
+/// names an engine gives a meaning at the place job ids go (GitLab's top-level keywords,
+/// Buildkite's input step), so a step id never becomes one.
 struct JobIDAllocator {
-    private var used = Set<String>()
+    static let reserved: Set<String> = ["default", "include", "stages", "variables", "workflow", "image", "services",
+                                        "cache", "before_script", "after_script", "spec", "types", BuildkiteRenderer.inputsKey]
+    private var used = JobIDAllocator.reserved
 
     mutating func allocate(_ stepID: String) -> String {
         let base = CIPlanner.jobID(for: stepID)

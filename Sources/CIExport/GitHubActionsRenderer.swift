@@ -10,16 +10,20 @@ enum GitHubActionsRenderer {
         static let cache = "actions/cache@v5"
     }
 
-    static func render(_ plan: CIPlan, options: CIExportOptions) -> String {
+    static func render(_ plan: CIPlan, options: CIExportOptions) throws -> String {
+        try CICommands.header(plan, engine: .githubActions, options: options) + PipelineYAML.render(document(plan, options: options))
+    }
+
+    /// The file's YAML, without the header comment.
+    static func document(_ plan: CIPlan, options: CIExportOptions) -> PipelineNode {
         var dispatch: [PipelineEntry] = []
         if !plan.inputs.isEmpty { dispatch.append(PipelineEntry("inputs", .map(plan.inputs.map(input)))) }
-        let document: PipelineNode = .map([
+        return .map([
             PipelineEntry("name", .string("\(plan.lane) (Slipway lane)")),
             PipelineEntry("on", .map([PipelineEntry("workflow_dispatch", dispatch.isEmpty ? .empty : .map(dispatch))])),
             PipelineEntry("permissions", .map([PipelineEntry("contents", .string("read"))])),
             PipelineEntry("jobs", .map(plan.jobs.map { PipelineEntry($0.id, job($0, plan: plan, options: options)) })),
         ])
-        return CICommands.header(plan, engine: .githubActions, options: options) + PipelineYAML.render(document)
     }
 
     private static func input(_ input: CIInput) -> PipelineEntry {
@@ -39,7 +43,7 @@ enum GitHubActionsRenderer {
     }
 
     private static func job(_ job: CIJob, plan: CIPlan, options: CIExportOptions) -> PipelineNode {
-        var entries = [PipelineEntry("name", .string(job.name)),
+        var entries = [PipelineEntry("name", .string(literal(job.name))),
                        PipelineEntry("runs-on", .string(options.label(for: job.runner, engine: .githubActions)))]
         if !job.needs.isEmpty { entries.append(PipelineEntry("needs", .flowList(job.needs))) }
         if job.runsAlways { entries.append(PipelineEntry("if", .string("${{ always() }}"))) }
@@ -79,14 +83,13 @@ enum GitHubActionsRenderer {
             steps.append(shell("Install pinned tools", "slipway tools install"))
         }
         steps.append(shell("Run \(job.steps.joined(separator: ", "))", CICommands.run(plan, job: job, options: options)))
-        let paths = ([".slipway/ci/"] + job.artifacts).joined(separator: "\n") + "\n"
         steps.append(.map([
             PipelineEntry("name", .string("Hand over")),
             PipelineEntry("if", .string("always()")),
             PipelineEntry("uses", .string(Action.upload)),
             PipelineEntry("with", .map([
                 PipelineEntry("name", .string(job.artifactName)),
-                PipelineEntry("path", .string(paths)),
+                PipelineEntry("path", .block([".slipway/ci/"] + job.artifacts)),
                 PipelineEntry("include-hidden-files", .bool(true)),
             ])),
         ]))
@@ -109,8 +112,14 @@ enum GitHubActionsRenderer {
         return common.isEmpty ? "." : common.joined(separator: "/")
     }
 
+    /// `text` as GitHub shows it where it evaluates expressions (a job's `name:`): a `${{` from
+    /// the lane is written `${{ '${{' }}`, GitHub's escape, so it stays text.
+    static func literal(_ text: String) -> String {
+        text.replacingOccurrences(of: "${{", with: "${{ '${{' }}")
+    }
+
     private static func shell(_ name: String, _ command: String) -> PipelineNode {
-        .map([PipelineEntry("name", .string(name)), PipelineEntry("run", .string(command + "\n")),
+        .map([PipelineEntry("name", .string(name)), PipelineEntry("run", .block([command])),
               PipelineEntry("shell", .string("bash"))])
     }
 }

@@ -7,7 +7,12 @@
 /// into a script. Secrets are the project's masked CI/CD variables: GitLab gives those to every
 /// job, so a job whose steps do not use a secret unsets it before Slipway starts.
 enum GitLabRenderer {
-    static func render(_ plan: CIPlan, options: CIExportOptions) -> String {
+    static func render(_ plan: CIPlan, options: CIExportOptions) throws -> String {
+        try CICommands.header(plan, engine: .gitlab, options: options) + PipelineYAML.render(document(plan, options: options))
+    }
+
+    /// The file's YAML, without the header comment.
+    static func document(_ plan: CIPlan, options: CIExportOptions) -> PipelineNode {
         var variables = [PipelineEntry("GIT_DEPTH", .string("0"))]
         variables += plan.inputs.map(variable)
         let stages = stageNames(plan)
@@ -16,7 +21,7 @@ enum GitLabRenderer {
         for (index, job) in plan.jobs.enumerated() {
             document.append(PipelineEntry(job.id, self.job(job, stage: stages[index], plan: plan, options: options)))
         }
-        return CICommands.header(plan, engine: .gitlab, options: options) + PipelineYAML.render(.map(document))
+        return .map(document)
     }
 
     private static func variable(_ input: CIInput) -> PipelineEntry {
@@ -73,7 +78,7 @@ enum GitLabRenderer {
         }
         var script: [String] = []
         let unused = plan.secrets.filter { !job.secrets.contains($0) }
-        if !unused.isEmpty { script.append("unset " + unused.joined(separator: " ")) }
+        if !unused.isEmpty { script.append((["unset"] + unused.map(CICommands.shellQuoted)).joined(separator: " ")) }
         if let setup = options.slipwaySetup { script.append(setup) }
         if plan.installsTools { script.append("slipway tools install") }
         script.append(CICommands.run(plan, job: job, options: options))

@@ -80,6 +80,23 @@ import TestThreads
         #expect(try Snapshot.of(folder.path) == before, "\(testCase.name) wrote something")
     }
 
+    /// A checkout can make `.github/workflows` a link to any folder of the runner; export does
+    /// not write through it (issue 23).
+    @Test func exportDoesNotWriteThroughALinkInTheProject() throws {
+        let folder = try CIExportSupport.matrixProject()
+        let outside = try TemporaryDirectory(prefix: "slipway-ci-outside")
+        try FileManager.default.createDirectory(atPath: folder.path + "/.github", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/.github/workflows", withDestinationPath: outside.path)
+        let before = try Snapshot.of(folder.path), outsideBefore = try Snapshot.of(outside.path)
+        let output = ".github/workflows/ios-matrix.yml"
+        let result = try slipway(["ci", "export", "ios-matrix", "--to", "github-actions", "--output", output], in: folder)
+        #expect(result.status == 2)
+        #expect(result.standardError == "error: '\(output)' is inside '.github/workflows', which is a symbolic link; 'ci export' "
+            + "writes only inside the project: remove the link, or give --output a path without it\n")
+        #expect(try Snapshot.of(outside.path) == outsideBefore)
+        #expect(try Snapshot.of(folder.path) == before)
+    }
+
     @Test(arguments: CIEngine.allCases)
     func secretsNeverAppearAndGoOnlyToTheJobsThatUseThem(engine: CIEngine) throws {
         let folder = try CIExportSupport.matrixProject()

@@ -7,12 +7,27 @@ extension LaneFileParser {
             if !value.isNull { diagnostics.error("'inputs' must be a mapping of NAME: {type, default, choices, required, description}, but it is \(value.kindDescription)", at: value.location) }
             return []
         }
-        return entries.compactMap { input($0) }
+        let specs = entries.compactMap { input($0) }
+        var byVariable: [String: String] = [:]
+        for spec in specs where LaneNames.isInputName(spec.name) {
+            let variable = LaneNames.environmentVariable(forInput: spec.name)
+            if let first = byVariable[variable], first != spec.name {
+                diagnostics.error("inputs '\(first)' and '\(spec.name)' would both be passed to CI jobs as \(variable); rename one", at: spec.location)
+            } else {
+                byVariable[variable] = spec.name
+            }
+        }
+        return specs
     }
 
     private mutating func input(_ entry: YAMLEntry) -> InputSpec? {
-        let name = entry.key.text
-        var spec = InputSpec(name: name, type: .string, defaultValue: nil, choices: nil, isRequired: false,
+        // Shown in messages with control characters escaped; the spec keeps the name as written.
+        let name = LaneNames.escaped(entry.key.text)
+        if !LaneNames.isInputName(entry.key.text) {
+            diagnostics.error("input name '\(name)' may only use ASCII letters, digits, '_' and '-', starting "
+                + "with a letter or '_' (it becomes a CI input and the variable SLIPWAY_INPUT_<NAME>)", at: entry.key.location)
+        }
+        var spec = InputSpec(name: entry.key.text, type: .string, defaultValue: nil, choices: nil, isRequired: false,
                              description: nil, location: entry.key.location)
         guard case .mapping(let fields, _) = entry.value else {
             // `name: value` is shorthand for a default.
@@ -21,6 +36,7 @@ extension LaneFileParser {
                 return nil
             }
             spec.defaultValue = scalar.resolved == .null ? nil : scalar.resolved
+            _ = checkOneLine(scalar.text, what: "input '\(name)' default", at: entry.value.location)
             spec.type = Self.inferredType(spec.defaultValue)
             spec.isRequired = spec.defaultValue == nil
             return spec
@@ -43,14 +59,18 @@ extension LaneFileParser {
                     continue
                 }
                 spec.defaultValue = scalar.resolved == .null ? nil : scalar.resolved
+                _ = checkOneLine(scalar.text, what: "input '\(name)' default", at: field.value.location)
             case "choices":
                 guard case .sequence(let items, _) = field.value else {
                     diagnostics.error("input '\(name)' choices must be a list", at: field.value.location)
                     continue
                 }
-                spec.choices = items.compactMap { $0.scalar?.text }
+                spec.choices = items.compactMap { item in
+                    guard let text = item.scalar?.text else { return nil }
+                    return checkOneLine(text, what: "input '\(name)' choice", at: item.location) ? text : nil
+                }
             case "required": explicitRequired = bool(field.value, what: "input '\(name)' required")
-            case "description": spec.description = string(field.value, what: "input '\(name)' description")
+            case "description": spec.description = oneLine(field.value, what: "input '\(name)' description")
             default: break
             }
         }

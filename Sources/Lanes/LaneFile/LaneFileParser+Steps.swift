@@ -52,6 +52,7 @@ extension LaneFileParser {
                 return nil
             }
             step.kind = kind
+            checkKind(step)
             return step
         case .sequence:
             diagnostics.error("a step must be a step name or a mapping, but this is a list", at: item.location)
@@ -69,6 +70,7 @@ extension LaneFileParser {
             }
             step.kind = kindEntry.key.text
             step.kindLocation = kindEntry.key.location
+            checkKind(step)
             step.options = kindEntry.value.isNull ? nil : kindEntry.value
             for entry in entries where entry.key.text != kindEntry.key.text {
                 stepKey(entry, into: &step)
@@ -77,17 +79,26 @@ extension LaneFileParser {
         }
     }
 
+    /// A kind names a built-in step or a plugin executable `slipway-step-KIND`, and is the
+    /// step's id when it has none: it follows the step id grammar.
+    private mutating func checkKind(_ step: StepInvocation) {
+        guard !LaneNames.isStepID(step.kind) else { return }
+        diagnostics.error("step kind '\(LaneNames.escaped(step.kind))' may only use ASCII letters, digits, '_', '-' and '.', "
+            + "starting with a letter, a digit or '_' (run 'slipway steps' for the list)", at: step.kindLocation)
+    }
+
     private mutating func stepKey(_ entry: YAMLEntry, into step: inout StepInvocation) {
         let value = entry.value
         switch entry.key.text {
         case "id":
             guard let id = string(value, what: "'id'") else { return }
-            if id.isEmpty || !id.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) || id.contains(".outputs.") {
-                diagnostics.error("step id '\(id)' may only use letters, digits, '_', '-' and '.'", at: value.location)
+            if !LaneNames.isStepID(id) || id.contains(".outputs.") {
+                diagnostics.error("step id '\(LaneNames.escaped(id))' may only use ASCII letters, digits, '_', '-' and '.', "
+                    + "starting with a letter, a digit or '_'", at: value.location)
             }
             step.id = id
             step.hasExplicitID = true
-        case "name": step.name = string(value, what: "'name'")
+        case "name": step.name = oneLine(value, what: "step name")
         case "if": step.condition = template(value, what: "'if'", condition: true)
         case "timeout": step.timeout = duration(value, what: "'timeout'")
         case "retry": step.retry = retry(value) ?? .none
@@ -112,10 +123,11 @@ extension LaneFileParser {
         if case .sequence(let list, _) = value { items = list } else { items = [value] }
         var patterns: [String] = []
         for item in items {
-            guard let pattern = string(item, what: "an 'artifacts' entry") else { continue }
-            if pattern.isEmpty || pattern.hasPrefix("/") || pattern.split(separator: "/").contains("..") || pattern.contains("${{") {
-                diagnostics.error("artifact pattern '\(pattern)' must be a path or glob inside the project (no leading '/', no '..', "
-                    + "no expressions), e.g. build/*.ipa", at: item.location)
+            guard let pattern = oneLine(item, what: "an 'artifacts' entry") else { continue }
+            if pattern.isEmpty || pattern.hasPrefix("/") || pattern.hasPrefix("-") || pattern.split(separator: "/").contains("..")
+                || pattern.contains("${{") {
+                diagnostics.error("artifact pattern '\(pattern)' must be a path or glob inside the project (no leading '/' or '-', "
+                    + "no '..', no expressions), e.g. build/*.ipa", at: item.location)
                 continue
             }
             patterns.append(pattern)

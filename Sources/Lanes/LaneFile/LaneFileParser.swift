@@ -75,6 +75,23 @@ public struct LaneFileParser {
         return scalar.text
     }
 
+    /// `string`, refused (nil, with an error at `value`) when it has a character that would break
+    /// its line in an exported pipeline (`LaneNames.controlCharacter`).
+    mutating func oneLine(_ value: YAMLValue, what: String) -> String? {
+        guard let text = string(value, what: what) else { return nil }
+        guard checkOneLine(text, what: what, at: value.location) else { return nil }
+        return text
+    }
+
+    /// False (with an error at `location`) when `text` has a control character; the text is
+    /// not quoted in the message, so that it cannot add lines to the output.
+    mutating func checkOneLine(_ text: String, what: String, at location: SourceLocation) -> Bool {
+        guard let control = LaneNames.controlCharacter(in: text) else { return true }
+        diagnostics.error("\(what) contains the control character \(LaneNames.describe(control)); write it on one line, "
+            + "without tabs or other control characters (it is copied into CI pipelines)", at: location)
+        return false
+    }
+
     mutating func bool(_ value: YAMLValue, what: String) -> Bool? {
         guard case .bool(let flag)? = value.scalar?.resolved else {
             diagnostics.error("\(what) must be true or false, but it is \(value.kindDescription)", at: value.location)
@@ -138,10 +155,12 @@ public struct LaneFileParser {
         case .sequence(let items, _):
             return items.compactMap { item in
                 guard let name = string(item, what: "a secret's name") else { return nil }
+                checkSecretName(name, at: item.location)
                 return SecretSpec(name: name, description: nil, isRequired: true, location: item.location)
             }
         case .mapping(let entries, _):
             return entries.map { entry in
+                checkSecretName(entry.key.text, at: entry.key.location)
                 var spec = SecretSpec(name: entry.key.text, description: nil, isRequired: true, location: entry.key.location)
                 if case .mapping(let fields, _) = entry.value {
                     checkKeys(fields, allowed: ["description", "required"], context: "secret '\(entry.key.text)'")
@@ -158,5 +177,11 @@ public struct LaneFileParser {
             if !value.isNull { diagnostics.error("'secrets' must be a list of names, but it is \(value.kindDescription)", at: value.location) }
             return []
         }
+    }
+
+    private mutating func checkSecretName(_ name: String, at location: SourceLocation) {
+        guard !LaneNames.isSecretName(name) else { return }
+        diagnostics.error("secret name '\(LaneNames.escaped(name))' must be an environment variable name: ASCII letters, digits "
+            + "and '_', not starting with a digit (its value is read from the variable of that name)", at: location)
     }
 }

@@ -81,10 +81,7 @@ struct CIExportCommand: AsyncParsableCommand {
                 env.standardOutput.write(text)
                 return
             }
-            let path = output.hasPrefix("/") ? output : env.projectDirectory + "/" + output
-            let folder = (path as NSString).deletingLastPathComponent
-            if !env.fileSystem.isDirectory(folder) { try env.fileSystem.createDirectory(folder) }
-            try env.fileSystem.writeAtomically(Array(text.utf8), to: path)
+            try pipeline.exporter(env).write(text, to: output)
             env.standardError.write("wrote \(output) (\(engine.rawValue), lane '\(pipeline.lane)')\n")
         } catch {
             throw Failure.report(error, in: env)

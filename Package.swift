@@ -18,6 +18,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "slipway", targets: ["slipway"]),
+        // The libraries, for Fuzz/SlipwayFuzz (its libFuzzer targets) and for Swift users who
+        // build their own binary with extra steps.
+        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "PBXProj", "YAMLSupport", "Basics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

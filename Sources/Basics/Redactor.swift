@@ -30,13 +30,14 @@ public struct Redactor: Sendable {
         var patterns = Set<RedactionPattern>()
         for secret in secrets where secret.count >= 3 {
             let bytes = Array(secret.utf8)
-            for form in RedactionForms.base64(of: bytes) { patterns.insert(.literal(form)) }
+            for form in RedactionForms.base64(of: bytes) { patterns.insert(.wrapped(form)) }
             var values = [secret]
             for line in secret.split(whereSeparator: \.isNewline) where line.count >= 3 { values.append(String(line)) }
             for value in values {
                 patterns.insert(.literal(Array(value.utf8)))
                 if let percent = RedactionForms.percentEncoded(Array(value.utf8)) { patterns.insert(percent) }
                 if let json = RedactionForms.jsonEscaped(value) { patterns.insert(json) }
+                if let quoted = RedactionForms.shellQuoted(Array(value.utf8)) { patterns.insert(quoted) }
             }
         }
         matcher = RedactionMatcher(patterns: patterns)
@@ -47,6 +48,16 @@ public struct Redactor: Sendable {
 
     /// True when there is nothing to mask.
     public var isEmpty: Bool { matcher.isEmpty }
+
+    /// The most bytes one match can span: a stream cut into pieces is safe to redact piece by
+    /// piece when no cut falls inside a match, which holding back this many bytes ensures.
+    public var maximumMatchLength: Int { matcher.maximumMatchLength }
+
+    /// The ranges of `bytes` that `redact` masks, in order, overlapping matches merged.
+    func maskedRanges(in bytes: [UInt8]) -> [Range<Int>] {
+        guard !matcher.isEmpty else { return [] }
+        return bytes.withUnsafeBufferPointer { matcher.ranges(in: $0) }
+    }
 
     /// `text` with every secret masked; `text` itself (nothing copied) when it holds none.
     public func redact(_ text: String) -> String {

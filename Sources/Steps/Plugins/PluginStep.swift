@@ -39,7 +39,7 @@ struct PluginStep: StepAction {
             workingDirectory: context.workingDirectory, dryRun: context.isDryRun)
         var spec = context.processSpec(executable, [])
         spec.standardInput = try Self.encode(request)
-        let session = PluginSession(events: context.events)
+        let session = PluginSession(events: context.events, redactor: context.redactor)
         let result = try await processRunner.run(spec) { stream, bytes in session.feed(stream, bytes) }
         session.finish()
         if let problem = session.protocolProblem {
@@ -63,14 +63,17 @@ final class PluginSession: @unchecked Sendable {
     private let events: any StepEventSink
     private let lock = NSLock()
     private var stdout = LineBuffer()
-    private var stderr = LineBuffer()
+    private var stderr: RedactingLineBuffer
     private var lineNumber = 0
     private(set) var outputs: StepOutputs = [:]
     private(set) var effects: [Effect] = []
     private(set) var result: PluginProtocol.Event?
     private(set) var protocolProblem: String?
 
-    init(events: any StepEventSink) { self.events = events }
+    init(events: any StepEventSink, redactor: Redactor) {
+        self.events = events
+        stderr = RedactingLineBuffer(redactor: redactor)
+    }
 
     func feed(_ stream: ProcessStream, _ bytes: [UInt8]) {
         lock.lock()
@@ -86,7 +89,7 @@ final class PluginSession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let line = stdout.finish() { handle(line) }
-        if let line = stderr.finish() { events.processOutput(.standardError, line: line) }
+        for line in stderr.finish() { events.processOutput(.standardError, line: line) }
     }
 
     private func handle(_ line: String) {

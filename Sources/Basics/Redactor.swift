@@ -11,7 +11,12 @@
 ///   positions the run of characters made of the value's bits only. The one partial character at
 ///   either end of such a run (at most 4 of the value's bits) stays visible. Base64 runs shorter
 ///   than 8 characters (6 bytes of the secret) are not masked: such short runs of letters and
-///   digits would mask ordinary text;
+///   digits would mask ordinary text. Every base64 form also matches with a line break (`\n`,
+///   `\r\n`) between any two of its characters (wrapped at 76 or 64 columns), when the text
+///   holds both lines (`RedactingLineBuffer` makes step output arrive so);
+/// - the shell-quoted value, as `set -x`, `printf %q` and `ShellQuoting` print it: `'` as `'\''`
+///   or `'"'"'`, any byte but a letter or digit with a `\` before it, and the `$'…'` escapes
+///   (`\n`-style, `\ooo`, `\xHH`), when the value has a byte a shell quoter changes;
 /// - the percent-encoded value (any byte raw or `%XX`, upper- or lower-case hex, a space also
 ///   `+`), when the value has a byte a URL encoder would change;
 /// - the JSON-escaped value (`\"`, `\\`, `\/`, `\n`-style and `\uXXXX` escapes, surrogate pairs), when

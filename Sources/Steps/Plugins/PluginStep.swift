@@ -62,7 +62,9 @@ struct PluginStep: StepAction {
 final class PluginSession: @unchecked Sendable {
     private let events: any StepEventSink
     private let lock = NSLock()
-    private var stdout = LineBuffer()
+    // Cut so that a secret is never split between two pieces of a long line (stdout lines that
+    // are not JSON events are shown as output).
+    private var stdout: RedactingLineBuffer
     private var stderr: RedactingLineBuffer
     private var lineNumber = 0
     private(set) var outputs: StepOutputs = [:]
@@ -72,6 +74,7 @@ final class PluginSession: @unchecked Sendable {
 
     init(events: any StepEventSink, redactor: Redactor) {
         self.events = events
+        stdout = RedactingLineBuffer(redactor: redactor)
         stderr = RedactingLineBuffer(redactor: redactor)
     }
 
@@ -88,7 +91,7 @@ final class PluginSession: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if let line = stdout.finish() { handle(line) }
+        for line in stdout.finish() { handle(line) }
         for line in stderr.finish() { events.processOutput(.standardError, line: line) }
     }
 

@@ -14,6 +14,8 @@
 /// Ordinary lines are passed on at once, unmasked: masking them is the consumer's job.
 public struct RedactingLineBuffer: Sendable {
     private let redactor: Redactor
+    /// False when there is nothing to mask: then lines are only cut, as `LineBuffer` does.
+    private let active: Bool
     /// Lines longer than this are emitted in pieces.
     public var maximumLineLength = 1 << 16
 
@@ -29,6 +31,7 @@ public struct RedactingLineBuffer: Sendable {
     /// A buffer whose cuts never split a match of `redactor`.
     public init(redactor: Redactor) {
         self.redactor = redactor
+        active = !redactor.isEmpty
     }
 
     private var span: Int { max(1, redactor.maximumMatchLength) }
@@ -38,13 +41,15 @@ public struct RedactingLineBuffer: Sendable {
         pending.append(contentsOf: bytes)
         var out: [String] = []
         var start = 0
-        var index = scanned
-        while let newline = pending[index...].firstIndex(of: 0x0A) {
-            var end = newline
+        for index in scanned..<pending.count where pending[index] == 0x0A {
+            var end = index
             if end > start && pending[end - 1] == 0x0D { end -= 1 }
-            take(pending[start..<end], into: &out)
-            start = newline + 1
-            index = start
+            if active {
+                take(pending[start..<end], into: &out)
+            } else {
+                out.append(String(decoding: pending[start..<end], as: UTF8.self))
+            }
+            start = index + 1
         }
         pending.removeFirst(start)
         scanned = pending.count
@@ -69,7 +74,7 @@ public struct RedactingLineBuffer: Sendable {
     // MARK: Lines
 
     private mutating func take(_ line: ArraySlice<UInt8>, into out: inout [String]) {
-        let goesOn = !redactor.isEmpty && Self.mayGoOn(line)
+        let goesOn = active && Self.mayGoOn(line)
         guard goesOn || !held.isEmpty else {
             out.append(String(decoding: line, as: UTF8.self))
             return
@@ -128,12 +133,9 @@ public struct RedactingLineBuffer: Sendable {
     /// True when the line ends with a run of exactly 64 or 76 base64 characters (either
     /// alphabet): a wrapped encoding may go on on the next line.
     static func mayGoOn(_ line: ArraySlice<UInt8>) -> Bool {
-        var run = 0
-        for byte in line.reversed() {
-            guard isBase64(byte) else { break }
-            run += 1
-            if run > 76 { return false }
-        }
+        var index = line.endIndex
+        while index > line.startIndex, line.endIndex - index <= 76, isBase64(line[index - 1]) { index -= 1 }
+        let run = line.endIndex - index
         return run == 64 || run == 76
     }
 
@@ -155,7 +157,7 @@ public struct RedactingLineBuffer: Sendable {
     private mutating func cutPiece() -> String {
         var cut = min(maximumLineLength, max(pending.count - span, maximumLineLength / 2))
         while cut > 0, cut < pending.count, pending[cut] & 0xC0 == 0x80 { cut -= 1 }
-        if !redactor.isEmpty {
+        if active {
             for range in redactor.maskedRanges(in: pending) where range.lowerBound < cut && range.upperBound > cut {
                 cut = range.lowerBound > 0 ? range.lowerBound : range.upperBound
             }

@@ -155,8 +155,11 @@ public struct RedactingLineBuffer: Sendable {
     /// the last `span` bytes stay (a match starting there may go on in bytes still to come), and
     /// a known match across the cut stays whole in the next piece.
     private mutating func cutPiece() -> String {
-        var cut = min(maximumLineLength, max(pending.count - span, maximumLineLength / 2))
-        while cut > 0, cut < pending.count, pending[cut] & 0xC0 == 0x80 { cut -= 1 }
+        var cut = max(1, min(maximumLineLength, max(pending.count - span, maximumLineLength / 2)))
+        // Not inside a UTF-8 character (at most 3 bytes back; invalid UTF-8 is cut anywhere).
+        var start = cut
+        while start > cut - 3, start > 1, start < pending.count, pending[start] & 0xC0 == 0x80 { start -= 1 }
+        if start < pending.count, pending[start] & 0xC0 != 0x80 { cut = start }
         if active {
             for range in redactor.maskedRanges(in: pending) where range.lowerBound < cut && range.upperBound > cut {
                 cut = range.lowerBound > 0 ? range.lowerBound : range.upperBound

@@ -64,6 +64,19 @@ import TestThreads
         }
     }
 
+    @Test func longLinesOfInvalidOrMultiByteUTF8AreCutAndNothingIsLost() {
+        for redactor in [Redactor.none, redactor] {
+            var buffer = RedactingLineBuffer(redactor: redactor)
+            let junk = [UInt8](repeating: 0x80, count: 200_000)
+            let pieces = buffer.append(junk) + buffer.finish()
+            #expect(pieces.count >= 3)
+            var text = RedactingLineBuffer(redactor: redactor)
+            let accented = String(repeating: "é", count: 100_000)
+            let cut = text.append(Array(accented.utf8)) + text.finish()
+            #expect(cut.joined() == accented, "no character split by a cut")
+        }
+    }
+
     @Test func ordinaryLinesAreNotHeldBack() {
         var buffer = RedactingLineBuffer(redactor: redactor)
         #expect(buffer.append(Array("one\ntwo\n".utf8)) == ["one", "two"])

@@ -3,16 +3,35 @@
 /// form lets each character appear raw or escaped (`%2F`, `\/`, `\u002f`, ...).
 struct RedactionPattern: Hashable, Sendable {
     var units: [[[UInt8]]]
+    /// For a literal (one unit, one alternative): a line break (`\n` or `\r\n`) may stand
+    /// between any two of its bytes, as in base64 wrapped at 76 (`base64`) or 64 (PEM) columns.
+    var allowsLineBreaks = false
 
     /// A pattern matching exactly `bytes`.
     static func literal(_ bytes: [UInt8]) -> RedactionPattern {
         RedactionPattern(units: [[bytes]])
     }
 
+    /// A pattern matching `bytes` with at most one line break (`\n` or `\r\n`) between any two
+    /// of them.
+    static func wrapped(_ bytes: [UInt8]) -> RedactionPattern {
+        RedactionPattern(units: [[bytes]], allowsLineBreaks: true)
+    }
+
+    /// The most bytes a match can span.
+    var maximumLength: Int {
+        if allowsLineBreaks, let bytes = units.first?.first { return bytes.count + 2 * max(0, bytes.count - 1) }
+        return units.reduce(0) { $0 + ($1.map(\.count).max() ?? 0) }
+    }
+
     /// Every pair of bytes a match can start with.
     var startingPairs: Set<UInt16> {
         var pairs = Set<UInt16>()
         guard let first = units.first else { return pairs }
+        if allowsLineBreaks, let bytes = first.first, bytes.count >= 2 {
+            for second in [bytes[1], 0x0A, 0x0D] { pairs.insert(UInt16(bytes[0]) << 8 | UInt16(second)) }
+            return pairs
+        }
         for head in first {
             if head.count >= 2 {
                 pairs.insert(UInt16(head[0]) << 8 | UInt16(head[1]))
@@ -120,6 +139,49 @@ enum RedactionForms {
             units.append(Array(alternatives))
         }
         return RedactionPattern(units: units)
+    }
+
+    /// Bytes that no shell quoter changes: `printf %q` and `set -x` print a value made only of
+    /// these as it is (so the raw value is found).
+    private static let shellSafe = Set("-_./:@%+=~#".utf8)
+
+    /// The shell-quoted form, as `set -x`, `printf %q`, bash's `${X@Q}` and Slipway's own plans
+    /// print a value: every byte raw or escaped the way one of the three quoting styles does it.
+    /// Single quotes: `'` becomes `'\''` (or `'"'"'`). Backslashes: any byte other than a letter or
+    /// digit may be preceded by `\` (`it\'s\ a`). ANSI-C (`$'…'`): `\'`, `\\`, `\n`-style short
+    /// escapes, and `\ooo` octal or `\xHH` hex for control characters and bytes above 0x7F.
+    /// Nil when no quoter changes the value.
+    static func shellQuoted(_ value: [UInt8]) -> RedactionPattern? {
+        guard value.contains(where: { !isAlphanumeric($0) && !shellSafe.contains($0) }) else { return nil }
+        return RedactionPattern(units: value.map { byte in
+            var alternatives: Set<[UInt8]> = [[byte]]
+            guard !isAlphanumeric(byte) else { return Array(alternatives) }
+            let backslash = UInt8(ascii: "\\")
+            alternatives.insert([backslash, byte])
+            if byte == UInt8(ascii: "'") {
+                alternatives.insert(Array(#"'\''"#.utf8))
+                alternatives.insert(Array(#"'"'"'"#.utf8))
+            }
+            if byte < 0x20 || byte >= 0x7F {
+                if let short = ansiCEscapes[byte] { alternatives.insert([backslash, short]) }
+                if byte == 0x1B { alternatives.insert([backslash, UInt8(ascii: "E")]) }
+                alternatives.insert([backslash, UInt8(ascii: "0") + (byte >> 6), UInt8(ascii: "0") + (byte >> 3 & 7), UInt8(ascii: "0") + (byte & 7)])
+                for upper in [false, true] { alternatives.insert([backslash, UInt8(ascii: "x"), hex(byte >> 4, upper: upper), hex(byte & 15, upper: upper)]) }
+            }
+            return Array(alternatives)
+        })
+    }
+
+    private static let ansiCEscapes: [UInt8: UInt8] = [
+        0x07: UInt8(ascii: "a"), 0x08: UInt8(ascii: "b"), 0x09: UInt8(ascii: "t"), 0x0A: UInt8(ascii: "n"),
+        0x0B: UInt8(ascii: "v"), 0x0C: UInt8(ascii: "f"), 0x0D: UInt8(ascii: "r"), 0x1B: UInt8(ascii: "e"),
+    ]
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return false
+        }
     }
 
     private static let shortEscapes: [Unicode.Scalar: Character] = [

@@ -10,6 +10,8 @@ struct RedactionMatcher: Sendable {
     private let patterns: [RedactionPattern]
     /// The pattern's bytes when it is a plain string (the fast path), else nil.
     private let literals: [[UInt8]?]
+    /// The most bytes one match can span.
+    let maximumMatchLength: Int
 
     init(patterns: Set<RedactionPattern>) {
         let patterns = Array(patterns)
@@ -25,6 +27,7 @@ struct RedactionMatcher: Sendable {
         self.buckets = buckets
         self.patterns = patterns
         literals = patterns.map { $0.units.count == 1 && $0.units[0].count == 1 ? $0.units[0][0] : nil }
+        maximumMatchLength = patterns.map(\.maximumLength).max() ?? 0
     }
 
     /// True when there is nothing to find.
@@ -62,7 +65,11 @@ struct RedactionMatcher: Sendable {
         for candidate in candidates {
             let length: Int
             if let literal = literals[candidate] {
-                length = Self.matches(literal, at: start, in: bytes) ? literal.count : 0
+                if patterns[candidate].allowsLineBreaks {
+                    length = Self.wrappedMatchLength(of: literal, at: start, in: bytes)
+                } else {
+                    length = Self.matches(literal, at: start, in: bytes) ? literal.count : 0
+                }
             } else {
                 length = matchLength(of: patterns[candidate], at: start, in: bytes)
             }
@@ -89,6 +96,31 @@ struct RedactionMatcher: Sendable {
             swap(&positions, &next)
         }
         return (positions.max() ?? start) - start
+    }
+
+    /// The length of a match of `needle` at `start` with at most one line break (`\n` or
+    /// `\r\n`) between any two of its bytes, or 0.
+    private static func wrappedMatchLength(of needle: [UInt8], at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = start, matched = 0
+        var afterBreak = true
+        while matched < needle.count {
+            guard index < bytes.count else { return 0 }
+            let byte = bytes[index]
+            if byte == needle[matched] {
+                index += 1
+                matched += 1
+                afterBreak = false
+            } else if !afterBreak && byte == 0x0A {
+                index += 1
+                afterBreak = true
+            } else if !afterBreak && byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A {
+                index += 2
+                afterBreak = true
+            } else {
+                return 0
+            }
+        }
+        return index - start
     }
 
     private static func matches(_ needle: [UInt8], at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {

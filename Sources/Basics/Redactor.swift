@@ -11,7 +11,12 @@
 ///   positions the run of characters made of the value's bits only. The one partial character at
 ///   either end of such a run (at most 4 of the value's bits) stays visible. Base64 runs shorter
 ///   than 8 characters (6 bytes of the secret) are not masked: such short runs of letters and
-///   digits would mask ordinary text;
+///   digits would mask ordinary text. Every base64 form also matches with a line break (`\n`,
+///   `\r\n`) between any two of its characters (wrapped at 76 or 64 columns), when the text
+///   holds both lines (`RedactingLineBuffer` makes step output arrive so);
+/// - the shell-quoted value, as `set -x`, `printf %q` and `ShellQuoting` print it: `'` as `'\''`
+///   or `'"'"'`, any byte but a letter or digit with a `\` before it, and the `$'…'` escapes
+///   (`\n`-style, `\ooo`, `\xHH`), when the value has a byte a shell quoter changes;
 /// - the percent-encoded value (any byte raw or `%XX`, upper- or lower-case hex, a space also
 ///   `+`), when the value has a byte a URL encoder would change;
 /// - the JSON-escaped value (`\"`, `\\`, `\/`, `\n`-style and `\uXXXX` escapes, surrogate pairs), when
@@ -30,13 +35,14 @@ public struct Redactor: Sendable {
         var patterns = Set<RedactionPattern>()
         for secret in secrets where secret.count >= 3 {
             let bytes = Array(secret.utf8)
-            for form in RedactionForms.base64(of: bytes) { patterns.insert(.literal(form)) }
+            for form in RedactionForms.base64(of: bytes) { patterns.insert(.wrapped(form)) }
             var values = [secret]
             for line in secret.split(whereSeparator: \.isNewline) where line.count >= 3 { values.append(String(line)) }
             for value in values {
                 patterns.insert(.literal(Array(value.utf8)))
                 if let percent = RedactionForms.percentEncoded(Array(value.utf8)) { patterns.insert(percent) }
                 if let json = RedactionForms.jsonEscaped(value) { patterns.insert(json) }
+                if let quoted = RedactionForms.shellQuoted(Array(value.utf8)) { patterns.insert(quoted) }
             }
         }
         matcher = RedactionMatcher(patterns: patterns)
@@ -47,6 +53,16 @@ public struct Redactor: Sendable {
 
     /// True when there is nothing to mask.
     public var isEmpty: Bool { matcher.isEmpty }
+
+    /// The most bytes one match can span: a stream cut into pieces is safe to redact piece by
+    /// piece when no cut falls inside a match, which holding back this many bytes ensures.
+    public var maximumMatchLength: Int { matcher.maximumMatchLength }
+
+    /// The ranges of `bytes` that `redact` masks, in order, overlapping matches merged.
+    func maskedRanges(in bytes: [UInt8]) -> [Range<Int>] {
+        guard !matcher.isEmpty else { return [] }
+        return bytes.withUnsafeBufferPointer { matcher.ranges(in: $0) }
+    }
 
     /// `text` with every secret masked; `text` itself (nothing copied) when it holds none.
     public func redact(_ text: String) -> String {

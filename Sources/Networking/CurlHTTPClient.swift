@@ -18,10 +18,13 @@ public typealias SystemHTTPClient = CurlHTTPClient
 public struct CurlHTTPClient: HTTPClient {
     /// The idle timeout used when a request gives none.
     public var defaultTimeout: Duration
+    /// The size cap and stall timeout of a response when a request gives none.
+    public var limits: HTTPTransferLimits
 
     /// Creates a client.
-    public init(defaultTimeout: Duration = .seconds(60)) {
+    public init(defaultTimeout: Duration = .seconds(60), limits: HTTPTransferLimits = .standard) {
         self.defaultTimeout = defaultTimeout
+        self.limits = limits
     }
 
     public func send(_ request: HTTPRequest, progress: HTTPProgressHandler?) async throws -> HTTPResponse {
@@ -43,7 +46,7 @@ public struct CurlHTTPClient: HTTPClient {
                                           + "; install libcurl (Debian/Ubuntu: apt-get install libcurl4)")
         }
         let transfer = try CurlTransfer(request: request, timeout: request.timeout ?? defaultTimeout,
-                                        destination: destination, progress: progress)
+                                        limits: request.limits ?? limits, destination: destination, progress: progress)
         return try await withTaskCancellationHandler {
             try await BlockingWork.run(name: "slipway-http") { try transfer.run().get() }
         } onCancel: {
@@ -72,9 +75,13 @@ private final class CurlTransfer: @unchecked Sendable {
     private var file: FileHandle?
     private var writeFailure: HTTPError?
     private var lastReported: Int64 = -1
+    private var budget: HTTPTransferBudget
+    private let clock = ContinuousClock()
 
-    init(request: HTTPRequest, timeout: Duration, destination: String?, progress: HTTPProgressHandler?) throws {
+    init(request: HTTPRequest, timeout: Duration, limits: HTTPTransferLimits, destination: String?,
+         progress: HTTPProgressHandler?) throws {
         self.request = request
+        budget = HTTPTransferBudget(url: request.url.absoluteString, limits: limits)
         self.timeout = timeout
         self.destination = destination
         self.progress = progress
@@ -186,6 +193,7 @@ private final class CurlTransfer: @unchecked Sendable {
     /// One header line. A status line starts a response (a redirect or `100 Continue` comes
     /// before the final one); the empty line ends its headers.
     private func header(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        budget.headerArrived(count, at: clock.now)
         let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
             .trimmingCharacters(in: .newlines)
         if line.hasPrefix("HTTP/") {
@@ -195,13 +203,21 @@ private final class CurlTransfer: @unchecked Sendable {
         } else if line.isEmpty {
             if let destination, (200..<300).contains(status), file == nil { openDestination(destination) }
         } else if let colon = line.firstIndex(of: ":") {
-            headers.add(name: String(line[..<colon]),
-                        value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            let name = String(line[..<colon]), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.add(name: name, value: value)
+            if name.caseInsensitiveCompare("Content-Length") == .orderedSame, (200..<300).contains(status),
+               let length = Int64(value), let failure = budget.announced(contentLength: length) {
+                writeFailure = failure
+            }
         }
         return writeFailure == nil ? count : 0
     }
 
     private func received(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        if let failure = budget.bodyArrived(count, at: clock.now) {
+            writeFailure = failure
+            return 0
+        }
         let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
         if let file {
             do { try file.write(contentsOf: bytes) } catch {
@@ -221,8 +237,13 @@ private final class CurlTransfer: @unchecked Sendable {
         return count ?? Int(CCURL_READFUNC_ABORT)
     }
 
+    /// Also where a stall is noticed: curl calls this about once a second even when no byte moves.
     private func moved(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
         if isCancelled { return 1 }
+        if writeFailure == nil, let failure = budget.check(at: clock.now) {
+            writeFailure = failure
+            return 1
+        }
         guard let progress else { return 0 }
         let (done, total) = reportsDownload ? (downloaded, downloadTotal) : (uploaded, uploadTotal)
         if done != lastReported && (done > 0 || total > 0) {

@@ -13,10 +13,13 @@ public typealias SystemHTTPClient = URLSessionHTTPClient
 public struct URLSessionHTTPClient: HTTPClient {
     /// The idle timeout used when a request gives none.
     public var defaultTimeout: Duration
+    /// The size cap and stall timeout of a response when a request gives none.
+    public var limits: HTTPTransferLimits
 
     /// Creates a client.
-    public init(defaultTimeout: Duration = .seconds(60)) {
+    public init(defaultTimeout: Duration = .seconds(60), limits: HTTPTransferLimits = .standard) {
         self.defaultTimeout = defaultTimeout
+        self.limits = limits
     }
 
     public func send(_ request: HTTPRequest, progress: HTTPProgressHandler?) async throws -> HTTPResponse {
@@ -34,7 +37,8 @@ public struct URLSessionHTTPClient: HTTPClient {
         try TransferSupport.checkScheme(of: url)
         // With a body to send, progress follows the upload; otherwise the download.
         let delegate = TransferDelegate(url: url, destination: destination, progress: progress,
-                                        reportsDownload: request.body == nil || destination != nil)
+                                        reportsDownload: request.body == nil || destination != nil,
+                                        limits: request.limits ?? limits)
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let task = try makeTask(for: request, in: session)
@@ -103,16 +107,36 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     private var received: Int64 = 0
     private var expected: Int64?
     private var writeFailure: HTTPError?
+    private var budget: HTTPTransferBudget
+    private let clock = ContinuousClock()
+    /// Closes stall windows while no byte arrives (URLSession calls nothing then).
+    private var stallTimer: DispatchSourceTimer?
 
-    init(url: URL, destination: String?, progress: HTTPProgressHandler?, reportsDownload: Bool) {
+    init(url: URL, destination: String?, progress: HTTPProgressHandler?, reportsDownload: Bool, limits: HTTPTransferLimits) {
         self.url = url
         self.destination = destination
         self.progress = progress
         self.reportsDownload = reportsDownload
+        budget = HTTPTransferBudget(url: url.absoluteString, limits: limits)
     }
 
     func start(_ task: URLSessionTask, continuation: CheckedContinuation<HTTPResponse, any Error>) {
-        lock.withLock { self.continuation = continuation }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self, weak task] in
+            guard let self, let task else { return }
+            let stalled: Bool = self.lock.withLock {
+                guard self.writeFailure == nil, let failure = self.budget.check(at: self.clock.now) else { return false }
+                self.writeFailure = failure
+                return true
+            }
+            if stalled { task.cancel() }
+        }
+        lock.withLock {
+            self.continuation = continuation
+            stallTimer = timer
+        }
+        timer.resume()
         task.resume()
     }
 
@@ -127,13 +151,24 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         lock.withLock {
             self.response = HTTPResponse(status: status, headers: headers)
             expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-            if let destination, (200..<300).contains(status) { openDestination(destination) }
+            budget.headerArrived(1, at: clock.now)
+            if let expected, (200..<300).contains(status), let failure = budget.announced(contentLength: expected) {
+                writeFailure = failure
+            } else if let destination, (200..<300).contains(status) {
+                openDestination(destination)
+            }
         }
         completionHandler(writeFailureSnapshot() == nil ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let report: HTTPTransferProgress? = lock.withLock {
+            guard writeFailure == nil else { return nil }
+            if let failure = budget.bodyArrived(data.count, at: clock.now) {
+                writeFailure = failure
+                dataTask.cancel()
+                return nil
+            }
             received += Int64(data.count)
             if let file {
                 do { try file.write(contentsOf: data) } catch {
@@ -159,6 +194,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         let (continuation, outcome) = lock.withLock { () -> (CheckedContinuation<HTTPResponse, any Error>?, Result<HTTPResponse, any Error>) in
             let continuation = self.continuation
             self.continuation = nil
+            stallTimer?.cancel()
+            stallTimer = nil
             try? file?.close()
             file = nil
             return (continuation, finish(error: error))

@@ -46,6 +46,9 @@ public enum PinsError: Error, Sendable, Equatable {
     case executableMissing(tool: String, path: String)
     /// A download could not be completed.
     case downloadFailed(tool: String, url: String, reason: String)
+    /// A download broke a limit (`HTTPError.responseTooLarge`, `.stalled`); `reason` is that
+    /// error's message, which names the URL, the limit and how to raise it.
+    case downloadStopped(tool: String, reason: String)
     /// No HTTP client was provided, and the command needs to download.
     case networkUnavailable(tool: String)
     /// Cloning or checking out a tool's repository failed.
@@ -133,6 +136,8 @@ extension PinsError: LocalizedError {
                 + "(archive) or 'product' (git) in the Toolfile to the right path or product name."
         case let .downloadFailed(tool, url, reason):
             return "Downloading '\(tool)' from '\(url)' failed: \(reason). Check the URL and the network."
+        case let .downloadStopped(tool, reason):
+            return "Downloading '\(tool)' was stopped: \(reason)"
         case let .networkUnavailable(tool):
             return "'\(tool)' must be downloaded, but this command runs offline. Run 'slipway tools install'."
         case let .fetchFailed(tool, url, reason):

@@ -25,6 +25,28 @@ enum RedactBenchmark {
             Bench.report("Redactor.redact, \(label) (\(masked) lines masked)", throughput(bytes, seconds), target: "—")
         }
 
+        // Cutting child output into lines, in 64 KiB reads: the plain buffer against the one that
+        // keeps secrets whole across cuts and wrapped base64 (issue 23), without and with secrets.
+        let stream = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let reads = stride(from: 0, to: stream.count, by: 1 << 16).map { Array(stream[$0..<min($0 + (1 << 16), stream.count)]) }
+        let plainSeconds = Bench.median(runs: runs) {
+            var buffer = LineBuffer()
+            var count = 0
+            for read in reads { count &+= buffer.append(read).count }
+            precondition(count > 0)
+        }
+        Bench.report("LineBuffer (plain)", throughput(bytes, plainSeconds), target: "—")
+        for (label, redactor) in [("no secrets", Redactor.none), ("20 secrets", Redactor(secrets: secrets))] {
+            let seconds = Bench.median(runs: runs) {
+                var buffer = RedactingLineBuffer(redactor: redactor)
+                var count = 0
+                for read in reads { count &+= buffer.append(read).count }
+                count &+= buffer.finish().count
+                precondition(count > 0)
+            }
+            Bench.report("RedactingLineBuffer, \(label)", throughput(bytes, seconds), target: "—")
+        }
+
         // A `run` step printing the output, through the runner, the event bus and a reporter.
         let folder = NSTemporaryDirectory() + "slipway-bench-redact-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/lanes", withIntermediateDirectories: true)

@@ -107,15 +107,18 @@ public struct HTTPRequest: Sendable, Hashable {
     public var body: HTTPBody?
     /// How long the request may stay idle before it fails; nil uses the client's default.
     public var timeout: Duration?
+    /// The response's size cap and stall timeout; nil uses the client's (`HTTPTransferLimits`).
+    public var limits: HTTPTransferLimits?
 
     /// Creates a request.
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: HTTPBody? = nil,
-                timeout: Duration? = nil) {
+                timeout: Duration? = nil, limits: HTTPTransferLimits? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.limits = limits
     }
 }
 
@@ -169,12 +172,13 @@ public typealias HTTPProgressHandler = @Sendable (HTTPTransferProgress) -> Void
 /// and plain HTTP servers (Publish) are built on these two calls, and tests inject their own.
 ///
 /// A response with a non-2xx status is returned, not thrown: API clients read error bodies.
-/// Only transport failures (no connection, TLS, timeout, cancellation) throw.
+/// Only transport failures (no connection, TLS, timeout, cancellation) throw, and responses
+/// that break the request's `HTTPTransferLimits` (too large, stalled).
 public protocol HTTPClient: Sendable {
     /// Sends `request` and returns the response with its whole body in memory.
     /// `progress` reports the upload of the request body when there is one, else the download.
-    /// - Throws: `HTTPError.transport`, `.unsupportedURL`, `.unreadableBody`; `CancellationError`
-    ///   when the calling task is cancelled.
+    /// - Throws: `HTTPError.transport`, `.unsupportedURL`, `.unreadableBody`, `.responseTooLarge`,
+    ///   `.stalled`; `CancellationError` when the calling task is cancelled.
     func send(_ request: HTTPRequest, progress: HTTPProgressHandler?) async throws -> HTTPResponse
 
     /// Sends `request` and streams a 2xx response's body into a new file at `destination` (never
@@ -205,6 +209,12 @@ public enum HTTPError: Error, Sendable, Equatable, LocalizedError {
     case cannotWrite(path: String, reason: String)
     /// The server answered with a status the caller does not accept.
     case unexpectedStatus(url: String, status: Int, body: String)
+    /// The response's body is over `HTTPTransferLimits.maximumBytes`.
+    case responseTooLarge(url: String, limit: Int64)
+    /// Fewer than `minimumBytes` arrived in `timeout` (`HTTPTransferLimits.stallTimeout`).
+    case stalled(url: String, timeout: Duration, minimumBytes: Int64)
+    /// A limit's environment variable holds something that is not a limit.
+    case invalidLimit(variable: String, value: String, expected: String)
 
     public var errorDescription: String? {
         switch self {
@@ -220,6 +230,18 @@ public enum HTTPError: Error, Sendable, Equatable, LocalizedError {
             let excerpt = body.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)
             return "'\(url)' answered HTTP \(status)\(excerpt.isEmpty ? "" : " (\(excerpt))"). "
                 + "Check the URL and any credentials it needs."
+        case let .responseTooLarge(url, limit):
+            return "'\(url)' sent more than \(HTTPTransferLimits.describe(bytes: limit)), the size limit of a download; "
+                + "the transfer was stopped and its partial file removed. If the file really is that large, raise the limit "
+                + "with \(HTTPTransferLimits.maximumSizeVariable) (for example \(HTTPTransferLimits.maximumSizeVariable)=4GiB)."
+        case let .stalled(url, timeout, minimumBytes):
+            let seconds = timeout.components.seconds
+            return "'\(url)' stalled: less than \(HTTPTransferLimits.describe(bytes: minimumBytes)) arrived in "
+                + "\(seconds) second\(seconds == 1 ? "" : "s"); the transfer was stopped and its partial file removed. "
+                + "If the server is only slow, allow it more time with \(HTTPTransferLimits.stallTimeoutVariable) "
+                + "(seconds, for example \(HTTPTransferLimits.stallTimeoutVariable)=120)."
+        case let .invalidLimit(variable, value, expected):
+            return "\(variable) is '\(value)', which is not a limit. Set it to \(expected), or unset it for the default."
         }
     }
 }

@@ -21,7 +21,8 @@ struct ArchiveFetcher: Sendable {
 
     /// Downloads `url` into `folder`, checks it against `expectedSHA256` when given (before
     /// unpacking anything), unpacks it into `folder/payload` and finds the executable.
-    /// - Throws: `PinsError.networkUnavailable`, `.downloadFailed`, `.checksumMismatch`, the
+    /// - Throws: `PinsError.networkUnavailable`, `.downloadFailed`, `.downloadStopped` (a download
+    ///   limit broken; the partial file is gone), `.checksumMismatch`, the
     ///   unpacker's errors, `.executableMissing`.
     func fetch(tool: String, url: String, executable: String, expectedSHA256: String?, in folder: String) async throws
         -> Fetched {
@@ -35,6 +36,11 @@ struct ArchiveFetcher: Sendable {
         do {
             response = try await http.download(HTTPRequest(url: parsed), to: archive) { progress in
                 events?(.downloading(tool: tool, url: url, progress: progress))
+            }
+        } catch let error as HTTPError {
+            switch error {
+            case .responseTooLarge, .stalled: throw PinsError.downloadStopped(tool: tool, reason: errorText(error))
+            default: throw PinsError.downloadFailed(tool: tool, url: url, reason: errorText(error))
             }
         } catch {
             throw PinsError.downloadFailed(tool: tool, url: url, reason: errorText(error))

@@ -40,7 +40,7 @@ struct DepsVerifyCommand: AsyncParsableCommand {
         let env = global.environment()
         let report: DepsReport
         do {
-            report = try await DependencyAuditor(context: env.pinsContext(online: false)).audit()
+            report = try await DependencyAuditor(context: try env.pinsContext(online: false)).audit()
         } catch {
             throw PinsFailure.report(error, in: env)
         }

@@ -37,7 +37,7 @@ struct ExecCommand: AsyncParsableCommand {
         let env = global.environment()
         let path: String
         do {
-            let verifier = ToolVerifier(context: env.pinsContext(online: false))
+            let verifier = ToolVerifier(context: try env.pinsContext(online: false))
             try await verifier.requireVerified(names: [tool])
             path = try verifier.executablePath(for: tool)
         } catch {

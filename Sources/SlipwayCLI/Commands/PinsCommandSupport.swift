@@ -5,10 +5,13 @@ import Networking
 import Pins
 
 extension CommandEnvironment {
-    /// The Pins context for this project; `online` adds the HTTP client (lock, install).
-    func pinsContext(online: Bool) -> PinsContext {
+    /// The Pins context for this project; `online` adds the HTTP client (lock, install), with
+    /// the download limits `SLIPWAY_DOWNLOAD_MAX_SIZE` and `SLIPWAY_DOWNLOAD_STALL_TIMEOUT` set.
+    /// - Throws: `HTTPError.invalidLimit` when one of those holds no limit.
+    func pinsContext(online: Bool) throws -> PinsContext {
         PinsContext(projectDirectory: projectDirectory, fileSystem: fileSystem, processRunner: processRunner,
-                    environment: environment, http: online ? SystemHTTPClient() : nil)
+                    environment: environment,
+                    http: online ? SystemHTTPClient(limits: try HTTPTransferLimits(environment: environment)) : nil)
     }
 
     /// Prints `value` as pretty JSON with sorted keys.

@@ -59,7 +59,7 @@ struct ToolsLockCommand: AsyncParsableCommand {
         let printer = PinsProgressPrinter(env: env)
         do {
             let request: LockUpdate = !update ? .outdatedOnly : names.isEmpty ? .all : .tools(names)
-            let result = try await ToolLocker(context: env.pinsContext(online: true), events: printer.handler).lock(update: request)
+            let result = try await ToolLocker(context: try env.pinsContext(online: true), events: printer.handler).lock(update: request)
             printer.finish()
             for change in result.changes where change.kind == .removed {
                 env.print(env.style.paint("  removed   ", .yellow) + "\(change.tool) \(change.from ?? "")")
@@ -99,7 +99,7 @@ struct ToolsInstallCommand: AsyncParsableCommand {
         let env = global.environment()
         let printer = PinsProgressPrinter(env: env)
         do {
-            let result = try await ToolInstaller(context: env.pinsContext(online: true), events: printer.handler)
+            let result = try await ToolInstaller(context: try env.pinsContext(online: true), events: printer.handler)
                 .install(names: names.isEmpty ? nil : names)
             printer.finish()
             let fresh = result.tools.filter { !$0.wasPresent }.count
@@ -139,7 +139,7 @@ struct ToolsVerifyCommand: AsyncParsableCommand {
         let env = global.environment()
         let report: ToolVerifyReport
         do {
-            report = try await ToolVerifier(context: env.pinsContext(online: false)).report(for: names.isEmpty ? nil : names)
+            report = try await ToolVerifier(context: try env.pinsContext(online: false)).report(for: names.isEmpty ? nil : names)
         } catch {
             throw PinsFailure.report(error, in: env)
         }
@@ -191,7 +191,7 @@ struct ToolsOutdatedCommand: AsyncParsableCommand {
         let env = global.environment()
         let rows: [OutdatedTool]
         do {
-            rows = try await OutdatedChecker(context: env.pinsContext(online: false)).check()
+            rows = try await OutdatedChecker(context: try env.pinsContext(online: false)).check()
         } catch {
             throw PinsFailure.report(error, in: env)
         }

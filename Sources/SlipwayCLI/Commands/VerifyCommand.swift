@@ -30,7 +30,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let context = env.pinsContext(online: false)
+        let context = try env.pinsContext(online: false)
         var tools: ToolVerifyReport?
         let deps: DepsReport
         do {

@@ -105,7 +105,7 @@ public struct StepContext: Sendable {
 
     /// Runs a process, streaming its output line by line to the event sink.
     public func runProcess(_ spec: ProcessSpec) async throws -> ProcessResult {
-        let streamer = LineStreamer(events: events)
+        let streamer = LineStreamer(events: events, redactor: redactor)
         let result = try await processRunner.run(spec) { stream, bytes in streamer.feed(stream, bytes) }
         streamer.finish()
         return result
@@ -122,22 +122,27 @@ public struct StepContext: Sendable {
     }
 }
 
-/// Splits a child's byte stream into lines per stream and forwards them.
+/// Splits a child's byte stream into lines per stream and forwards them, cut so that the
+/// lane's secrets are masked even across long-line pieces and wrapped base64 (see
+/// `RedactingLineBuffer`).
 final class LineStreamer: @unchecked Sendable {
     private let events: any StepEventSink
     private let lock = NSLockShim()
-    private var buffers: [ProcessStream: LineBuffer] = [.standardOutput: LineBuffer(), .standardError: LineBuffer()]
+    private var buffers: [ProcessStream: RedactingLineBuffer]
 
-    init(events: any StepEventSink) { self.events = events }
+    init(events: any StepEventSink, redactor: Redactor) {
+        self.events = events
+        buffers = [.standardOutput: RedactingLineBuffer(redactor: redactor), .standardError: RedactingLineBuffer(redactor: redactor)]
+    }
 
     func feed(_ stream: ProcessStream, _ bytes: [UInt8]) {
-        let lines = lock.locked { buffers[stream, default: LineBuffer()].append(bytes) }
+        let lines = lock.locked { buffers[stream]?.append(bytes) ?? [] }
         for line in lines { events.processOutput(stream, line: line) }
     }
 
     func finish() {
         for stream in [ProcessStream.standardOutput, .standardError] {
-            if let last = lock.locked({ buffers[stream]?.finish() }) { events.processOutput(stream, line: last) }
+            for line in lock.locked({ buffers[stream]?.finish() ?? [] }) { events.processOutput(stream, line: line) }
         }
     }
 }

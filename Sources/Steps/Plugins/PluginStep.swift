@@ -39,7 +39,7 @@ struct PluginStep: StepAction {
             workingDirectory: context.workingDirectory, dryRun: context.isDryRun)
         var spec = context.processSpec(executable, [])
         spec.standardInput = try Self.encode(request)
-        let session = PluginSession(events: context.events)
+        let session = PluginSession(events: context.events, redactor: context.redactor)
         let result = try await processRunner.run(spec) { stream, bytes in session.feed(stream, bytes) }
         session.finish()
         if let problem = session.protocolProblem {
@@ -62,15 +62,21 @@ struct PluginStep: StepAction {
 final class PluginSession: @unchecked Sendable {
     private let events: any StepEventSink
     private let lock = NSLock()
-    private var stdout = LineBuffer()
-    private var stderr = LineBuffer()
+    // Cut so that a secret is never split between two pieces of a long line (stdout lines that
+    // are not JSON events are shown as output).
+    private var stdout: RedactingLineBuffer
+    private var stderr: RedactingLineBuffer
     private var lineNumber = 0
     private(set) var outputs: StepOutputs = [:]
     private(set) var effects: [Effect] = []
     private(set) var result: PluginProtocol.Event?
     private(set) var protocolProblem: String?
 
-    init(events: any StepEventSink) { self.events = events }
+    init(events: any StepEventSink, redactor: Redactor) {
+        self.events = events
+        stdout = RedactingLineBuffer(redactor: redactor)
+        stderr = RedactingLineBuffer(redactor: redactor)
+    }
 
     func feed(_ stream: ProcessStream, _ bytes: [UInt8]) {
         lock.lock()
@@ -85,8 +91,8 @@ final class PluginSession: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if let line = stdout.finish() { handle(line) }
-        if let line = stderr.finish() { events.processOutput(.standardError, line: line) }
+        for line in stdout.finish() { handle(line) }
+        for line in stderr.finish() { events.processOutput(.standardError, line: line) }
     }
 
     private func handle(_ line: String) {

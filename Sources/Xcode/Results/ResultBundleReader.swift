@@ -97,7 +97,16 @@ public struct ResultBundleReader: Sendable {
         return .toolFailed(path: bundle, command: Self.command(arguments), detail: detail)
     }
 
+    /// The most output of one xcresulttool/xccov command that is decoded. The result bundle may
+    /// come from an untrusted branch's build; a test report of 100,000 tests is tens of megabytes.
+    static let maximumOutputBytes = 256 << 20
+
     private func decode<Value: Decodable>(_ type: Value.Type, _ data: Data, _ bundle: String, _ arguments: [String]) throws -> Value {
+        guard data.count <= Self.maximumOutputBytes else {
+            throw ResultBundleError.malformedOutput(
+                path: bundle, command: Self.command(arguments),
+                reason: "it is \(data.count) bytes, more than the \(Self.maximumOutputBytes) bytes slipway decodes; the result bundle may be hostile")
+        }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {

@@ -15,12 +15,20 @@ public struct ResultBundleReader: Sendable {
     /// output; throws `XcrunFailure` when it exits non-zero.
     public typealias Xcrun = @Sendable (_ arguments: [String]) async throws -> Data
 
+    /// The most output of one xcresulttool/xccov command that is decoded by default. The result
+    /// bundle may come from an untrusted branch's build; a report of 100,000 tests is tens of MB.
+    public static let defaultMaximumOutputBytes = 256 << 20
+
     private let fileSystem: any FileSystem
     private let xcrun: Xcrun
+    private let maximumOutputBytes: Int
 
-    /// A reader that checks bundles on `fileSystem` and runs the tools through `xcrun`.
-    public init(fileSystem: any FileSystem = LocalFileSystem(), xcrun: @escaping Xcrun) {
+    /// A reader that checks bundles on `fileSystem` and runs the tools through `xcrun`; output
+    /// larger than `maximumOutputBytes` is refused before it is decoded.
+    public init(fileSystem: any FileSystem = LocalFileSystem(), maximumOutputBytes: Int = Self.defaultMaximumOutputBytes,
+                xcrun: @escaping Xcrun) {
         self.fileSystem = fileSystem
+        self.maximumOutputBytes = maximumOutputBytes
         self.xcrun = xcrun
     }
 
@@ -97,15 +105,11 @@ public struct ResultBundleReader: Sendable {
         return .toolFailed(path: bundle, command: Self.command(arguments), detail: detail)
     }
 
-    /// The most output of one xcresulttool/xccov command that is decoded. The result bundle may
-    /// come from an untrusted branch's build; a test report of 100,000 tests is tens of megabytes.
-    static let maximumOutputBytes = 256 << 20
-
     private func decode<Value: Decodable>(_ type: Value.Type, _ data: Data, _ bundle: String, _ arguments: [String]) throws -> Value {
-        guard data.count <= Self.maximumOutputBytes else {
+        guard data.count <= maximumOutputBytes else {
             throw ResultBundleError.malformedOutput(
                 path: bundle, command: Self.command(arguments),
-                reason: "it is \(data.count) bytes, more than the \(Self.maximumOutputBytes) bytes slipway decodes; the result bundle may be hostile")
+                reason: "it is \(data.count) bytes, more than the \(maximumOutputBytes) bytes slipway decodes; the result bundle may be hostile")
         }
         do {
             return try JSONDecoder().decode(type, from: data)

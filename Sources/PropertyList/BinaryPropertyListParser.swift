@@ -136,13 +136,13 @@ struct BinaryPropertyListParser {
     /// Adds a finished element to the innermost open container, charging its expanded size.
     private func append(_ sized: Sized, to stack: inout [Frame]) throws {
         guard let top = stack.indices.last else { return }
-        let frame = stack[top]
-        if frame.isDictionary, frame.elements.count < frame.references.count / 2, sized.value.string == nil {
-            throw budget.malformed("a dictionary (object \(frame.index)) has a key that is not a string")
+        // Fields read one by one: a copy of the frame would share `elements` and make the append copy it.
+        if stack[top].isDictionary, stack[top].elements.count < stack[top].references.count / 2, sized.value.string == nil {
+            throw budget.malformed("a dictionary (object \(stack[top].index)) has a key that is not a string")
         }
         try budget.check(depth: stack.count + sized.levels)
         try budget.add(objects: sized.objects, bytes: sized.bytes, to: &stack[top].total)
-        stack[top].levels = max(frame.levels, sized.levels + 1)
+        stack[top].levels = max(stack[top].levels, sized.levels + 1)
         stack[top].elements.append(sized.value)
     }
 

@@ -12,10 +12,14 @@ struct XMLPropertyListParser {
     var position = 0
     private var total: (objects: Int, bytes: Int) = (0, 0)
 
-    /// An array or dictionary whose elements are being read.
-    private enum Container {
-        case array([PropertyListValue])
-        case dictionary([String: PropertyListValue], key: String?)
+    /// An array or dictionary whose elements are being read. Mutated in place on the stack, so
+    /// that appending never copies the elements read so far (no quadratic time on a long array).
+    private struct Container {
+        var isArray: Bool
+        var array: [PropertyListValue] = []
+        var dictionary: [String: PropertyListValue] = [:]
+        /// A dictionary's key whose value comes next.
+        var key: String?
     }
 
     init(bytes: [UInt8], file: String, limits: PropertyListLimits) {
@@ -55,42 +59,39 @@ struct XMLPropertyListParser {
             var finished: PropertyListValue?
             if tag.isClosing {
                 guard let container = stack.popLast() else { throw budget.malformed("'</\(tag.name)>' closes nothing") }
-                switch container {
-                case .array(let values):
+                if container.isArray {
                     guard tag.name == "array" else { throw budget.malformed("'</\(tag.name)>' closes an array") }
-                    finished = .array(values)
-                case .dictionary(let values, let key):
+                    finished = .array(container.array)
+                } else {
                     guard tag.name == "dict" else { throw budget.malformed("'</\(tag.name)>' closes a dict") }
-                    guard key == nil else { throw budget.malformed("the key '\(key ?? "")' has no value") }
-                    finished = .dictionary(values)
+                    if let key = container.key { throw budget.malformed("the key '\(key)' has no value") }
+                    finished = .dictionary(container.dictionary)
                 }
             } else if tag.name == "key" {
-                guard case .dictionary(let values, nil)? = stack.last else {
+                guard let top = stack.indices.last, !stack[top].isArray, stack[top].key == nil else {
                     throw budget.malformed("a key appears outside a dict, or two keys follow each other")
                 }
                 let key = tag.isEmpty ? "" : try readText(closing: "key")
                 try charge(objects: 1, bytes: key.utf8.count)
-                stack[stack.count - 1] = .dictionary(values, key: key)
+                stack[top].key = key
             } else if (tag.name == "array" || tag.name == "dict") && !tag.isEmpty {
                 try budget.check(depth: stack.count + 1)
                 try charge(objects: 1, bytes: 0)
-                stack.append(tag.name == "array" ? .array([]) : .dictionary([:], key: nil))
+                stack.append(Container(isArray: tag.name == "array"))
             } else {
-                finished = try scalar(tag)
-                try charge(objects: 1, bytes: finished.map(Self.byteCount) ?? 0)
+                let value = try scalar(tag)
+                try charge(objects: 1, bytes: Self.byteCount(value))
+                finished = value
             }
             if let value = finished {
-                guard var container = stack.popLast() else { return value }
-                switch container {
-                case .array(var values):
-                    values.append(value)
-                    container = .array(values)
-                case .dictionary(var values, let key):
-                    guard let key else { throw budget.malformed("a value in a dict has no key before it") }
-                    values[key] = value
-                    container = .dictionary(values, key: nil)
+                guard let top = stack.indices.last else { return value }
+                if stack[top].isArray {
+                    stack[top].array.append(value)
+                } else {
+                    guard let key = stack[top].key else { throw budget.malformed("a value in a dict has no key before it") }
+                    stack[top].dictionary[key] = value
+                    stack[top].key = nil
                 }
-                stack.append(container)
             }
             try skipMisc()
             tag = try readTag()

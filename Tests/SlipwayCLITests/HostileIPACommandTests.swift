@@ -68,4 +68,20 @@ import TestThreads
                 "\(result.standardOutput)")
         #expect(result.standardOutput.contains("✗ lane 'ship' failed after"))
     }
+
+    @Test func aLongXMLArrayIsReadInLinearTimeWithinRlimits() throws {
+        // 300,000 elements: reading them with a copy per append (quadratic) needs hundreds of
+        // gigabytes of copying, far past 20 s of CPU; read linearly it is a second or two.
+        let padding = String(repeating: "<true/>", count: 300_000)
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.app</string>\
+            <key>CFBundleShortVersionString</key><string>1.2.0</string><key>CFBundleVersion</key><string>42</string>\
+            <key>Padding</key><array>\(padding)</array></dict></plist>
+            """
+        let ipa = HostileArchive.zip([HostileArchive.Entry(name: "Payload/Example.app/Info.plist", data: Array(plist.utf8))])
+        let result = try dryRun(ipa, limits: ["--as=800000000", "--cpu=20"])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("(com.example.app 1.2.0 build 42, \(ipa.count) bytes)"), "\(result.standardOutput)")
+    }
 }

@@ -93,7 +93,7 @@ let package = Package(
         /// its RetryPolicy (backoff with jitter, injected sleep) and, for the Notary API, S3Client.
         .target(
             name: "AppleAPI",
-            dependencies: ["Publish", "CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Publish", "CZlib", "PropertyList", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Shared code signing storage: Slipway's encrypted file format (scrypt + AES-256-GCM),
         /// fastlane match's v2/v1 encryption, match's storage layout, and the directory, git and
@@ -103,7 +103,7 @@ let package = Package(
         /// AppleAPI: the certificates, profiles, bundle ids and devices that `signing sync` keeps.
         .target(
             name: "Signing",
-            dependencies: ["Git", "Publish", "AppleAPI", "Basics", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["Git", "Publish", "AppleAPI", "PropertyList", "Basics", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates"),
                            .product(name: "SwiftASN1", package: "swift-asn1")]
@@ -112,7 +112,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         /// Xcode builds: xcodebuild log formatting, result-bundle reading, schemes, destinations,
         /// export options and Xcode selection (plain parsing, testable on Linux).
-        .target(name: "Xcode", dependencies: ["PBXProj", "Basics"]),
+        .target(name: "Xcode", dependencies: ["PBXProj", "PropertyList", "Basics"]),
         /// Group/directory sync: plans moves from the Xcode group tree and applies them as a
         /// journaled transaction (recoverable, git-staged as renames).
         .target(
@@ -137,6 +137,11 @@ let package = Package(
 
         // MARK: - Foundations
 
+        /// XML and binary property lists read within a budget (values, depth, bytes, with a binary
+        /// plist's shared references counted each time they are used): Info.plists, export
+        /// options and provisioning profiles come from untrusted checkouts and archives, and
+        /// Foundation's reader cannot be bounded. Depends on nothing, so it fuzzes on its own.
+        .target(name: "PropertyList"),
         /// Side effects behind protocols: file system, processes, environment, terminal,
         /// diagnostics and secret redaction.
         .target(name: "Basics"),
@@ -169,6 +174,7 @@ let package = Package(
         /// concurrency's cooperative pool (kept apart from TestSupport, which the benchmark links
         /// and which must not link the Testing library).
         .target(name: "TestThreads"),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport", "TestThreads"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", "TestThreads"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport", "TestThreads"]),

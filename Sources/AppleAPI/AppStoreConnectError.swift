@@ -33,6 +33,7 @@ public struct AppStoreConnectAPIError: Sendable, Hashable, Codable {
     /// The `errors` of an error document; empty when the body is not one.
     public static func list(in body: [UInt8]) -> [AppStoreConnectAPIError] {
         struct Document: Decodable { var errors: [AppStoreConnectAPIError] }
+        guard body.count <= AppStoreConnectResponse.maximumDocumentBytes else { return [] }
         return (try? JSONDecoder().decode(Document.self, from: Data(body)))?.errors ?? []
     }
 }

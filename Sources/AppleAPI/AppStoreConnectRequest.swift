@@ -70,9 +70,19 @@ public struct AppStoreConnectResponse: Sendable {
         rateLimit = headers["X-Rate-Limit"].flatMap(AppStoreConnectRateLimit.init(header:))
     }
 
+    /// The largest answer decoded: App Store Connect's pages (200 resources at most) are a few
+    /// hundred kilobytes; anything far larger did not come from it, or is meant to exhaust memory.
+    public static let maximumDocumentBytes = 32 << 20
+
     /// The body as a JSON:API document.
-    /// - Throws: `AppStoreConnectError.unexpectedResponse` naming `action`.
+    /// - Throws: `AppStoreConnectError.unexpectedResponse` naming `action`, also when the body is
+    ///   larger than `maximumDocumentBytes`.
     public func document(action: String) throws -> JSONAPIDocument {
+        guard body.count <= Self.maximumDocumentBytes else {
+            throw AppStoreConnectError.unexpectedResponse(
+                action: action, problem: "the answer is \(body.count) bytes, more than the \(Self.maximumDocumentBytes) bytes slipway decodes; "
+                    + "check that the API's address points at App Store Connect")
+        }
         do {
             return try JSONDecoder().decode(JSONAPIDocument.self, from: Data(body))
         } catch {

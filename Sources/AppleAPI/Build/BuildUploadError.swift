@@ -11,6 +11,8 @@ public enum BuildUploadError: Error, LocalizedError, Sendable, Equatable {
     case noInfoPlist(path: String)
     /// The Info.plist is not a property list.
     case unreadableInfoPlist(path: String, entry: String)
+    /// The Info.plist expands past the property-list budget (`limit` says which bound).
+    case infoPlistOverBudget(path: String, entry: String, limit: String)
     /// The Info.plist lacks a key.
     case missingKey(path: String, key: String)
     /// A `.pkg` was given without bundle id, version and build number.
@@ -38,6 +40,9 @@ public enum BuildUploadError: Error, LocalizedError, Sendable, Equatable {
             return "'\(path)' has no Payload/NAME.app/Info.plist, so it is not an app archive. Give the .ipa that xcode.export (or Xcode) wrote."
         case let .unreadableInfoPlist(path, entry):
             return "'\(entry)' in '\(path)' is not a property list. Rebuild and export the app."
+        case let .infoPlistOverBudget(path, entry, limit):
+            return "'\(entry)' in '\(path)' exceeds slipway's property-list budget: \(limit). "
+                + "The archive may be hostile (a small file that expands to a huge one); slipway stopped reading it. Check where the .ipa came from."
         case let .missingKey(path, key):
             return "the Info.plist in '\(path)' has no \(key). Set it in the target's build settings, or pass the matching option of appstore.upload."
         case .pkgNeedsOverrides(let path):

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// What App Store Connect needs to know about a build file: bundle id, version, build number,
 /// platform, and how to upload it (name, size, UTI).
@@ -79,26 +80,35 @@ public struct IPAInfo: Sendable, Hashable {
                        platform: overrides.platform ?? platform(of: plist), path: path, fileSize: size, uti: "com.apple.ipa")
     }
 
+    /// The app's Info.plist, read within `PropertyListLimits.standard`; every claim of the zip is
+    /// checked against the file (sizes, offsets, overlaps) before a byte of an entry is read.
     private static func infoPlist(path: String) throws -> [String: Any] {
-        let zip: ZipDirectory
-        do { zip = try ZipDirectory(path: path) } catch let error as ZipDirectory.Malformed {
-            throw BuildUploadError.notAnArchive(path: path, reason: error.reason)
-        }
-        let total = zip.entries.reduce(UInt64(0)) { $0 + $1.uncompressedSize }
-        guard total < maximumUncompressedSize else { throw BuildUploadError.tooLarge(path: path, uncompressedSize: total) }
-        let plists = zip.entries.filter { entry in
-            let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
-            return parts.count == 3 && parts[0] == "Payload" && parts[1].hasSuffix(".app") && parts[2] == "Info.plist"
-        }
-        guard let entry = plists.first, entry.uncompressedSize < 16 << 20 else { throw BuildUploadError.noInfoPlist(path: path) }
         let bytes: [UInt8]
-        do { bytes = try zip.contents(of: entry) } catch let error as ZipDirectory.Malformed {
+        let entry: ZipDirectory.Entry
+        do {
+            let zip = try ZipDirectory(path: path)
+            let total = try zip.totalUncompressedSize()
+            guard total < maximumUncompressedSize else { throw BuildUploadError.tooLarge(path: path, uncompressedSize: total) }
+            try zip.checkLayout()
+            let plists = zip.entries.filter { entry in
+                let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
+                return parts.count == 3 && parts[0] == "Payload" && parts[1].hasSuffix(".app") && parts[2] == "Info.plist"
+            }
+            guard let first = plists.first, first.uncompressedSize < 16 << 20 else { throw BuildUploadError.noInfoPlist(path: path) }
+            entry = first
+            bytes = try zip.contents(of: entry)
+        } catch let error as ZipDirectory.Malformed {
             throw BuildUploadError.notAnArchive(path: path, reason: error.reason)
         }
-        guard let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else {
-            throw BuildUploadError.unreadableInfoPlist(path: path, entry: entry.name)
+        do {
+            guard let plist = try PropertyListReader().read(bytes, file: entry.name).foundationObject as? [String: Any] else {
+                throw BuildUploadError.unreadableInfoPlist(path: path, entry: entry.name)
+            }
+            return plist
+        } catch let error as PropertyListError {
+            guard case .overBudget(_, let limit) = error else { throw BuildUploadError.unreadableInfoPlist(path: path, entry: entry.name) }
+            throw BuildUploadError.infoPlistOverBudget(path: path, entry: entry.name, limit: limit.description)
         }
-        return plist
     }
 
     private static func platform(of plist: [String: Any]) -> String {

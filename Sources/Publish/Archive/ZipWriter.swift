@@ -32,6 +32,12 @@ struct ZipWriter {
 
     func write() throws {
         let (time, date) = Self.dosTime(request.modificationTime)
+        // Checked before a byte is written: a name (a lane's prefix + a path) is a 16-bit length in a zip.
+        for entry in request.entries where entry.storedName.utf8.count > 0xFFFF {
+            throw PublishError.invalidConfiguration(
+                name: String(entry.storedName.prefix(60)) + "...",
+                problem: "is \(entry.storedName.utf8.count) bytes long as a name inside the archive, more than the 65535 a zip entry can hold. Use a shorter prefix or path")
+        }
         var central: [Central] = []
         for entry in request.entries {
             central.append(try writeEntry(entry, time: time, date: date))

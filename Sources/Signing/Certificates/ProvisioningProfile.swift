@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 import SwiftASN1
 
 /// A provisioning profile (`.mobileprovision` / `.provisionprofile`): an XML property list in a
@@ -53,15 +54,17 @@ public struct ProvisioningProfile: Sendable {
         let content = try Self.envelopeContent(bytes, file: file)
         let plist: [String: Any]
         do {
-            let object = try PropertyListSerialization.propertyList(from: Data(content), options: [], format: nil)
+            // A profile comes from a checkout or signing storage: read within the budget.
+            let object = try PropertyListReader().read(content, file: file).foundationObject
             guard let dictionary = object as? [String: Any] else {
                 throw SigningCertificateError.unreadableProfileContent(file: file, detail: "the property list is not a dictionary")
             }
             plist = dictionary
-        } catch let error as SigningCertificateError {
-            throw error
-        } catch {
-            throw SigningCertificateError.unreadableProfileContent(file: file, detail: "the content is not a property list")
+        } catch let error as PropertyListError {
+            guard case .overBudget = error else {
+                throw SigningCertificateError.unreadableProfileContent(file: file, detail: "the content is not a property list")
+            }
+            throw SigningCertificateError.unreadableProfileContent(file: file, detail: error.reason)
         }
         func required<T>(_ key: String, as type: T.Type) throws -> T {
             guard let value = plist[key] as? T else {

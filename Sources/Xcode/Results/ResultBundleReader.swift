@@ -15,12 +15,20 @@ public struct ResultBundleReader: Sendable {
     /// output; throws `XcrunFailure` when it exits non-zero.
     public typealias Xcrun = @Sendable (_ arguments: [String]) async throws -> Data
 
+    /// The most output of one xcresulttool/xccov command that is decoded by default. The result
+    /// bundle may come from an untrusted branch's build; a report of 100,000 tests is tens of MB.
+    public static let defaultMaximumOutputBytes = 256 << 20
+
     private let fileSystem: any FileSystem
     private let xcrun: Xcrun
+    private let maximumOutputBytes: Int
 
-    /// A reader that checks bundles on `fileSystem` and runs the tools through `xcrun`.
-    public init(fileSystem: any FileSystem = LocalFileSystem(), xcrun: @escaping Xcrun) {
+    /// A reader that checks bundles on `fileSystem` and runs the tools through `xcrun`; output
+    /// larger than `maximumOutputBytes` is refused before it is decoded.
+    public init(fileSystem: any FileSystem = LocalFileSystem(), maximumOutputBytes: Int = Self.defaultMaximumOutputBytes,
+                xcrun: @escaping Xcrun) {
         self.fileSystem = fileSystem
+        self.maximumOutputBytes = maximumOutputBytes
         self.xcrun = xcrun
     }
 
@@ -98,6 +106,11 @@ public struct ResultBundleReader: Sendable {
     }
 
     private func decode<Value: Decodable>(_ type: Value.Type, _ data: Data, _ bundle: String, _ arguments: [String]) throws -> Value {
+        guard data.count <= maximumOutputBytes else {
+            throw ResultBundleError.malformedOutput(
+                path: bundle, command: Self.command(arguments),
+                reason: "it is \(data.count) bytes, more than the \(maximumOutputBytes) bytes slipway decodes; the result bundle may be hostile")
+        }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {

@@ -114,7 +114,7 @@ struct ExportOptionsTests {
         #expect {
             try ExportOptions.read(path: path, fileSystem: LocalFileSystem())
         } throws: { error in
-            (error as? XcodeProjectError)?.errorDescription == "'\(path)' is not a readable property list: it does not parse. Fix or recreate the file."
+            (error as? XcodeProjectError)?.errorDescription == "'\(path)' is not a readable property list: it ends before its elements are closed. Fix or recreate the file."
         }
     }
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Fuzzes one of Slipway's readers of untrusted input with libFuzzer + AddressSanitizer (Linux, Swift 6).
+#
+#   scripts/fuzz.sh TARGET [SECONDS] [JOBS]
+#
+# TARGET is one of:
+#   pbxproj  the PBXProj reader and writers (Sources/PBXProj), seeded from the shared pbxproj corpus
+#   plist    the XML and binary property-list reader (Sources/PropertyList), seeded with a few
+#            property lists written here by Python's plistlib
+#   zip      the .ipa (zip) directory reader and the Info.plist read through it
+#            (Sources/AppleAPI/Build/ZipDirectory*.swift + Sources/PropertyList), seeded with a few
+#            .ipa files written here by Python's zipfile
+#
+# Each target's sources are compiled together with Fuzz/<Target>Fuzz/FuzzEntry.swift into one
+# instrumented binary (`swiftc -sanitize=fuzzer,address -parse-as-library`); nothing of the
+# corpus is committed. libFuzzer runs for SECONDS (default 600) with JOBS workers (default 1).
+# Crashes are written to $FUZZ_WORK/crashes/.
+# Environment: SLIPWAY_CORPUS (pbxproj only; default ../shared/corpus/pbxproj), FUZZ_WORK
+# (default /tmp/slipway-TARGET-fuzz).
+set -euo pipefail
+
+target="${1:?usage: scripts/fuzz.sh pbxproj|plist|zip [SECONDS] [JOBS]}"
+seconds="${2:-600}"
+jobs="${3:-1}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="${FUZZ_WORK:-/tmp/slipway-$target-fuzz}"
+mkdir -p "$work/seeds" "$work/crashes"
+
+max_len=500000
+case "$target" in
+pbxproj)
+    module=PBXProjFuzz
+    sources=("$root"/Sources/PBXProj/*.swift "$root"/Fuzz/PBXProjFuzz/FuzzEntry.swift)
+    flags=()
+    corpus="${SLIPWAY_CORPUS:-$root/../shared/corpus/pbxproj}"
+    if [ -d "$corpus/files" ]; then
+        # Seeds up to 400 KB: smaller inputs mean many more executions per second.
+        find "$corpus/files" "$corpus/odd/files" -name '*.pbxproj' -size -400k -exec cp {} "$work/seeds/" \;
+    else
+        echo "fuzz: no corpus at $corpus; starting from an empty seed directory" >&2
+    fi
+    ;;
+plist)
+    module=PropertyListFuzz
+    sources=("$root"/Sources/PropertyList/*.swift "$root"/Fuzz/PropertyListFuzz/FuzzEntry.swift)
+    flags=()
+    max_len=65536
+    python3 "$root/Fuzz/PropertyListFuzz/seeds.py" "$work/seeds"
+    ;;
+zip)
+    module=ZipFuzz
+    sources=("$root"/Sources/PropertyList/*.swift "$root"/Sources/AppleAPI/Build/ZipDirectory*.swift
+             "$root"/Fuzz/ZipFuzz/FuzzEntry.swift)
+    flags=(-I "$root/Sources/CZlib" -lz)
+    max_len=65536
+    python3 "$root/Fuzz/ZipFuzz/seeds.py" "$work/seeds"
+    ;;
+*)
+    echo "fuzz: unknown target '$target' (pbxproj, plist or zip)" >&2
+    exit 2
+    ;;
+esac
+
+echo "fuzz: building $work/$target-fuzz" >&2
+swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "$module" "${flags[@]}" \
+    "${sources[@]}" -o "$work/$target-fuzz"
+
+echo "fuzz: running for $seconds s over $work/seeds" >&2
+cd "$work"
+# Swift's own crash backtracer and AddressSanitizer get in each other's way.
+export SWIFT_BACKTRACE=enable=no
+parallel=()
+if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi  # logs then go to fuzz-N.log
+exec "$work/$target-fuzz" "$work/seeds" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len="$max_len" \
+    "${parallel[@]}" -artifact_prefix="$work/crashes/" -print_final_stats=1

@@ -22,7 +22,7 @@ struct ExclusiveLockSymlinkTests {
             try outside.write("victim.txt", ExclusiveLockSymlinkTests.victimText)
         }
 
-        func expectVictimUntouched(sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectVictimUntouched(sourceLocation: Testing.SourceLocation = #_sourceLocation) {
             let bytes = FileManager.default.contents(atPath: victim).map { Array($0) }
             #expect(bytes == Array(ExclusiveLockSymlinkTests.victimText.utf8), "the victim is byte-identical", sourceLocation: sourceLocation)
             #expect((try? FileManager.default.contentsOfDirectory(atPath: outside.path)) == ["victim.txt"], sourceLocation: sourceLocation)

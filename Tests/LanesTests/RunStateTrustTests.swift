@@ -77,7 +77,7 @@ struct RunStateTrustTests {
         }
         try FileManager.default.removeItem(atPath: folder + "/latest.json")
         // 17 MiB of spaces: larger than any journal, refused without being read whole.
-        FileManager.default.createFile(atPath: folder + "/latest.json", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/latest.json", contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/latest.json"))
         try handle.truncate(atOffset: 17 << 20)
         try handle.close()
@@ -120,14 +120,14 @@ struct RunStateTrustTests {
     func handOverRecordsFromTheCheckout() async throws {
         let origin = try OnlyRunSupport.origin(Self.lane)
         let first = try OnlyRunSupport.clone(origin)
-        _ = try await first.run("l") { $0.onlySteps = ["check"] }
+        _ = try await first.run("l") { $0.only = ["check"] }
         let second = try OnlyRunSupport.clone(origin)
         try OnlyRunSupport.handOver(from: first, to: second)
         try OnlyRunSupport.git(second, "add", "-f", ".slipway/ci")
         try OnlyRunSupport.git(second, "commit", "--quiet", "-m", "records claiming the check passed")
         var before = try second.snapshot()
         let tracked = HandOverError.trackedRecord(file: ".slipway/ci/check.json")
-        await #expect(throws: tracked) { _ = try await second.run("l") { $0.onlySteps = ["ship"] } }
+        await #expect(throws: tracked) { _ = try await second.run("l") { $0.only = ["ship"] } }
         #expect(tracked.errorDescription == "hand-over record '.slipway/ci/check.json' is tracked by git: it came with the checkout, not from an earlier job of this pipeline, and may be hostile; nothing ran. Remove .slipway/ci/ from the branch ('git rm -r .slipway/ci') and restore it only from the pipeline's artifacts.")
         #expect(try second.snapshot() == before)
         // A linked `.slipway/ci` (to a folder holding records) is not read, and not written to.
@@ -137,7 +137,7 @@ struct RunStateTrustTests {
         try FileManager.default.createSymbolicLink(atPath: third.path + "/.slipway/ci", withDestinationPath: outside.path)
         before = try third.snapshot()
         await #expect(throws: HandOverError.unsafeRecord(file: ".slipway/ci", reason: "'\(third.path)/.slipway/ci' is a symbolic link")) {
-            _ = try await third.run("l") { $0.onlySteps = ["check"] }
+            _ = try await third.run("l") { $0.only = ["check"] }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: third.path + "/log"), "nothing ran")

@@ -74,9 +74,9 @@ struct SyncJournalTrustTests {
             return entries
         }
 
-        func expectUntouched(_ before: [String: String], _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectUntouched(_ before: [String: String], _ context: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
             let after = snapshot()
-            #expect(after == before, "\(context): \(Set(after).symmetricDifference(Set(before)).map { "\($0.key)" }.sorted())", sourceLocation: sourceLocation)
+            #expect(after == before, "\(context): \(Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }.sorted())", sourceLocation: sourceLocation)
             #expect(fileBytes(victim) == Array(SyncJournalTrustTests.victimText.utf8), "\(context): the victim outside is byte-identical", sourceLocation: sourceLocation)
             #expect(!FileManager.default.fileExists(atPath: root + "/.git/hooks/post-commit"), "\(context): no hook", sourceLocation: sourceLocation)
         }

@@ -11,18 +11,19 @@ import Darwin
 /// The checkout Slipway works in may be written by an attacker (a pull request in CI), so a
 /// state file or any folder on the way to it may be a committed symbolic link pointing at a
 /// victim file, or a file someone else owns. Every helper here refuses those: the folders from
-/// a trusted base down to the file are checked with `lstat` (no symbolic link, owned by this
-/// user), and files are opened with `O_NOFOLLOW`, new ones created with `O_EXCL`.
+/// a trusted base down to the file are checked with `lstat` (no symbolic link), and files are
+/// opened with `O_NOFOLLOW` (new ones created with `O_EXCL`) and must be regular files owned by
+/// this user. Folders may belong to someone else: a CI job running as root in a checkout made by
+/// another user is normal, and a folder cannot redirect a write the way a link can.
 public enum StateFiles {
     /// The largest state file Slipway reads (64 MiB): journals and records are far smaller, a
     /// bigger one is not Slipway's.
     public static let readLimit = 64 << 20
 
     /// Checks every component of `path` below `base` (`base` itself is trusted: the project
-    /// folder, the `.git` folder, the user's state folder): none may be a symbolic link, and
-    /// each that exists must be owned by this user. Missing components are fine (they will be
-    /// created by Slipway).
-    /// - Throws: `StateFileError.symbolicLink`, `.foreignOwner`, `.outside`.
+    /// folder, the `.git` folder, the user's state folder): none may be a symbolic link, `.` or
+    /// `..`. Missing components are fine (they will be created by Slipway).
+    /// - Throws: `StateFileError.symbolicLink`, `.outside`.
     public static func checkPath(_ path: String, below base: String) throws {
         let base = trimmingSlash(base), path = trimmingSlash(path)
         guard path == base || path.hasPrefix(base + "/") else { throw StateFileError.outside(path: path, base: base) }
@@ -33,7 +34,6 @@ public enum StateFiles {
             var info = stat()
             guard lstat(current, &info) == 0 else { return }
             if (info.st_mode & S_IFMT) == S_IFLNK { throw StateFileError.symbolicLink(path: current) }
-            if info.st_uid != geteuid() { throw StateFileError.foreignOwner(path: current, owner: info.st_uid) }
         }
     }
 

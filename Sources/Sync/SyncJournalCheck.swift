@@ -17,7 +17,7 @@ extension SyncState {
         guard header.projectBundle == projectBundle else {
             throw refuse("it is for the project '\(header.projectBundle)', not '\(projectBundle)'")
         }
-        if let index = header.gitIndex, index != gitIndex {
+        if let index = header.gitIndex, index != gitIndex, StateFiles.resolved(index) != gitIndex.flatMap(StateFiles.resolved) {
             throw refuse("it names the git index '\(index)', which is not the index of the repository holding the project ('\(gitIndex ?? "no repository")')")
         }
         for path in header.moves.flatMap({ [$0.source, $0.destination] }) + journal.createdDirectories {

@@ -75,7 +75,7 @@ public struct SyncState: Sendable {
     public func hasJournal(fileSystem: any FileSystem) -> Bool { fileSystem.kind(of: journalPath) != nil }
 
     /// Creates `folder` (private to this user) after checking that no folder on the way is a
-    /// symbolic link or another user's.
+    /// symbolic link.
     /// - Throws: `StateFileError`.
     func createFolder() throws {
         if base == userState { try StateFiles.createUserStateDirectory(environment: environment) }
@@ -121,7 +121,8 @@ public struct SyncState: Sendable {
     }
 
     private func authenticator(_ header: SyncJournal.Header, key: SymmetricKey) throws -> String {
-        let text = try JSONFormatting.line(header) + "\n" + folder + "\n" + projectRoot
+        // Resolved, so that the same folder reached through another spelling signs the same.
+        let text = try JSONFormatting.line(header) + "\n" + (StateFiles.resolved(folder) ?? folder) + "\n" + projectRoot
         return Array(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key)).hexString
     }
 

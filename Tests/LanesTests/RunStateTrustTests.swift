@@ -42,6 +42,22 @@ struct RunStateTrustTests {
         #expect(try fixture.snapshot() == before, "nothing ran, nothing was written")
     }
 
+    @Test("end to end: `slipway run l --resume` in a checkout with a committed journal runs nothing and says why (binary)")
+    func committedJournalBinary() async throws {
+        let fixture = try OnlyRunSupport.origin(Self.lane)
+        try FileManager.default.createDirectory(atPath: fixture.path + "/.slipway/runs/l", withIntermediateDirectories: true)
+        try await Self.journalFromElsewhere().write(to: URL(fileURLWithPath: fixture.path + "/.slipway/runs/l/latest.json"))
+        try OnlyRunSupport.git(fixture, "add", "-f", ".slipway/runs/l/latest.json")
+        try OnlyRunSupport.git(fixture, "commit", "--quiet", "-m", "a journal claiming the check passed")
+        let before = try fixture.snapshot()
+        let result = try CommandResult.run(
+            Binaries.slipway, ["run", "l", "--resume"], in: fixture.path, environment: ["XDG_STATE_HOME": fixture.stateHome.path])
+        #expect(result.status == 2, "\(result.standardOutput)\(result.standardError)")
+        let error = LaneRunError.untrustedJournal(file: ".slipway/runs/l/latest.json", reason: "git tracks it, so it came with the checkout")
+        #expect(result.standardError == "error: \(error.errorDescription ?? "")\n")
+        #expect(try fixture.snapshot() == before, "no step ran (no 'log'), nothing was written")
+    }
+
     @Test("a run journal copied from elsewhere (or hand-made) is refused by --resume outside git too")
     func copiedJournalIsRefused() async throws {
         let fixture = try LaneFixture(["l": Self.lane])

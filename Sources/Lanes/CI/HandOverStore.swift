@@ -25,7 +25,7 @@ struct HandOverStore: Sendable {
     /// The record's path as shown in messages (relative to the project).
     func displayPath(step: String, suffix: String = "json") -> String { "\(Self.folder)/\(step).\(suffix)" }
 
-    /// Checks that no folder from the project down to `path` is a symbolic link or another user's.
+    /// Checks that no folder from the project down to `path` is a symbolic link.
     private func checkPath(_ path: String, display: String) throws {
         do { try StateFiles.checkPath(path, below: projectDirectory) } catch let error as StateFileError {
             throw HandOverError.unsafeRecord(file: display, reason: error.reason)

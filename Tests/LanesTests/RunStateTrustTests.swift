@@ -132,6 +132,30 @@ struct RunStateTrustTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.path + "/log"), "nothing ran")
     }
 
+    @Test("a committed .slipway/logs link, or a link in place of the raw log, does not carry xcodebuild's log outside")
+    func linkedRawLog() async throws {
+        let project = try XcodeLaneTests.Project(["ios": "steps:\n  - xcode.build: { project: App.xcodeproj, scheme: App }\n"])
+        try project.scenario.write("build.log", "** BUILD SUCCEEDED **\n")
+        try project.scenario.write("build-settings.json", "[]")
+        let outside = try TemporaryDirectory(prefix: "logs-victim")
+        let victim = try outside.write("victim.txt", "precious\n")
+        let logs = project.fixture.path + "/.slipway/logs"
+        try FileManager.default.createDirectory(atPath: project.fixture.path + "/.slipway", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: logs, withDestinationPath: outside.path)
+        let linkedFolder = try await project.fixture.run("ios")
+        #expect(linkedFolder.summary.status == .failed)
+        #expect(linkedFolder.summary.steps.first?.error == StateFileError.symbolicLink(path: logs).errorDescription)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["victim.txt"])
+        #expect(project.calls().isEmpty, "xcodebuild did not run")
+        try FileManager.default.removeItem(atPath: logs)
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let log = logs + "/ios-xcode.build-build.log"
+        try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: victim)
+        let linkedLog = try await project.fixture.run("ios")
+        #expect(linkedLog.summary.steps.first?.error == StateFileError.symbolicLink(path: log).errorDescription)
+        #expect(FileManager.default.contents(atPath: victim) == Data("precious\n".utf8))
+    }
+
     @Test("--only refuses a hand-over record committed to the branch, and a linked .slipway/ci")
     func handOverRecordsFromTheCheckout() async throws {
         let origin = try OnlyRunSupport.origin(Self.lane)

@@ -49,7 +49,9 @@ public final class ExclusiveLock: @unchecked Sendable {
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 
-    /// Takes the lock at `path` (the file is created if missing; its folder must exist).
+    /// Takes the lock at `path` (the file is created if missing; its folder must exist). The
+    /// file is opened without following a symbolic link; an existing one must be a regular file
+    /// owned by this user.
     ///
     /// - Parameters:
     ///   - activity: What a holder of this lock does, for the busy message, e.g.
@@ -57,7 +59,9 @@ public final class ExclusiveLock: @unchecked Sendable {
     ///   - command: Recorded for other processes: the holder's command line.
     /// - Throws: `LockError.busy` (with the holder's pid and command when it has written them)
     ///   when another open of the file holds the lock; `LockError.unavailable` when the file
-    ///   cannot be opened or locked (a read-only folder, a missing folder).
+    ///   cannot be opened or locked (a read-only folder, a missing folder);
+    ///   `StateFileError.symbolicLink`, `.foreignOwner`, `.notAFile` for a file that is not
+    ///   Slipway's (nothing was written to it).
     public static func acquire(at path: String, activity: String, command: String = processCommand) throws -> ExclusiveLock {
         // The lock file is removed on release (see `release()`), so a process may open the old
         // file just before it is unlinked and lock it after: it would then hold a lock on a file
@@ -65,8 +69,14 @@ public final class ExclusiveLock: @unchecked Sendable {
         // if not, start over. A few rounds are plenty: each one needs another process to
         // release in between.
         for _ in 0..<100 {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw LockError.unavailable(path: path, reason: String(cString: strerror(errno))) }
+            // Never through a symbolic link (a committed `.slipway-lock -> ~/victim` would be
+            // truncated), never a file someone else owns: see `StateFiles.openOrCreate`.
+            let fd: Int32
+            do {
+                fd = try StateFiles.openOrCreate(path)
+            } catch StateFileError.unusable(_, let reason) {
+                throw LockError.unavailable(path: path, reason: reason)
+            }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
                 defer { close(fd) }
@@ -107,7 +117,7 @@ public final class ExclusiveLock: @unchecked Sendable {
     /// True when `path` names the file open as `fd` (same device and inode).
     private static func isCurrentFile(_ fd: Int32, at path: String) -> Bool {
         var open = stat(), named = stat()
-        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
+        guard fstat(fd, &open) == 0, lstat(path, &named) == 0 else { return false }
         return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 }
@@ -121,7 +131,8 @@ extension ExclusiveLock {
     /// Returns nil when the lock file cannot be created there (no such folder, a read-only
     /// one): then no one can write the pbxproj either (it is written as a temporary file in
     /// that folder and renamed), and the caller's own read or write reports the real problem.
-    /// - Throws: `LockError.busy`.
+    /// - Throws: `LockError.busy`; `StateFileError` when the `.xcodeproj` folder or the lock
+    ///   file is a symbolic link or not this user's (nothing is written then).
     public static func acquireProject(pbxproj pbxprojPath: String, command: String = processCommand) throws -> ExclusiveLock? {
         var absolute = pbxprojPath
         if !absolute.hasPrefix("/") { absolute = FileManager.default.currentDirectoryPath + "/" + absolute }
@@ -130,6 +141,8 @@ extension ExclusiveLock {
             if component == ".." { _ = components.popLast() } else { components.append(component) }
         }
         let folder = components.joined(separator: "/")
+        // The `.xcodeproj` folder comes from the checkout: a link there would put the lock elsewhere.
+        try StateFiles.checkPath("/" + folder + "/" + fileName, below: "/" + components.dropLast().joined(separator: "/"))
         do {
             return try acquire(at: "/" + folder + "/" + fileName, activity: "working on '/\(folder)'", command: command)
         } catch LockError.unavailable {

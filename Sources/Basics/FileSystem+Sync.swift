@@ -96,7 +96,7 @@ extension LocalFileSystem {
 
     /// `open(O_APPEND)`, `write`, and `fsync` when asked.
     public func append(_ bytes: [UInt8], to path: String, synchronize: Bool) throws {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "write") }
         defer { close(descriptor) }
         var offset = 0

@@ -87,12 +87,19 @@ public struct ProjectSync: Sendable {
     /// and read a half-moved tree.
     /// - Throws: `LockError.busy` when another process works on the project (nothing was
     ///   read or changed); what `load(_:)` and `SyncPlanner.plan` throw; `SyncError.interruptedSync` when
-    ///   a journal exists in `.check`/`.dryRun`; `.dirtyWorkingTree`; `.applyFailed`; `.git`.
+    ///   a journal exists in `.check`/`.dryRun`; `.legacyJournal` when the `.xcodeproj` holds a
+    ///   journal at the old place (nothing is read or written then); `.untrustedJournal`;
+    ///   `.dirtyWorkingTree`; `.applyFailed`; `.git`; `StateFileError` for a symbolic link in
+    ///   place of the project's lock file or folder.
     public func run(_ path: String, options: SyncOptions, mode: SyncMode) throws -> SyncReport {
-        let lock = try ExclusiveLock.acquireProject(pbxproj: try locate(path).pbxprojPath)
+        let located = try locate(path)
+        try refuseLegacyJournal(root: located.root, projectBundle: located.projectBundle)
+        let lock = try ExclusiveLock.acquireProject(pbxproj: located.pbxprojPath)
         defer { lock?.release() }
         var loaded = try load(path)
-        let recovery = SyncRecovery(fileSystem: fileSystem, root: loaded.root, projectBundle: loaded.projectBundle)
+        let opened = Result { try openGit(loaded.root) }
+        let state = self.state(root: loaded.root, projectBundle: loaded.projectBundle, git: opened)
+        let recovery = SyncRecovery(fileSystem: fileSystem, root: loaded.root, projectBundle: loaded.projectBundle, state: state)
         var recovered: SyncRecovery.Report?
         if recovery.hasJournal {
             guard mode == .apply else { throw SyncError.interruptedSync(journal: recovery.journalPath) }
@@ -102,9 +109,9 @@ public struct ProjectSync: Sendable {
         let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: fileSystem)
         // The repository is opened and the clean tree proven on a thread of their own while
         // the plan is made: neither needs the plan, and a sync that applies needs both.
-        let root = loaded.root, openGit = openGit, allowDirty = options.allowDirty
+        let allowDirty = options.allowDirty
         let gitCheck = mode == .apply && options.useGit ? JoinableWork(name: "slipway-sync-git") {
-            let git = try openGit(root)
+            let git = try opened.get()
             return (git: git, proven: try allowDirty || git?.isProvablyClean(listing: listing) ?? true)
         } : nil
         let planned = Result {
@@ -125,7 +132,7 @@ public struct ProjectSync: Sendable {
         report.usedGit = git != nil
         let applier = SyncApplier(
             fileSystem: fileSystem, root: loaded.root, projectBundle: loaded.projectBundle, git: git,
-            environment: environment, progress: progress)
+            environment: environment, state: state, progress: progress)
         report.applied = try applier.apply(plan, to: loaded.project, originalBytes: loaded.bytes)
         return report
     }
@@ -133,11 +140,28 @@ public struct ProjectSync: Sendable {
     /// Rolls back the interrupted sync of the project at `path` (or finishes one that had
     /// passed its commit point).
     /// - Throws: `LockError.busy` when another process works on the project;
+    ///   `SyncError.legacyJournal` for a journal at the old place in the `.xcodeproj` (never used);
     ///   `SyncError.nothingToRecover` without a journal; what `SyncRecovery.recover()` throws.
     public func recover(_ path: String) throws -> SyncRecovery.Report {
         let (root, bundle, pbxproj) = try locate(path)
+        try refuseLegacyJournal(root: root, projectBundle: bundle)
         let lock = try ExclusiveLock.acquireProject(pbxproj: pbxproj)
         defer { lock?.release() }
-        return try SyncRecovery(fileSystem: fileSystem, root: root, projectBundle: bundle).recover()
+        let state = self.state(root: root, projectBundle: bundle, git: Result { try openGit(root) })
+        return try SyncRecovery(fileSystem: fileSystem, root: root, projectBundle: bundle, state: state).recover()
+    }
+
+    /// Where the sync state of the project lives: in the git directory of the repository that
+    /// holds it, or (no repository, or one that cannot be opened) the user's state folder.
+    public func state(root: String, projectBundle: String, git: Result<(any SyncGit)?, any Error>) -> SyncState {
+        let gitDirectory = ((try? git.get()) ?? nil).map { ProjectPath.parent($0.indexPath) }
+        return SyncState(root: root, projectBundle: projectBundle, gitDirectory: gitDirectory, environment: environment)
+    }
+
+    /// The journal Slipway kept inside the `.xcodeproj` before issue 23 is checkout content: it is
+    /// never read, and its presence stops the sync before anything is written.
+    private func refuseLegacyJournal(root: String, projectBundle: String) throws {
+        let legacy = root + "/" + projectBundle + "/" + SyncJournal.legacyFileName
+        if fileSystem.kind(of: legacy) != nil { throw SyncError.legacyJournal(path: legacy) }
     }
 }

@@ -39,18 +39,24 @@ public struct SyncApplier: Sendable {
     let stopAfterMoves: Int?
     let progress: (@Sendable (Int, Int) -> Void)?
     let flushInterval: Int
+    /// Where the journal and the saved copies go (outside the checkout).
+    let state: SyncState
 
     /// An applier for the project whose `.xcodeproj` is `projectBundle` inside `root`.
     ///
     /// - Parameters:
     ///   - git: Where to stage the moves (nil: no git).
-    ///   - environment: Read for `testStopAfterMovesVariable` only.
+    ///   - environment: Read for `testStopAfterMovesVariable`, and for the user's state folder
+    ///     when `state` is nil.
+    ///   - state: Where the journal goes; nil: in `git`'s git directory, else the user's state folder.
     ///   - progress: Called after each move with (done, total).
     ///   - flushInterval: Moves between two flushes of the journal to the disk.
     public init(
         fileSystem: any FileSystem, root: String, projectBundle: String, git: (any SyncGit)?, environment: Environment,
-        progress: (@Sendable (Int, Int) -> Void)? = nil, flushInterval: Int = 64
+        state: SyncState? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil, flushInterval: Int = 64
     ) {
+        self.state = state ?? SyncState(
+            root: root, projectBundle: projectBundle, gitDirectory: git.map { ProjectPath.parent($0.indexPath) }, environment: environment)
         self.fileSystem = fileSystem
         self.root = root
         self.projectBundle = projectBundle
@@ -79,15 +85,21 @@ public struct SyncApplier: Sendable {
             throw SyncError.applyFailed(step: "editing the project", reason: errorText(error), restored: true, journal: "")
         }
         guard !plan.moves.isEmpty || newBytes != nil else { return Result() }
-        let header = SyncJournal.Header(
+        try state.checkPlan(plan.moves)
+        var header = SyncJournal.Header(
             version: SyncJournal.currentVersion, kind: "slipway-sync", projectBundle: projectBundle,
             pbxprojSHA256: SyncJournal.sha256(originalBytes), moves: plan.moves, gitIndex: git?.indexPath)
-        var writer = JournalWriter(
-            fileSystem: fileSystem, path: bundlePath + "/" + SyncJournal.fileName, header: header, flushInterval: flushInterval)
+        do {
+            try state.createFolder()
+            try state.sign(&header)
+        } catch {
+            throw SyncError.applyFailed(step: "preparing the sync state folder '\(state.folder)'", reason: errorText(error), restored: true, journal: "")
+        }
+        var writer = JournalWriter(fileSystem: fileSystem, path: state.journalPath, header: header, flushInterval: flushInterval)
         var result = Result()
         var stage = "saving a copy of the original project"
         do {
-            try fileSystem.writeAtomically(originalBytes, to: bundlePath + "/" + SyncJournal.pbxprojBackupName)
+            try fileSystem.writeAtomically(originalBytes, to: state.pbxprojBackupPath)
             stage = "writing the journal"
             try writer.start()
             stage = "moving files"
@@ -105,11 +117,11 @@ public struct SyncApplier: Sendable {
             stage = "recording the end of the sync in the journal"
             try writer.record(.init(.committed))
         } catch {
-            let recovery = SyncRecovery(fileSystem: fileSystem, root: root, projectBundle: projectBundle)
+            let recovery = SyncRecovery(fileSystem: fileSystem, root: root, projectBundle: projectBundle, state: state)
             let restored = (try? recovery.rollBack(writer.journal)) != nil
             throw SyncError.applyFailed(step: stage, reason: errorText(error), restored: restored, journal: writer.path)
         }
-        let cleanup = SyncRecovery(fileSystem: fileSystem, root: root, projectBundle: projectBundle).finish(writer.journal)
+        let cleanup = SyncRecovery(fileSystem: fileSystem, root: root, projectBundle: projectBundle, state: state).finish(writer.journal)
         result.removedFolders = cleanup.removedFolders
         result.warnings = cleanup.warnings
         return result
@@ -150,7 +162,7 @@ public struct SyncApplier: Sendable {
     /// Saves the index, then stages every move (and the pbxproj) so `git status` shows renames.
     private func stageMoves(_ plan: SyncPlan, git: any SyncGit, writer: inout JournalWriter, result: inout Result) throws {
         let saved = fileSystem.exists(git.indexPath) ? try fileSystem.read(git.indexPath) : nil
-        if let saved { try fileSystem.writeAtomically(saved, to: bundlePath + "/" + SyncJournal.indexBackupName) }
+        if let saved { try fileSystem.writeAtomically(saved, to: state.indexBackupPath) }
         try writer.record(.init(.indexSaved, path: saved.map(SyncJournal.sha256) ?? "absent"))
         try writer.record(.init(.stagingStarted))
         var moves: [GitIndexMove] = [], paths: [String] = []

@@ -1,4 +1,5 @@
 import Basics
+import PBXProj
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -29,6 +30,11 @@ public enum SyncError: Error, LocalizedError, Sendable, Equatable {
     case nothingToRecover(project: String)
     /// The journal cannot be read, or was written by a newer Slipway.
     case unreadableJournal(path: String, reason: String)
+    /// The journal is not one this Slipway wrote for this project (a symbolic link, another
+    /// user's file, a bad signature, a path outside the project); nothing was done with it.
+    case untrustedJournal(path: String, reason: String)
+    /// A journal at the pre-issue-23 place inside the `.xcodeproj` (checkout content, maybe hostile).
+    case legacyJournal(path: String)
     /// A step of the sync failed; `restored` says whether the tree and pbxproj were rolled back.
     case applyFailed(step: String, reason: String, restored: Bool, journal: String)
     /// Recovery could not finish; the journal was kept so that it can be run again.
@@ -65,6 +71,10 @@ public enum SyncError: Error, LocalizedError, Sendable, Equatable {
             return "'\(project)' has no interrupted sync to recover (no journal); nothing to do."
         case .unreadableJournal(let path, let reason):
             return "The sync journal '\(path)' cannot be used: \(reason). Restore the project from git, then delete the journal."
+        case .untrustedJournal(let path, let reason):
+            return "The sync journal '\(path)' was not used: \(reason). Nothing was changed. It may be hostile: delete the folder '\(ProjectPath.parent(path))' (Slipway's sync state for this project), restore the project from git if a sync was really interrupted, and run again."
+        case .legacyJournal(let path):
+            return "'\(path)' was ignored: Slipway keeps its sync journal outside the checkout (under .git/slipway, or the user's state folder without git), so this file was not written by this Slipway and may be hostile; nothing was read from it and nothing was changed. Remove it ('git rm' it if it is committed, else delete it), then run the sync again."
         case .applyFailed(let step, let reason, let restored, let journal):
             let state = restored
                 ? "The project and its files were restored to their state before the sync."

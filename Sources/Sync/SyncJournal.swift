@@ -5,21 +5,20 @@ import Foundation
 
 /// The record of a sync in progress, so that an interrupted run can be undone exactly.
 ///
-/// It lives in the `.xcodeproj` folder as `.slipway-sync-journal.json`, in JSON Lines: the
-/// first line is the header (format version, the original pbxproj's SHA-256 and the name of its
-/// saved copy, every planned move), written atomically and flushed before the first move; each
+/// It lives in the project's state folder (`SyncState.folder`: under `.git/slipway/sync/`, or
+/// the user's state folder without git; never in the checkout) as `journal.json`, in JSON Lines: the
+/// first line is the header (format version, the original pbxproj's SHA-256, every planned
+/// move, the run id and the HMAC that ties it to this user and project), written atomically and
+/// flushed before the first move; each
 /// later line is one event (a folder about to be created, a move done, the git index saved,
 /// the pbxproj written, the commit). Events are appended as they happen and flushed to the disk
 /// every 64 moves or folder creations and at every phase change: a killed process loses nothing (the
 /// kernel has the bytes), and because every move is a rename whose effect can be seen on disk,
 /// recovery checks each move's source and destination instead of trusting the last line.
 public struct SyncJournal: Sendable {
-    /// The journal's file name inside the `.xcodeproj` folder.
-    public static let fileName = ".slipway-sync-journal.json"
-    /// The saved original pbxproj.
-    public static let pbxprojBackupName = ".slipway-sync-original.pbxproj"
-    /// The saved original git index.
-    public static let indexBackupName = ".slipway-sync-original.index"
+    /// Where Slipway before issue 23 kept the journal (inside the `.xcodeproj` folder). A file
+    /// there is never acted on: it comes from the checkout and may be hostile.
+    public static let legacyFileName = ".slipway-sync-journal.json"
     /// The folder that holds files `--prune` deletes until the sync is complete.
     public static let trashFolderName = ".slipway-sync-trash"
     /// The format version this Slipway writes and reads.
@@ -39,8 +38,13 @@ public struct SyncJournal: Sendable {
         public var moves: [SyncMove]
         /// The git index file, when the sync stages its moves.
         public var gitIndex: String?
+        /// A random id of the run that wrote the journal.
+        public var runID: String?
+        /// HMAC-SHA256 (hex) of the header without this field, the state folder and the project
+        /// folder, with this user's key (see `SyncState.sign`).
+        public var authenticator: String?
 
-        /// Creates a header.
+        /// Creates a header (unsigned: see `SyncState.sign`).
         public init(version: Int, kind: String, projectBundle: String, pbxprojSHA256: String, moves: [SyncMove], gitIndex: String?) {
             self.version = version
             self.kind = kind
@@ -98,11 +102,21 @@ public struct SyncJournal: Sendable {
     /// The folders the sync created, in order.
     public var createdDirectories: [String] { events.filter { $0.event == .createDirectory }.compactMap(\.path) }
 
-    /// Reads the journal at `path`. A damaged last line (a write cut short) is ignored.
-    /// - Throws: `SyncError.unreadableJournal` for a damaged header or a newer version.
-    public static func read(_ path: String, fileSystem: any FileSystem) throws -> SyncJournal {
+    /// Reads the journal at `path` without following a symbolic link (a regular file of this
+    /// user, at most `StateFiles.readLimit` bytes). A damaged last line (a write cut short) is
+    /// ignored. Reading is not trusting: see `SyncJournalCheck`.
+    /// - Throws: `SyncError.unreadableJournal` for a damaged header or a newer version,
+    ///   `.untrustedJournal` for a link, another user's file or an oversized one.
+    public static func read(_ path: String) throws -> SyncJournal {
         let bytes: [UInt8]
-        do { bytes = try fileSystem.read(path) } catch { throw SyncError.unreadableJournal(path: path, reason: errorText(error)) }
+        do {
+            guard let read = try StateFiles.read(path) else { throw FileSystemError.notFound(path: path) }
+            bytes = read
+        } catch let error as StateFileError {
+            throw SyncError.untrustedJournal(path: path, reason: error.reason)
+        } catch {
+            throw SyncError.unreadableJournal(path: path, reason: errorText(error))
+        }
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         guard let first = lines.first else { throw SyncError.unreadableJournal(path: path, reason: "it is empty") }
         struct Version: Decodable { var version: Int?; var kind: String? }

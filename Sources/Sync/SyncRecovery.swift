@@ -8,6 +8,11 @@ import Basics
 /// alike), removes the folders the sync created if they are empty, restores the git index and
 /// the pbxproj byte for byte from the saved copies, and removes the journal last. Every step
 /// looks at the disk first, so a recovery that is itself interrupted can simply run again.
+///
+/// Nothing is done before the journal has been proven to be this Slipway's for this project
+/// (`SyncState.check`): it is read from the state folder outside the checkout, without
+/// following symbolic links, its signature is checked, and every path in it must stay inside
+/// the project folder.
 public struct SyncRecovery: Sendable {
     /// What recovery did.
     public enum Outcome: String, Codable, Sendable {
@@ -34,28 +39,38 @@ public struct SyncRecovery: Sendable {
     let root: String
     /// The `.xcodeproj` folder, relative to `root`.
     let projectBundle: String
+    /// Where the journal and the saved copies are.
+    let state: SyncState
 
-    /// Recovery for the project whose `.xcodeproj` is `projectBundle` inside `root`.
-    public init(fileSystem: any FileSystem, root: String, projectBundle: String) {
+    /// Recovery for the project whose `.xcodeproj` is `projectBundle` inside `root`, whose
+    /// sync state is in `state`.
+    public init(fileSystem: any FileSystem, root: String, projectBundle: String, state: SyncState) {
         self.fileSystem = fileSystem
         self.root = root
         self.projectBundle = projectBundle
+        self.state = state
     }
 
     var bundlePath: String { root + "/" + projectBundle }
     /// The journal's path.
-    public var journalPath: String { bundlePath + "/" + SyncJournal.fileName }
+    public var journalPath: String { state.journalPath }
     /// Whether an interrupted sync left a journal.
-    public var hasJournal: Bool { fileSystem.exists(journalPath) }
+    public var hasJournal: Bool { state.hasJournal(fileSystem: fileSystem) }
 
     func absolute(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
 
     /// Reads the journal and rolls back (or finishes) the sync it describes.
-    /// - Throws: `SyncError.nothingToRecover`, `.unreadableJournal`, `.recoveryFailed`,
-    ///   `.backupDamaged`.
+    /// - Throws: `SyncError.nothingToRecover`, `.unreadableJournal`, `.untrustedJournal`
+    ///   (nothing was touched), `.recoveryFailed`, `.backupDamaged`.
     public func recover() throws -> Report {
         guard hasJournal else { throw SyncError.nothingToRecover(project: bundlePath) }
-        let journal = try SyncJournal.read(journalPath, fileSystem: fileSystem)
+        do {
+            try StateFiles.checkPath(journalPath, below: state.base)
+        } catch let error as StateFileError {
+            throw SyncError.untrustedJournal(path: journalPath, reason: error.reason)
+        }
+        let journal = try SyncJournal.read(journalPath)
+        try state.check(journal, projectBundle: projectBundle)
         if journal.isCommitted {
             _ = finish(journal)
             return Report(outcome: .rolledForward)
@@ -98,10 +113,11 @@ public struct SyncRecovery: Sendable {
         report.pbxprojRestored = try restorePBXProj(journal)
         try step("removing the journal's files") {
             let trash = bundlePath + "/" + SyncJournal.trashFolderName
-            if fileSystem.exists(trash) { try fileSystem.removeEmptyDirectory(trash) }
+            if fileSystem.kind(of: trash) == .directory { try fileSystem.removeEmptyDirectory(trash) }
             try removeBackups()
             try fileSystem.remove(journalPath)
         }
+        state.removeFolderIfEmpty()
         return report
     }
 
@@ -115,13 +131,13 @@ public struct SyncRecovery: Sendable {
             // A lock left by a staging that was killed; nobody else holds it mid-recovery.
             try? fileSystem.remove(indexPath + ".lock")
         }
-        let backup = bundlePath + "/" + SyncJournal.indexBackupName
+        let backup = state.indexBackupPath
         if saved.path == "absent" {
             guard fileSystem.exists(indexPath) else { return false }
             try fileSystem.remove(indexPath)
             return true
         }
-        let bytes = try fileSystem.read(backup)
+        guard let bytes = try StateFiles.read(backup) else { throw SyncError.backupDamaged(path: backup) }
         guard SyncJournal.sha256(bytes) == saved.path else { throw SyncError.backupDamaged(path: backup) }
         if fileSystem.exists(indexPath), try fileSystem.read(indexPath) == bytes { return false }
         try fileSystem.writeAtomically(bytes, to: indexPath)
@@ -132,10 +148,11 @@ public struct SyncRecovery: Sendable {
     private func restorePBXProj(_ journal: SyncJournal) throws -> Bool {
         let pbxproj = bundlePath + "/project.pbxproj"
         let current = try? fileSystem.read(pbxproj)
-        removeStrayTemporaries(in: bundlePath, names: ["project.pbxproj", SyncJournal.fileName, SyncJournal.pbxprojBackupName, SyncJournal.indexBackupName])
+        removeStrayTemporaries(in: bundlePath, names: ["project.pbxproj"])
+        removeStrayTemporaries(in: state.folder, names: [SyncState.journalName, SyncState.pbxprojBackupName, SyncState.indexBackupName])
         if let current, SyncJournal.sha256(current) == journal.header.pbxprojSHA256 { return false }
-        let backup = bundlePath + "/" + SyncJournal.pbxprojBackupName
-        guard let saved = try? fileSystem.read(backup), SyncJournal.sha256(saved) == journal.header.pbxprojSHA256 else {
+        let backup = state.pbxprojBackupPath
+        guard let saved = try? StateFiles.read(backup), SyncJournal.sha256(saved) == journal.header.pbxprojSHA256 else {
             throw SyncError.backupDamaged(path: backup)
         }
         try step("restoring '\(pbxproj)'") { try fileSystem.writeAtomically(saved, to: pbxproj) }
@@ -143,9 +160,8 @@ public struct SyncRecovery: Sendable {
     }
 
     private func removeBackups() throws {
-        for name in [SyncJournal.pbxprojBackupName, SyncJournal.indexBackupName] {
-            let path = bundlePath + "/" + name
-            if fileSystem.exists(path) { try fileSystem.remove(path) }
+        for path in [state.pbxprojBackupPath, state.indexBackupPath] where fileSystem.exists(path) {
+            try fileSystem.remove(path)
         }
     }
 
@@ -177,6 +193,7 @@ public struct SyncRecovery: Sendable {
         }
         do { try removeBackups() } catch { warnings.append(errorText(error)) }
         do { try fileSystem.remove(journalPath) } catch { warnings.append(errorText(error)) }
+        state.removeFolderIfEmpty()
         return (removed, warnings)
     }
 }

@@ -7,6 +7,8 @@ import TestSupport
 /// A project folder with lane files, and helpers to validate and run them for real.
 final class LaneFixture: @unchecked Sendable {
     let directory: TemporaryDirectory
+    /// The user's state folder of the runs (`XDG_STATE_HOME`: the key that signs run journals).
+    let stateHome: TemporaryDirectory
     var environment: Environment
     /// The platform lanes are validated for.
     var platform: Platform = .current
@@ -14,7 +16,8 @@ final class LaneFixture: @unchecked Sendable {
 
     init(_ lanes: [String: String] = [:], environment extra: [String: String] = [:]) throws {
         directory = try TemporaryDirectory(prefix: "slipway-lanes")
-        environment = Environment.current.merging(extra)
+        stateHome = try TemporaryDirectory(prefix: "slipway-lanes-state")
+        environment = Environment.current.merging(["XDG_STATE_HOME": stateHome.path]).merging(extra)
         for (name, text) in lanes { try directory.write("lanes/\(name).yml", text) }
     }
 

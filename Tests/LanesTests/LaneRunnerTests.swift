@@ -181,7 +181,7 @@ import TestThreads
         #expect(resumed.summary.steps.map(\.status) == [.reused, .reused, .succeeded, .succeeded])
         let log = try String(contentsOfFile: fixture.path + "/log", encoding: .utf8)
         #expect(log == "one\ntwo\nthree 1.2.3\nfour\n")
-        let journal = try #require(RunJournalStore(fileSystem: LocalFileSystem(), projectDirectory: fixture.path).latest(lane: "l"))
+        let journal = try #require(try RunJournalStore(fileSystem: LocalFileSystem(), projectDirectory: fixture.path, environment: fixture.environment).latest(lane: "l"))
         #expect(journal.status == "succeeded")
         #expect(journal.steps.first { $0.id == "one" }?.outputs == ["v": "1.2.3", "exit-code": "0"])
     }

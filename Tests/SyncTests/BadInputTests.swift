@@ -127,11 +127,10 @@ struct BadInputTests {
         let folder = try TemporaryDirectory(prefix: "sync-loop")
         let loop = folder.path + "/Loop.xcodeproj"
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "Loop.xcodeproj")
-        do {
+        // A linked `.xcodeproj` is refused before its lock is taken (issue 23: the lock would be
+        // created wherever the link points), so the loop is never even read.
+        #expect(throws: StateFileError.symbolicLink(path: loop)) {
             _ = try sync.run(loop, options: SyncOptions(), mode: .apply)
-            Issue.record("a looping project path was accepted")
-        } catch SyncError.unreadableProject(_, let detail) {
-            #expect(detail.contains("Too many levels of symbolic links"), "\(detail)")
         }
         let repository = try SyntheticRepository(files: 6, groups: 2)
         try FileManager.default.createSymbolicLink(atPath: repository.root + "/App/Cycle", withDestinationPath: "../App")

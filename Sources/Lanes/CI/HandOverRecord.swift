@@ -110,6 +110,10 @@ public enum HandOverError: Error, LocalizedError, Sendable, Equatable {
     case missingOutput(step: String, reference: String, source: String)
     case missingPack(file: String, step: String)
     case notAGitRepository(file: String, project: String)
+    /// A record (or the folder) is a symbolic link, another user's, or too large.
+    case unsafeRecord(file: String, reason: String)
+    /// A record that git tracks: it came with the checkout, not from an earlier job.
+    case trackedRecord(file: String)
 
     public var errorDescription: String? {
         switch self {
@@ -133,6 +137,10 @@ public enum HandOverError: Error, LocalizedError, Sendable, Equatable {
             return "step '\(step)' uses '\(reference)', but step '\(source)' is neither selected with --only before it nor recorded in .slipway/ci/; run \(source) first, or restore the hand-over artifacts of its job."
         case .missingPack(let file, let step):
             return "hand-over record of step '\(step)' says it changed git, but its pack '\(file)' is missing; restore the hand-over artifacts of its job completely."
+        case .unsafeRecord(let file, let reason):
+            return "hand-over record '\(file)' was not used: \(reason); it may be hostile, and nothing ran. Delete .slipway/ci/ and restore it only from the hand-over artifacts of this pipeline's earlier jobs."
+        case .trackedRecord(let file):
+            return "hand-over record '\(file)' is tracked by git: it came with the checkout, not from an earlier job of this pipeline, and may be hostile; nothing ran. Remove .slipway/ci/ from the branch ('git rm -r .slipway/ci') and restore it only from the pipeline's artifacts."
         case .notAGitRepository(let file, let project):
             return "hand-over record '\(file)' carries git changes, but '\(project)' is not a git repository; run the job in a checkout of the pipeline's commit."
         }

@@ -35,7 +35,7 @@ struct OnlyRun: Sendable {
         let store = HandOverStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory)
         let digest = try store.laneDigest(file: lane.file)
         let repository = try? GitRepository.discover(from: services.projectDirectory)
-        let records = try store.readAll()
+        let records = try store.readAll(repository: repository)
         for (id, record) in records.sorted(by: { $0.key < $1.key }) {
             if record.lane != lane.name {
                 throw HandOverError.otherLane(file: store.displayPath(step: id), recorded: record.lane, lane: lane.name)

@@ -66,7 +66,8 @@ public struct LaneRunner: Sendable {
     /// when another run of the lane (sharing its journal) is in progress.
     public func run(_ validated: ValidatedLane, options: Options, reporters: [any RunReporter]) async throws -> RunSummary {
         let lane = validated.lane
-        let journals = RunJournalStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory)
+        let journals = RunJournalStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory,
+                                       environment: services.environment)
         // Held until the run's last report is written; a dry run writes nothing and needs none.
         let lock = options.writesJournal && !options.isDryRun ? try journals.lock(lane: lane.name) : nil
         defer { lock?.release() }
@@ -156,6 +157,8 @@ public enum LaneRunError: Error, LocalizedError, Sendable, Equatable {
     case reportFailed(String)
     case toolsUnavailable(lane: String, tools: [String])
     case toolsNotVerified(lane: String, message: String)
+    /// The run journal `--resume`/`--from` would use was not written by this user's Slipway here.
+    case untrustedJournal(file: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -172,6 +175,8 @@ public enum LaneRunError: Error, LocalizedError, Sendable, Equatable {
             return "could not write a report: \(message)"
         case .toolsUnavailable(let lane, let tools):
             return "lane '\(lane)' requires \(tools.joined(separator: ", ")), but this project has no pinned tools; add them to a Toolfile and run 'slipway tools lock' and 'slipway tools install'"
+        case .untrustedJournal(let file, let reason):
+            return "the run journal '\(file)' was not used: \(reason). It may be hostile (a journal committed to the branch could skip steps); nothing ran. Delete it (and remove it from git if it is committed), then run the lane without --resume or --from."
         case .toolsNotVerified(let lane, let message):
             return "lane '\(lane)' cannot start: its required tools do not match the lock.\n\(message)\nRun 'slipway tools install' (or 'slipway tools verify' for details)."
         }

@@ -1,9 +1,13 @@
 import Basics
+import Crypto
 import Foundation
+import Git
 
 /// The record of one run under `.slipway/runs/LANE/`: inputs, and each step's status and
 /// (redacted) outputs, written after every step so that `--resume` can continue after a crash.
-/// Versioned JSON with sorted keys; an unknown version is refused.
+/// Versioned JSON with sorted keys; an unknown version is refused. Signed with this user's key
+/// (`authenticator`), because `.slipway/` is checkout content: a journal committed to a branch
+/// must not make `--resume` skip steps or hand made-up outputs to later ones.
 public struct RunJournal: Codable, Sendable, Equatable {
     /// The format version this Slipway writes and reads.
     public static let currentVersion = 1
@@ -27,35 +31,97 @@ public struct RunJournal: Codable, Sendable, Equatable {
     public var status: String
     public var inputs: [String: String]
     public var steps: [Step]
+    /// HMAC-SHA256 (hex) of the journal without this field and the project folder, with this
+    /// user's key (`StateFiles.userKey`); set by `RunJournalStore.write`.
+    public var authenticator: String? = nil
 }
 
 /// Reads and writes run journals.
+///
+/// `.slipway/runs/` is in the checkout, so every folder on the way is checked for symbolic
+/// links (`StateFiles.checkPath`) before anything is read or written there, lock files are
+/// opened without following links, and a journal is trusted for `--resume`/`--from` only when
+/// it is signed with this user's key for this project and git does not track it.
 public struct RunJournalStore: Sendable {
     let fileSystem: any FileSystem
     let projectDirectory: String
+    let environment: Environment
 
-    /// A store under `projectDirectory/.slipway/runs`.
-    public init(fileSystem: any FileSystem, projectDirectory: String) {
+    /// A store under `projectDirectory/.slipway/runs`; `environment` locates the user's key.
+    public init(fileSystem: any FileSystem, projectDirectory: String, environment: Environment) {
         self.fileSystem = fileSystem
         self.projectDirectory = projectDirectory
+        self.environment = environment
     }
 
     func directory(lane: String) -> String { "\(projectDirectory)/.slipway/runs/\(lane)" }
 
-    /// `latest.json` of a lane, or nil when there is none or it cannot be read.
-    public func latest(lane: String) -> RunJournal? {
-        guard let bytes = try? fileSystem.read(directory(lane: lane) + "/latest.json") else { return nil }
+    /// `latest.json` of a lane, or nil when there is none or it cannot be decoded.
+    /// - Throws: `LaneRunError.untrustedJournal` when it (or a folder on the way) is a symbolic
+    ///   link or another user's, is larger than any journal, is tracked by git, or is not
+    ///   signed by this user's Slipway for this project.
+    public func latest(lane: String) throws -> RunJournal? {
+        let path = directory(lane: lane) + "/latest.json"
+        let display = ".slipway/runs/\(lane)/latest.json"
+        let bytes: [UInt8]
+        do {
+            try StateFiles.checkPath(path, below: projectDirectory)
+            guard let read = try StateFiles.read(path, limit: 16 << 20) else { return nil }
+            bytes = read
+        } catch let error as StateFileError {
+            throw LaneRunError.untrustedJournal(file: display, reason: error.reason)
+        }
         guard let journal = try? JSONDecoder().decode(RunJournal.self, from: Data(bytes)),
               journal.version == RunJournal.currentVersion else { return nil }
+        if let repository = try? GitRepository.discover(from: projectDirectory), (try? repository.tracks(path)) ?? false {
+            throw LaneRunError.untrustedJournal(file: display, reason: "git tracks it, so it came with the checkout")
+        }
+        let key: [UInt8]?
+        do { key = try StateFiles.userKey(environment: environment, create: false) } catch let error as StateFileError {
+            throw LaneRunError.untrustedJournal(file: display, reason: error.reason)
+        }
+        guard let key, let claimed = journal.authenticator, try authenticator(of: journal, key: key) == claimed else {
+            throw LaneRunError.untrustedJournal(file: display, reason: "it is not signed by this user's Slipway for this project")
+        }
         return journal
     }
 
+    /// The HMAC of `journal` (without its own `authenticator`) and the project folder.
+    private func authenticator(of journal: RunJournal, key: [UInt8]) throws -> String {
+        var unsigned = journal
+        unsigned.authenticator = nil
+        let text = Array(try JSONFormatting.encoder(pretty: false).encode(unsigned)) + Array(("\n" + (StateFiles.resolved(projectDirectory) ?? projectDirectory)).utf8)
+        return Array(HMAC<SHA256>.authenticationCode(for: text, using: SymmetricKey(data: key))).hexString
+    }
+
+    /// Creates the lane's journal folder after checking that nothing on the way from the project
+    /// folder is a symbolic link; returns the folders created.
+    @discardableResult
+    private func createFolder(lane: String) throws -> [String] {
+        let folder = directory(lane: lane)
+        try StateFiles.checkPath(folder, below: projectDirectory)
+        var missing: [String] = []
+        var path = folder
+        while path.count > projectDirectory.count, !fileSystem.exists(path) {
+            missing.append(path)
+            path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        }
+        try fileSystem.createDirectory(folder)
+        try StateFiles.checkPath(folder, below: projectDirectory)
+        return missing
+    }
+
     /// Writes the journal as `latest.json`, atomically; when the run is over (`final`), also as
-    /// `RUNID.json`, the run's permanent record.
+    /// `RUNID.json`, the run's permanent record. Signed with this user's key.
+    /// - Throws: `StateFileError` for a symbolic link on the way; `FileSystemError`.
     public func write(_ journal: RunJournal, final: Bool = false) throws {
         let folder = directory(lane: journal.lane)
-        try fileSystem.createDirectory(folder)
-        let bytes = Array(try JSONFormatting.encoder().encode(journal))
+        try createFolder(lane: journal.lane)
+        var signed = journal
+        if let key = try StateFiles.userKey(environment: environment, create: true) {
+            signed.authenticator = try authenticator(of: journal, key: key)
+        }
+        let bytes = Array(try JSONFormatting.encoder().encode(signed))
         try fileSystem.writeAtomically(bytes, to: folder + "/latest.json")
         if final { try fileSystem.writeAtomically(bytes, to: folder + "/\(journal.runID).json") }
     }
@@ -64,17 +130,11 @@ public struct RunJournalStore: Sendable {
     /// so that two runs of one lane never share (and garble) it, and the second never runs a
     /// step. The lock file sits beside `latest.json`, where git steps already look away.
     /// - Throws: `LockError.busy` when another run of the lane holds it; `LockError.unavailable`
-    ///   and `FileSystemError` when the folder cannot be created or the lock file opened.
+    ///   and `FileSystemError` when the folder cannot be created or the lock file opened;
+    ///   `StateFileError` when the lock file or a folder on the way is a symbolic link.
     public func lock(lane: String) throws -> RunLock {
         let folder = directory(lane: lane)
-        var missing: [String] = []
-        var path = folder
-        while path.count > projectDirectory.count, !fileSystem.exists(path) {
-            missing.append(path)
-            path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        }
-        try fileSystem.createDirectory(folder)
-        let run = RunLock(createdFolders: missing)
+        let run = RunLock(createdFolders: try createFolder(lane: lane))
         do {
             run.lock = try ExclusiveLock.acquire(
                 at: folder + "/" + ExclusiveLock.fileName, activity: "running lane '\(lane)' in '\(projectDirectory)'")

@@ -17,7 +17,7 @@ struct RunPreparation {
     let journals: RunJournalStore
 
     func prepare() throws -> Plan {
-        let previous: RunJournal? = (options.resume || options.fromStep != nil) ? journals.latest(lane: lane.name) : nil
+        let previous: RunJournal? = (options.resume || options.fromStep != nil) ? try journals.latest(lane: lane.name) : nil
         if options.resume && previous == nil { throw LaneRunError.nothingToResume(lane: lane.name) }
         let inputs = try resolveInputs(previous: previous)
         let secrets = try resolveSecrets()

@@ -99,10 +99,20 @@ public struct ToolsCache: Sendable, Hashable {
     /// Takes the cache's lock (`<root>/.slipway-lock`), which `tools install` holds from before
     /// it clears leftovers until its last tool is in place: two installs sharing a cache would
     /// otherwise rename into the same folders at once.
+    ///
+    /// The cache may sit in the checkout (CI configurations put `SLIPWAY_CACHE_DIR` in the
+    /// project folder to cache it): when it is inside `projectDirectory`, no folder from the
+    /// project down to the lock may be a symbolic link, and the lock file itself is opened
+    /// without following one (`ExclusiveLock`).
     /// - Throws: `LockError.busy` when another install holds it; `LockError.unavailable` and
-    ///   `FileSystemError` when the cache folder cannot be created.
-    public func lock(fileSystem: any FileSystem) throws -> ExclusiveLock {
+    ///   `FileSystemError` when the cache folder cannot be created; `StateFileError` for a
+    ///   symbolic link on the way.
+    public func lock(fileSystem: any FileSystem, projectDirectory: String? = nil) throws -> ExclusiveLock {
+        let lockPath = root + "/" + ExclusiveLock.fileName
+        let project = projectDirectory.flatMap { root.hasPrefix($0 + "/") ? $0 : nil }
+        if let project { try StateFiles.checkPath(lockPath, below: project) }
         try fileSystem.createDirectory(root)
+        if let project { try StateFiles.checkPath(lockPath, below: project) }
         return try ExclusiveLock.acquire(at: root + "/" + ExclusiveLock.fileName, activity: "installing tools into '\(root)'")
     }
 }

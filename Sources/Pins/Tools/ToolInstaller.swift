@@ -58,7 +58,7 @@ public struct ToolInstaller: Sendable {
             guard let spec = toolfile.tool(named: name) else { throw PinsError.unknownTool(name: name, known: toolfile.names) }
             return spec
         }
-        let lock = try context.cache.lock(fileSystem: context.fileSystem)
+        let lock = try context.cache.lock(fileSystem: context.fileSystem, projectDirectory: context.projectDirectory)
         defer { lock.release() }
         let removed = Staging(cache: context.cache, fileSystem: context.fileSystem).removeLeftovers()
         if removed > 0 { events?(.removedLeftovers(count: removed)) }

@@ -112,6 +112,10 @@ struct SyncCommand: AsyncParsableCommand {
         } catch let error as LockError {
             progress.finish()
             throw Failure.report(error, in: env)
+        } catch let error as StateFileError {
+            // A symbolic link (or another user's file) where the project's lock goes: refused.
+            progress.finish()
+            throw Failure.report(error, in: env)
         }
     }
 

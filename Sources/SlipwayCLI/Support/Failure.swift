@@ -26,7 +26,8 @@ enum Failure {
             env.printError(errorText(lock))
             if case .busy = lock { return ExitCodes.busy }
             return ExitCodes.failure
-        case is LaneStoreError, is CIExportError, is LaneRunError, is HandOverError, is FileSystemError, is PluginError, is ReleaseError:
+        case is LaneStoreError, is CIExportError, is LaneRunError, is HandOverError, is FileSystemError, is PluginError, is ReleaseError,
+             is StateFileError:
             env.printError(errorText(error))
             return ExitCodes.invalidInput
         default:

@@ -217,12 +217,25 @@ func fileBytes(_ path: String) -> [UInt8] {
 /// unless `git` is false.
 struct SyntheticRepository {
     let directory: TemporaryDirectory
+    /// The user's state folder for this test (`XDG_STATE_HOME`): Slipway's key, and the sync
+    /// journal of a project without git.
+    let stateHome: TemporaryDirectory
     let bundle: String
     var root: String { directory.path }
     var pbxprojPath: String { bundle + "/project.pbxproj" }
+    /// An environment whose user state folder is `stateHome`.
+    var environment: Environment { Environment(["XDG_STATE_HOME": stateHome.path]) }
+    /// The same, for the built binary.
+    var binaryEnvironment: [String: String?] { ["XDG_STATE_HOME": stateHome.path] }
+    /// Where a sync of this project keeps its journal (in `.git`, or in `stateHome` without git).
+    var syncState: SyncState {
+        let git = FileManager.default.fileExists(atPath: root + "/.git") ? root + "/.git" : nil
+        return SyncState(root: root, projectBundle: "App.xcodeproj", gitDirectory: git, environment: environment)
+    }
 
     init(files: Int = 12, groups: Int = 3, git: Bool = true) throws {
         directory = try TemporaryDirectory(prefix: "sync-synthetic")
+        stateHome = try TemporaryDirectory(prefix: "sync-state-home")
         bundle = try SyntheticXcodeProject.write(files: files, groups: groups, in: directory.path)
         if git {
             try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: directory.path)

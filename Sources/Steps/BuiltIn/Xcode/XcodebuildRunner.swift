@@ -31,7 +31,12 @@ struct XcodebuildRunner: Sendable {
         var spec = context.processSpec("xcodebuild", arguments)
         spec.environment = try environment()
         let logPath = context.resolve(options.log ?? ".slipway/logs/\(context.laneName)-\(context.stepID)-\(name).log")
+        // The checkout may hold a committed `.slipway/logs` link (issue 23): no link on the way
+        // from the working directory, and the log itself is opened without following one.
+        let base = context.workingDirectory.hasSuffix("/") ? String(context.workingDirectory.dropLast()) : context.workingDirectory
+        if logPath.hasPrefix(base + "/") { try StateFiles.checkPath(logPath, below: base) }
         try context.fileSystem.createDirectory((logPath as NSString).deletingLastPathComponent)
+        if logPath.hasPrefix(base + "/") { try StateFiles.checkPath(logPath, below: base) }
         let sink = try XcodeLogSink(forwardingTo: context.events, logPath: logPath, redactor: context.redactor,
                                     verbose: options.verbose)
         var running = context
@@ -95,8 +100,16 @@ final class XcodeLogSink: StepEventSink, @unchecked Sendable {
         self.next = next
         self.redactor = redactor
         self.verbose = verbose
-        guard let file = fopen(logPath, "w") else {
-            throw StepError.failed("cannot write the raw log '\(logPath)': \(String(cString: strerror(errno))). Give another path with 'log:'.")
+        let descriptor: Int32
+        do {
+            descriptor = try StateFiles.openOrCreate(logPath, flags: O_WRONLY)
+        } catch let error as StateFileError {
+            throw StepError.failed("cannot write the raw log '\(logPath)': \(error.reason). Give another path with 'log:'.")
+        }
+        guard ftruncate(descriptor, 0) == 0, let file = fdopen(descriptor, "w") else {
+            let reason = String(cString: strerror(errno))
+            Foundation.close(descriptor)
+            throw StepError.failed("cannot write the raw log '\(logPath)': \(reason). Give another path with 'log:'.")
         }
         self.file = file
     }

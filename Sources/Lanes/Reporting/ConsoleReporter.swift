@@ -52,7 +52,7 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
     }
 
     private func showProgress(_ event: RunEvent) {
-        let percent = event.fraction.map { " \(Int(($0 * 100).rounded()))%" } ?? ""
+        let percent = event.fraction.map { " \(NumberText.roundedInt($0 * 100, in: 0...100))%" } ?? ""
         let text = "    … \(event.message ?? "")\(percent)"
         if style.interactive {
             output.write("\r\u{1B}[K" + style.paint(text, .dim))

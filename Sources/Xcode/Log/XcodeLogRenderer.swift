@@ -1,3 +1,5 @@
+import Basics
+
 /// One readable line per `XcodeLogEvent`, as xcbeautify prints them: `[App] Compiling View.swift`,
 /// `❌ /path/File.swift:3:7: message` with the source and caret lines under it, `✔ testName (0.012 s)`,
 /// `✖ testName, File.swift:42: message`, and a final summary line. ANSI colours only when
@@ -107,9 +109,7 @@ public struct XcodeLogRenderer: Sendable {
 
     /// `0.012 s`: seconds with three decimals.
     static func seconds(_ value: Double) -> String {
-        let thousandths = Int((value * 1000).rounded())
-        let fraction = String(thousandths % 1000)
-        return "\(thousandths / 1000)." + String(repeating: "0", count: max(0, 3 - fraction.count)) + fraction + " s"
+        NumberText.seconds(value) + " s"
     }
 
     private func paint(_ text: String, _ code: String) -> String {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Test results in the shape JUnit XML reports have, shared by everything in this module that
@@ -86,9 +87,7 @@ public enum JUnitXML {
     }
 
     private static func seconds(_ value: Double) -> String {
-        let thousandths = Int((value * 1000).rounded())
-        let fraction = String(thousandths % 1000)
-        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        NumberText.seconds(value)
     }
 
     /// XML text and attribute escaping; characters XML 1.0 forbids even when escaped (most

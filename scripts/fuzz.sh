@@ -10,16 +10,22 @@
 #   zip      the .ipa (zip) directory reader and the Info.plist read through it
 #            (Sources/AppleAPI/Build/ZipDirectory*.swift + Sources/PropertyList), seeded with a few
 #            .ipa files written here by Python's zipfile
+#   lanes    lane files: YAML with its budgets, the lane parser, expressions and templates,
+#            validation against the built-in steps; seeded with the repository's lane files
+#   xcode-log  the streaming xcodebuild log parser, renderer and summary; seeded with the
+#            xcodebuild log fixtures of Tests/XcodeTests
 #
-# Each target's sources are compiled together with Fuzz/<Target>Fuzz/FuzzEntry.swift into one
-# instrumented binary (`swiftc -sanitize=fuzzer,address -parse-as-library`); nothing of the
-# corpus is committed. libFuzzer runs for SECONDS (default 600) with JOBS workers (default 1).
+# pbxproj, plist and zip: the target's sources are compiled together with
+# Fuzz/<Target>Fuzz/FuzzEntry.swift into one instrumented binary (`swiftc -sanitize=fuzzer,address
+# -parse-as-library`). lanes and xcode-log need modules with dependencies of their own, so they
+# are executables of the package Fuzz/SlipwayFuzz, which SwiftPM builds (release, with the same
+# flags) in Fuzz/SlipwayFuzz/.build. Nothing of the corpus is committed. libFuzzer runs for SECONDS (default 600) with JOBS workers (default 1).
 # Crashes are written to $FUZZ_WORK/crashes/.
 # Environment: SLIPWAY_CORPUS (pbxproj only; default ../shared/corpus/pbxproj), FUZZ_WORK
 # (default /tmp/slipway-TARGET-fuzz).
 set -euo pipefail
 
-target="${1:?usage: scripts/fuzz.sh pbxproj|plist|zip [SECONDS] [JOBS]}"
+target="${1:?usage: scripts/fuzz.sh pbxproj|plist|zip|lanes|xcode-log [SECONDS] [JOBS]}"
 seconds="${2:-600}"
 jobs="${3:-1}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -55,15 +61,39 @@ zip)
     max_len=65536
     python3 "$root/Fuzz/ZipFuzz/seeds.py" "$work/seeds"
     ;;
+lanes|xcode-log)
+    product=$([ "$target" = lanes ] && echo LaneFuzz || echo XcodeLogFuzz)
+    max_len=20000
+    if [ "$target" = lanes ]; then
+        find "$root/lanes" "$root/templates" -name '*.yml' | while read -r file; do
+            cp "$file" "$work/seeds/$(echo "$file" | tr / _)"
+        done
+    else
+        find "$root/Tests/XcodeTests/Fixtures/logs" -name '*.log' -size -400k -exec cp {} "$work/seeds/" \;
+    fi
+    ;;
 *)
-    echo "fuzz: unknown target '$target' (pbxproj, plist or zip)" >&2
+    echo "fuzz: unknown target '$target' (pbxproj, plist, zip, lanes or xcode-log)" >&2
     exit 2
     ;;
 esac
 
-echo "fuzz: building $work/$target-fuzz" >&2
-swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "$module" "${flags[@]}" \
-    "${sources[@]}" -o "$work/$target-fuzz"
+leaks=()
+if [ -n "${product:-}" ]; then
+    echo "fuzz: building $product (Fuzz/SlipwayFuzz)" >&2
+    package="$root/Fuzz/SlipwayFuzz"
+    swift build --package-path "$package" -c release --product "$product" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -g >&2
+    cp "$(swift build --package-path "$package" -c release --show-bin-path)/$product" "$work/$target-fuzz"
+    # Swift's lazily initialised globals (the step registry's descriptions) are never freed and
+    # LeakSanitizer reports them; leaks are not what these targets look for.
+    export ASAN_OPTIONS=detect_leaks=0
+    leaks=(-detect_leaks=0)
+else
+    echo "fuzz: building $work/$target-fuzz" >&2
+    swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "$module" "${flags[@]}" \
+        "${sources[@]}" -o "$work/$target-fuzz"
+fi
 
 echo "fuzz: running for $seconds s over $work/seeds" >&2
 cd "$work"
@@ -73,4 +103,4 @@ parallel=()
 if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi  # logs then go to fuzz-N.log
 exec "$work/$target-fuzz" "$work/seeds" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len="$max_len" \
-    "${parallel[@]}" -artifact_prefix="$work/crashes/" -print_final_stats=1
+    "${parallel[@]}" "${leaks[@]}" -artifact_prefix="$work/crashes/" -print_final_stats=1

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 #if canImport(Glibc)
@@ -12,8 +13,9 @@ import Darwin
 /// A storage can be checkout content (`.slipway/signing` by default) or a clone of someone
 /// else's repository, and git stores symbolic links. Followed, a link named like a storage file
 /// would let a write create files, or a delete remove them, outside the storage, and a link to
-/// `/dev/zero` would be read forever. Every component from the root down is checked with
-/// `lstat`, and files are opened with `O_NOFOLLOW`.
+/// `/dev/zero` would be read forever. The root and every component below it are checked with
+/// `lstat` (`StateFiles.checkPath`), and files are opened with `O_NOFOLLOW`. Unlike Slipway's own
+/// state, a storage's files may belong to another user (a checkout made by another uid).
 enum StorageFileAccess {
     /// Certificates, keys and profiles are a few KB; a storage file this large is not one.
     static let maximumFileBytes = 16 << 20
@@ -21,16 +23,16 @@ enum StorageFileAccess {
     /// Throws `SigningStorageError.unsafeLink` when the root, or any existing component of
     /// `relative` below it, is a symbolic link. Components that do not exist yet end the check.
     static func checkNoLinks(root: String, relative: String) throws {
-        var path = root
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if (info.st_mode & S_IFMT) == S_IFLNK { throw SigningStorageError.unsafeLink(storage: root, path: ".") }
-        for component in relative.split(separator: "/") {
-            path += "/" + component
-            guard lstat(path, &info) == 0 else { return }
-            if (info.st_mode & S_IFMT) == S_IFLNK {
-                throw SigningStorageError.unsafeLink(storage: root, path: String(path.dropFirst(root.count + 1)))
-            }
+        if lstat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            throw SigningStorageError.unsafeLink(storage: root, path: ".")
+        }
+        do {
+            try StateFiles.checkPath(relative.isEmpty ? root : root + "/" + relative, below: root)
+        } catch StateFileError.symbolicLink(let path) {
+            throw SigningStorageError.unsafeLink(storage: root, path: String(path.dropFirst(root.count + 1)))
+        } catch {
+            throw SigningStorageError.invalidPath(path: relative)
         }
     }
 

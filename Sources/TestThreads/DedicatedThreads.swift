@@ -47,7 +47,10 @@ extension Trait where Self == DedicatedThreadsTrait {
 /// A counting semaphore for tasks: `acquire` suspends (never blocks) until a slot is free.
 public actor TestSlots {
     /// The slots the `dedicatedThreads` trait shares between all tests.
-    public static let shared = TestSlots(width: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    public static let shared: TestSlots = {
+        TestStateHome.install()
+        return TestSlots(width: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    }()
 
     /// How many holders may run at once.
     public let width: Int
@@ -120,4 +123,25 @@ public final class TestThreadPool: TaskExecutor, @unchecked Sendable {
             condition.lock()
         }
     }
+}
+
+/// Slipway keeps a per-user key and state under `$XDG_STATE_HOME/slipway` (signed sync and run
+/// journals). Tests must not leave one in the home folder of whoever runs them, so the first test
+/// to start points `XDG_STATE_HOME` at a folder of this test process, which every `slipway` the
+/// tests start inherits, and which is removed when the process exits. It is set before any test
+/// body runs (every test waits for `TestSlots.shared`), so no test reads the environment while it
+/// changes. A test that sets `XDG_STATE_HOME` itself is left alone.
+enum TestStateHome {
+    static func install() {
+        var template = Array((NSTemporaryDirectory() + "/slipway-test-state-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return }
+        let folder = String(cString: made)
+        setenv("XDG_STATE_HOME", folder, 1)
+        folderToRemove = folder
+        atexit {
+            if let folder = TestStateHome.folderToRemove { try? FileManager.default.removeItem(atPath: folder) }
+        }
+    }
+
+    nonisolated(unsafe) static var folderToRemove: String?
 }

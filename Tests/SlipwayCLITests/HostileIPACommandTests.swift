@@ -25,6 +25,8 @@ import TestThreads
                   key-id: ABC123DEFG
                   key: "${{ secrets.ASC_KEY }}"
                   api-url: http://127.0.0.1:9/v1
+            finally:
+              - run: echo cleanup-after-ipa
             """)
     }
 
@@ -67,6 +69,8 @@ import TestThreads
         #expect(result.standardOutput.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == message },
                 "\(result.standardOutput)")
         #expect(result.standardOutput.contains("✗ lane 'ship' failed after"))
+        // No trap: the lane goes on to its finally: steps (planned, in a dry run).
+        #expect(result.standardOutput.contains("echo cleanup-after-ipa"), "\(result.standardOutput)")
     }
 
     @Test func aLongXMLArrayIsReadInLinearTimeWithinRlimits() throws {

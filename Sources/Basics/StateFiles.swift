@@ -139,9 +139,18 @@ public enum StateFiles {
 
     /// The user's state folder for Slipway: `$XDG_STATE_HOME/slipway`, else
     /// `~/.local/state/slipway` (`~/Library/Application Support/Slipway` on macOS).
+    ///
+    /// An environment that names neither (one built from scratch for a step or a test) falls
+    /// back to the process's own variables, then to the home folder the system reports.
     public static func userStateDirectory(environment: Environment) -> String {
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return trimmingSlash(xdg) + "/slipway" }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? trimmingSlash($0) : nil } ?? NSHomeDirectory()
+        for candidate in [environment, Environment.current] {
+            if let xdg = candidate["XDG_STATE_HOME"], xdg.hasPrefix("/") { return trimmingSlash(xdg) + "/slipway" }
+            if let home = candidate["HOME"], home.hasPrefix("/") { return stateFolder(home: trimmingSlash(home)) }
+        }
+        return stateFolder(home: NSHomeDirectory())
+    }
+
+    private static func stateFolder(home: String) -> String {
         #if os(macOS)
         return home + "/Library/Application Support/Slipway"
         #else

@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "CIExport", "Steps", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Signing", "Basics",
+                "Lanes", "CIExport", "Steps", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
-        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
@@ -78,32 +78,32 @@ let package = Package(
             dependencies: ["Git", "PBXProj", "Basics", .product(name: "Mustache", package: "swift-mustache")]
         ),
         /// Publishing: reproducible archives, SHA256SUMS, signing (signify ed25519, gpg, codesign)
-        /// and upload clients (directory, S3, GitHub Releases, HTTP, DeployGate, Firebase App
-        /// Distribution) with retries. `_CryptoExtras` (swift-crypto's own package) gives RS256
+        /// and uploaders (directory, S3, GitHub Releases, HTTP, DeployGate, Firebase App
+        /// Distribution) over Transport's retrying client and S3Client. `_CryptoExtras` (swift-crypto's own package) gives RS256
         /// (RSA PKCS#1 v1.5 with SHA-256), which Google's OAuth JWT-bearer grant requires of a
         /// service account's key; `Crypto` has no RSA.
         .target(
             name: "Publish",
-            dependencies: ["CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["Transport", "CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         /// App Store Connect: API keys and their ES256 tokens, a JSON:API client with rate-limit,
         /// retry and role-aware errors, app look-up and build uploads (the .ipa's Info.plist read with
-        /// a small zip reader over zlib). Publish is a dependency for
-        /// its RetryPolicy (backoff with jitter, injected sleep) and, for the Notary API, S3Client.
+        /// a small zip reader over zlib). Transport: RetryPolicy (backoff with jitter, injected
+        /// sleep) and, for the Notary API, S3Client.
         .target(
             name: "AppleAPI",
-            dependencies: ["Publish", "CZlib", "PropertyList", "Basics", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Transport", "CZlib", "PropertyList", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Shared code signing storage: Slipway's encrypted file format (scrypt + AES-256-GCM),
         /// fastlane match's v2/v1 encryption, match's storage layout, and the directory, git and
         /// S3 backends. `_CryptoExtras` gives scrypt, PBKDF2 and AES-CBC (match's v1); Git (libgit2
-        /// clone/commit/push) and Publish (S3Client, RetryPolicy) are used by the backends only.
+        /// clone/commit/push) and Transport (S3Client, RetryPolicy) are used by the backends only.
         /// X509 and SwiftASN1: keys, certificate signing requests, PKCS#12 and provisioning profiles.
         /// AppleAPI: the certificates, profiles, bundle ids and devices that `signing sync` keeps.
         .target(
             name: "Signing",
-            dependencies: ["Git", "Publish", "AppleAPI", "PropertyList", "Basics", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["Git", "Transport", "AppleAPI", "PropertyList", "Basics", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates"),
                            .product(name: "SwiftASN1", package: "swift-asn1")]
@@ -148,6 +148,12 @@ let package = Package(
         /// YAML read through Yams into trees whose every node knows its line and column, with
         /// libyaml's errors as diagnostics: lane files (Lanes) and Toolfiles (Pins).
         .target(name: "YAMLSupport", dependencies: ["Basics", "Yams"]),
+        /// Transport for every module that speaks HTTP: RetryPolicy and RetryingHTTPClient (backoff
+        /// with jitter over Basics' HTTPClient protocol), S3Client and SigV4 signing. Publish's
+        /// uploaders, AppleAPI (App Store Connect, and S3 for the Notary API) and Signing's S3
+        /// storage all use it, as swift-package-manager keeps HTTPClient and its retries together
+        /// in Basics. Crypto: SHA-256 and HMAC for SigV4. Not the concrete client (Networking).
+        .target(name: "Transport", dependencies: ["Basics", .product(name: "Crypto", package: "swift-crypto")]),
         /// Basics' HTTPClient: URLSession on macOS, libcurl (through CCurl) on Linux.
         .target(name: "Networking", dependencies: ["Basics", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
         /// libcurl's easy interface, loaded with dlopen at the first request: no build-time
@@ -159,7 +165,7 @@ let package = Package(
         /// `slipway-bench`: prints medians for the performance targets of each area.
         .executableTarget(
             name: "slipway-bench",
-            dependencies: ["Lanes", "Steps", "PBXProj", "ProjectLint", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Signing", "Basics", "TestSupport",
+            dependencies: ["Lanes", "Steps", "PBXProj", "ProjectLint", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics", "TestSupport",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Fixtures, fakes and helpers shared by the tests.
@@ -178,10 +184,10 @@ let package = Package(
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", "TestThreads"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport", "TestThreads"]),
-        .testTarget(name: "PublishTests", dependencies: ["Publish", "Networking", "TestSupport", "TestThreads"]),
-        .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Networking", "Signing", "TestSupport", "TestThreads",
+        .testTarget(name: "PublishTests", dependencies: ["Publish", "Transport", "Networking", "TestSupport", "TestThreads"]),
+        .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Transport", "Networking", "Signing", "TestSupport", "TestThreads",
                                                           .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "SigningTests", dependencies: ["Signing", "AppleAPI", "Publish", "Networking", "Git", "TestSupport", "TestThreads",
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "AppleAPI", "Transport", "Networking", "Git", "TestSupport", "TestThreads",
                                                          .product(name: "Crypto", package: "swift-crypto"),
                                                          .product(name: "_CryptoExtras", package: "swift-crypto"),
                                                          .product(name: "X509", package: "swift-certificates"),

@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Publish
+import Transport
 
 /// Speaks to the App Store Connect API over any `HTTPClient`.
 ///

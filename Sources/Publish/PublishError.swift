@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 
 /// Why an archive, checksum, signature or upload could not be made. Each message quotes its
 /// subject and says what to do.
@@ -97,11 +98,11 @@ public enum PublishError: Error, LocalizedError, Sendable, Equatable {
         case .destinationDiffers(let path, let option):
             return "'\(path)' already exists with different contents. Set \(option): true to replace it, or remove it."
         case .refused(let action, let status, let body):
-            return "\(action) was refused: HTTP \(status)\(Self.excerpt(body)). Check the credentials, permissions and URL; 4xx answers are not retried."
+            return TransportError.refused(action: action, status: status, body: body).errorDescription
         case .failedAfterRetries(let action, let attempts, let reason):
-            return "\(action) failed after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(reason). Try again later, or check the server."
+            return TransportError.failedAfterRetries(action: action, attempts: attempts, reason: reason).errorDescription
         case .unexpectedResponse(let action, let problem):
-            return "\(action): the server's answer is not understood: \(problem)."
+            return TransportError.unexpectedResponse(action: action, problem: problem).errorDescription
         case .invalidConfiguration(let name, let problem):
             return "'\(name)' \(problem)."
         case .serviceRefused(let service, let action, let status, let message, let advice):
@@ -118,10 +119,26 @@ public enum PublishError: Error, LocalizedError, Sendable, Equatable {
     }
 
     /// " (first 200 characters of the body)", or nothing for an empty body.
-    static func excerpt(_ body: String) -> String {
-        let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return "" }
-        let short = trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed
-        return " (\(short.replacingOccurrences(of: "\n", with: " ")))"
+    static func excerpt(_ body: String) -> String { TransportError.excerpt(body) }
+
+    /// The case of the same name and message: Publish's clients send through Transport, and
+    /// their callers catch (and tests expect) `PublishError`s.
+    init(_ error: TransportError) {
+        switch error {
+        case .refused(let action, let status, let body): self = .refused(action: action, status: status, body: body)
+        case .failedAfterRetries(let action, let attempts, let reason):
+            self = .failedAfterRetries(action: action, attempts: attempts, reason: reason)
+        case .unexpectedResponse(let action, let problem): self = .unexpectedResponse(action: action, problem: problem)
+        }
+    }
+
+    /// `body`'s result, with a `TransportError` it throws given as the `PublishError` of the same
+    /// case and message.
+    static func fromTransport<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as TransportError {
+            throw PublishError(error)
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Publish
+import Transport
 
 /// A signing storage in an S3-compatible bucket, under a key prefix (as match's S3 storage keeps
 /// it): one object per file. Writes are single PUTs, atomic on S3's side.

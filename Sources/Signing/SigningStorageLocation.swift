@@ -2,7 +2,7 @@ import Basics
 import Crypto
 import Foundation
 import Git
-import Publish
+import Transport
 
 /// Where a signing storage is, as `--storage` (or the step's `storage` option) gives it:
 /// a git repository URL (match's default), `s3://bucket/prefix`, or a directory path.

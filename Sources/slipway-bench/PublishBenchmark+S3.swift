@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import Networking
 import Publish
+import Transport
 
 #if canImport(Glibc)
 import Glibc

@@ -2,8 +2,8 @@ import AppleAPI
 import Crypto
 import Foundation
 import Networking
-import Publish
 import TestSupport
+import Transport
 
 /// Collects values from any thread (sleeps asked for, log lines).
 final class Recorder<Value: Sendable>: @unchecked Sendable {

@@ -1,10 +1,10 @@
 import AppleAPI
 import Basics
 import Foundation
-import Publish
-import Testing
 import TestSupport
 import TestThreads
+import Testing
+import Transport
 
 @Suite("Build uploads against the contract fake", .dedicatedThreads)
 struct BuildUploadTests {

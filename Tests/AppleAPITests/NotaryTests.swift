@@ -2,10 +2,10 @@ import AppleAPI
 import Basics
 import Foundation
 import Networking
-import Publish
-import Testing
 import TestSupport
 import TestThreads
+import Testing
+import Transport
 
 /// Notarization against the contract fake's notary section, the upload going to a real
 /// S3-compatible server (moto_server) that the fake inspects.

@@ -2,9 +2,10 @@ import Basics
 import Foundation
 import Networking
 @testable import Publish
-import Testing
 import TestSupport
 import TestThreads
+import Testing
+import Transport
 
 /// The GitHub Releases client against `GitHubContractFake`: a loopback CONTRACT FAKE of the
 /// documented endpoints (there is no GitHub here). These tests check that the client follows

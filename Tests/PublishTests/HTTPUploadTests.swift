@@ -2,9 +2,10 @@ import Basics
 import Foundation
 import Networking
 @testable import Publish
-import Testing
 import TestSupport
 import TestThreads
+import Testing
+import Transport
 
 /// Records the waits a retry policy asks for instead of waiting.
 final class SleepRecorder: @unchecked Sendable {

@@ -5,6 +5,7 @@ import Networking
 import Testing
 import TestSupport
 import TestThreads
+@testable import Transport
 
 /// S3 uploads against a real S3-compatible server (moto_server) on 127.0.0.1, and SigV4
 /// against AWS's documented example.

@@ -1,10 +1,10 @@
 import Foundation
 import Networking
-import Publish
 @testable import Signing
-import Testing
 import TestSupport
 import TestThreads
+import Testing
+import Transport
 
 /// The encrypted storage in an S3 bucket, against a real moto_server on 127.0.0.1.
 @Suite("Signing S3 storage", .serialized, .dedicatedThreads) struct S3StorageTests {

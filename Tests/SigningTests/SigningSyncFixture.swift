@@ -3,9 +3,9 @@ import Crypto
 import Foundation
 import Git
 import Networking
-import Publish
 @testable import Signing
 import TestSupport
+import Transport
 
 /// The App Store Connect contract fake (labelled CONTRACT FAKE in its file) issuing certificates
 /// and profiles from a test CA, a key it accepts, and storages to sync through.

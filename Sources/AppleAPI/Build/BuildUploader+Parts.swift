@@ -1,7 +1,7 @@
 import Basics
 import Crypto
 import Foundation
-import Publish
+import Transport
 
 extension BuildUploader {
     /// Sends every operation's byte range, `options.concurrency` at a time, each streamed from

@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Publish
+import Transport
 
 /// Uploads a build through App Store Connect's Build Uploads API (4.1+):
 /// `POST /v1/buildUploads` → `POST /v1/buildUploadFiles` (its `uploadOperations`) → each

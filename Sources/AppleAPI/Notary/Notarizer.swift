@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Publish
+import Transport
 
 /// Notarizes one file through the Notary API, as `xcrun notarytool submit --wait` does, from any
 /// machine: SHA-256 → `POST /notary/v2/submissions` (temporary AWS credentials, bucket, object)
@@ -79,7 +79,7 @@ public struct Notarizer: Sendable {
 
     /// Notarizes `file`.
     /// - Throws: `NotaryError` (`.notAccepted` with the log's issues, `.timedOut`),
-    ///   `AppStoreConnectError`, `PublishError` for the S3 upload.
+    ///   `AppStoreConnectError`, `TransportError` for the S3 upload.
     public func notarize(_ file: NotaryFile) async throws -> Result {
         let started = now()
         let name = options.submissionName ?? file.name

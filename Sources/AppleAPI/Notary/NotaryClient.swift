@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Publish
+import Transport
 
 /// The Notary API's calls (https://developer.apple.com/documentation/notaryapi), made through an
 /// `AppStoreConnectClient` whose base URL is the notary host: the same ES256 team key and token

@@ -1,5 +1,5 @@
 import Foundation
-import Publish
+import Transport
 
 /// A submission's status as the Notary API reports it
 /// (https://developer.apple.com/documentation/notaryapi/get-submission-status).

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Transport
 
 /// What a DeployGate upload says besides the binary: the fields of DeployGate's upload API
 /// (https://docs.deploygate.com/docs/api/application/upload).
@@ -64,7 +65,7 @@ public struct DeployGateClient: Sendable {
     public static let defaultBaseURL = "https://deploygate.com"
     private let baseURL: String
     private let token: String
-    private let http: RetryingHTTPClient
+    private let http: PublishHTTPClient
     private let fileSystem: any FileSystem
     private let streams: any FileStreams
     private let boundary: String
@@ -74,7 +75,7 @@ public struct DeployGateClient: Sendable {
                 fileSystem: any FileSystem, streams: any FileStreams, boundary: String = "slipway-" + UUID().uuidString) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token
-        self.http = http
+        self.http = PublishHTTPClient(http)
         self.fileSystem = fileSystem
         self.streams = streams
         self.boundary = boundary

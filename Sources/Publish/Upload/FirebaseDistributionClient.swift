@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Transport
 
 /// A Firebase app id, `1:1234567890:ios:0a1b2c3d4e5f6789` (Firebase console → Project settings →
 /// Your apps), and the project number inside it.
@@ -60,7 +61,7 @@ public struct FirebaseDistributionClient: Sendable {
     private let baseURL: String
     private let app: FirebaseAppID
     private let tokens: GoogleAccessTokens
-    private let http: RetryingHTTPClient
+    private let http: PublishHTTPClient
 
     /// A client for `app`.
     public init(baseURL: String = FirebaseDistributionClient.defaultBaseURL, app: FirebaseAppID, tokens: GoogleAccessTokens,
@@ -68,7 +69,7 @@ public struct FirebaseDistributionClient: Sendable {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.app = app
         self.tokens = tokens
-        self.http = http
+        self.http = PublishHTTPClient(http)
     }
 
     /// Sends `file`'s bytes; returns the name of the operation to poll.

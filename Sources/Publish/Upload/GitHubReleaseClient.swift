@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Transport
 
 /// A GitHub release as the REST API returns it (the fields Slipway uses).
 public struct GitHubRelease: Sendable, Hashable, Decodable {
@@ -66,7 +67,7 @@ public struct GitHubReleaseClient: Sendable {
     /// `owner/name`.
     public let repository: String
     private let token: String
-    private let http: RetryingHTTPClient
+    private let http: PublishHTTPClient
 
     /// A client for `repository` (`owner/name`) authenticated with `token`.
     public init(apiURL: String, uploadURL: String, repository: String, token: String, http: RetryingHTTPClient) {
@@ -74,7 +75,7 @@ public struct GitHubReleaseClient: Sendable {
         self.uploadURL = Self.trimmed(uploadURL)
         self.repository = repository
         self.token = token
-        self.http = http
+        self.http = PublishHTTPClient(http)
     }
 
     private static func trimmed(_ url: String) -> String {

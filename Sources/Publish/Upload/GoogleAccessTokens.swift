@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Transport
 
 /// OAuth 2 access tokens for a service account, made through the JWT-bearer grant
 /// (https://developers.google.com/identity/protocols/oauth2/service-account#authorizingrequests):
@@ -10,7 +11,7 @@ public actor GoogleAccessTokens {
     public static let cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
     private let account: GoogleServiceAccount
     private let scope: String
-    private let http: RetryingHTTPClient
+    private let http: PublishHTTPClient
     private let now: @Sendable () -> Date
     private let onSecret: @Sendable (String) -> Void
     private var token: (value: String, expires: Date)?
@@ -21,7 +22,7 @@ public actor GoogleAccessTokens {
                 now: @escaping @Sendable () -> Date, onSecret: @escaping @Sendable (String) -> Void) {
         self.account = account
         self.scope = scope
-        self.http = http
+        self.http = PublishHTTPClient(http)
         self.now = now
         self.onSecret = onSecret
     }

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Transport
 
 /// How an HTTP endpoint takes a file.
 public enum HTTPUploadMethod: String, Sendable, Hashable, CaseIterable {
@@ -18,7 +19,7 @@ public struct HTTPUploader: Uploader {
     private let method: HTTPUploadMethod
     private let field: String
     private let headers: HTTPHeaders
-    private let http: RetryingHTTPClient
+    private let http: PublishHTTPClient
     private let fileSystem: any FileSystem
     private let streams: any FileStreams
     private let boundary: String
@@ -31,7 +32,7 @@ public struct HTTPUploader: Uploader {
         self.method = method
         self.field = field
         self.headers = headers
-        self.http = http
+        self.http = PublishHTTPClient(http)
         self.fileSystem = fileSystem
         self.streams = streams
         self.boundary = boundary

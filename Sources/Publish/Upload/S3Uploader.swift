@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Transport
 
 /// How files go into S3.
 public struct S3UploadSettings: Sendable, Hashable {
@@ -55,6 +56,10 @@ public struct S3Uploader: Uploader {
     /// - Throws: `PublishError.destinationDiffers` (found by the HEAD pass, before anything is
     ///   sent), `.refused`, `.failedAfterRetries`.
     public func upload(_ files: [UploadFile], progress: UploadProgressHandler?) async throws -> [UploadOutcome] {
+        try await PublishError.fromTransport { try await uploadThroughS3(files, progress: progress) }
+    }
+
+    private func uploadThroughS3(_ files: [UploadFile], progress: UploadProgressHandler?) async throws -> [UploadOutcome] {
         let hasher = FileHasher(streams: streams)
         var plan: [(file: UploadFile, sha256: String, action: UploadAction)] = []
         for file in files {

@@ -3,8 +3,8 @@ import Basics
 import Foundation
 import Git
 import Networking
-import Publish
 import Signing
+import Transport
 
 /// Where the signing storage is and how to open it (`signing sync|list|nuke`).
 struct SigningStorageOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Publish
+import Transport
 
 /// The upload step's options, read and checked per backend: options of another backend are
 /// refused, and each backend's required options are demanded, before anything runs.

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Publish
+import Transport
 
 /// The upload step's runs for the tester-distribution services, which answer with more than a
 /// URL (a revision, a release) and take one binary each.

@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import Networking
 import Publish
+import Transport
 
 /// `upload`: release files to a folder, an S3 bucket, a GitHub release or an HTTP endpoint, or a
 /// build to testers through DeployGate or Firebase App Distribution.

@@ -2,8 +2,8 @@ import AppleAPI
 import Basics
 import Foundation
 import Git
-import Publish
 import Signing
+import Transport
 
 /// The options, storage and installation of `signing.sync`.
 enum SigningStepSupport {

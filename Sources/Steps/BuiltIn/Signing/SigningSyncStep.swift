@@ -1,8 +1,8 @@
 import AppleAPI
 import Basics
 import Foundation
-import Publish
 import Signing
+import Transport
 
 /// `signing.sync`: fastlane match's `sync_code_signing` as a lane step.
 public struct SigningSyncStep: Step {

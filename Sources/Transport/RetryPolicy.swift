@@ -58,7 +58,7 @@ public struct RetryingHTTPClient: Sendable {
     /// Sends the request `make` builds (anew for every attempt: signatures carry the time) and
     /// returns the first response that is not a 5xx. 4xx responses are returned for the caller
     /// to judge (a 404 may be an answer); see `sendExpectingSuccess`.
-    /// - Throws: `PublishError.failedAfterRetries` naming `action` once the attempts are used
+    /// - Throws: `TransportError.failedAfterRetries` naming `action` once the attempts are used
     ///   up; errors other than connection failures at once.
     public func send(_ action: String, progress: HTTPProgressHandler? = nil,
                      _ make: () throws -> HTTPRequest) async throws -> HTTPResponse {
@@ -68,12 +68,12 @@ public struct RetryingHTTPClient: Sendable {
             do {
                 let response = try await client.send(try make(), progress: progress)
                 guard response.status >= 500 else { return response }
-                reason = "HTTP \(response.status)\(PublishError.excerpt(response.bodyText))"
+                reason = "HTTP \(response.status)\(TransportError.excerpt(response.bodyText))"
             } catch HTTPError.transport(_, let why) {
                 reason = why
             }
             guard attempt < policy.attempts else {
-                throw PublishError.failedAfterRetries(action: action, attempts: attempt, reason: reason)
+                throw TransportError.failedAfterRetries(action: action, attempts: attempt, reason: reason)
             }
             let wait = policy.delay(beforeRetry: attempt)
             observer?(attempt, reason, wait)
@@ -83,11 +83,11 @@ public struct RetryingHTTPClient: Sendable {
     }
 
     /// As `send`, and a 4xx becomes an error too.
-    /// - Throws: `PublishError.refused` for 4xx (and other non-2xx) answers.
+    /// - Throws: `TransportError.refused` for 4xx (and other non-2xx) answers.
     public func sendExpectingSuccess(_ action: String, progress: HTTPProgressHandler? = nil,
                                      _ make: () throws -> HTTPRequest) async throws -> HTTPResponse {
         let response = try await send(action, progress: progress, make)
-        guard response.isSuccess else { throw PublishError.refused(action: action, status: response.status, body: response.bodyText) }
+        guard response.isSuccess else { throw TransportError.refused(action: action, status: response.status, body: response.bodyText) }
         return response
     }
 }

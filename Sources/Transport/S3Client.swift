@@ -57,7 +57,7 @@ public struct S3ObjectInfo: Sendable, Hashable {
 }
 
 /// The few S3 REST operations an upload needs, signed with SigV4 and sent through a
-/// `RetryingHTTPClient`. Non-2xx answers become `PublishError`s with S3's error code.
+/// `RetryingHTTPClient`. Non-2xx answers become `TransportError`s with S3's error code.
 public struct S3Client: Sendable {
     /// The bucket.
     public let location: S3Location
@@ -153,7 +153,7 @@ public struct S3Client: Sendable {
         let response = try await http.send(action) { request(.post, key: key, query: "uploads", headers: headers) }
         try check(response, action: action)
         guard let uploadID = XMLText.first("UploadId", in: response.bodyText) else {
-            throw PublishError.unexpectedResponse(action: action, problem: "no UploadId in \(response.bodyText.prefix(200))")
+            throw TransportError.unexpectedResponse(action: action, problem: "no UploadId in \(response.bodyText.prefix(200))")
         }
         return uploadID
     }
@@ -168,7 +168,7 @@ public struct S3Client: Sendable {
         }
         try check(response, action: action)
         guard let eTag = response.headers["ETag"] else {
-            throw PublishError.unexpectedResponse(action: action, problem: "no ETag for part \(number)")
+            throw TransportError.unexpectedResponse(action: action, problem: "no ETag for part \(number)")
         }
         return eTag
     }
@@ -189,7 +189,7 @@ public struct S3Client: Sendable {
         try check(response, action: action)
         // S3 may answer 200 with an <Error> body when completion fails late.
         if let code = XMLText.first("Code", in: response.bodyText), response.bodyText.contains("<Error>") {
-            throw PublishError.refused(action: action, status: response.status, body: "\(code): \(XMLText.first("Message", in: response.bodyText) ?? "")")
+            throw TransportError.refused(action: action, status: response.status, body: "\(code): \(XMLText.first("Message", in: response.bodyText) ?? "")")
         }
     }
 
@@ -204,7 +204,7 @@ public struct S3Client: Sendable {
         let code = XMLText.first("Code", in: response.bodyText)
         let message = XMLText.first("Message", in: response.bodyText)
         let detail = [code, message].compactMap { $0 }.joined(separator: ": ")
-        throw PublishError.refused(action: action, status: response.status, body: detail.isEmpty ? response.bodyText : detail)
+        throw TransportError.refused(action: action, status: response.status, body: detail.isEmpty ? response.bodyText : detail)
     }
 }
 

@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
-        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Networking", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
@@ -197,12 +197,12 @@ let package = Package(
         .testTarget(name: "YAMLSupportTests", dependencies: ["YAMLSupport", "Basics", "TestThreads"]),
         // Fixtures/: real lockfiles from public projects, read from the source tree.
         .testTarget(name: "PinsTests", dependencies: ["Pins", "Networking", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "TestSupport", "TestThreads"]),
-        .testTarget(name: "StepsTests", dependencies: ["Steps", "ProjectLint", "Publish", "AppleAPI", "TestSupport", "TestThreads",
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Steps", "PBXProj", "Git", "Networking", "TestSupport", "TestThreads"]),
+        .testTarget(name: "StepsTests", dependencies: ["Steps", "ProjectLint", "Publish", "AppleAPI", "Networking", "TestSupport", "TestThreads",
                                                        .product(name: "Crypto", package: "swift-crypto")]),
         // Fixtures/: stand-in xcodebuild and xcrun scripts (labelled as such) for the xcode.* steps.
         // Crypto: App Store Connect keys for the appstore.* lane tests.
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "TestSupport", "TestThreads",
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "Networking", "TestSupport", "TestThreads",
                                                        .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         // Fixtures/ci/: golden pipelines, compared byte for byte and run through actionlint and
         // check-jsonschema when they are installed.

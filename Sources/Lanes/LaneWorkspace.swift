@@ -15,9 +15,11 @@ public struct LaneWorkspace: Sendable {
 
     /// A workspace for the project at `projectDirectory`.
     /// Pinned plugins (`tools`' executable folders) are found before `.slipway/bin` and `PATH`.
-    /// `pluginTrust` says which plugins may be executed (nil: all of them).
+    /// `pluginTrust` says which plugins may be executed (nil: all of them). `stepServices` are the
+    /// network, waits and clock the steps use (the CLI gives the system's HTTP client).
     public init(projectDirectory: String, lanesDirectory: String = "lanes", fileSystem: any FileSystem,
-                processRunner: any ProcessRunner, environment: Environment, tools: (any ToolRequirements)? = nil,
+                processRunner: any ProcessRunner, environment: Environment, stepServices: StepServices,
+                tools: (any ToolRequirements)? = nil,
                 platform: Platform = .current, pluginTrust: PluginTrust? = nil) {
         self.platform = platform
         store = LaneStore(projectDirectory: projectDirectory, lanesDirectory: lanesDirectory, fileSystem: fileSystem)
@@ -27,7 +29,7 @@ public struct LaneWorkspace: Sendable {
                                     trust: pluginTrust)
         registry = StepRegistry(pluginLocator: locator)
         services = LaneRunner.Services(fileSystem: fileSystem, processRunner: processRunner, environment: environment,
-                                       projectDirectory: projectDirectory, tools: tools)
+                                       projectDirectory: projectDirectory, stepServices: stepServices, tools: tools)
     }
 
     /// Loads and validates lane `name`; throws every problem at once. With `platformsOf`, only

@@ -1,6 +1,8 @@
 import Basics
 import Foundation
 import Lanes
+import Networking
+import Steps
 
 /// Issue #2's figures: start-up, `slipway lanes`, runner overhead per step, peak memory.
 enum LanesBenchmark {
@@ -27,7 +29,7 @@ enum LanesBenchmark {
             for _ in 0..<50 { _ = try await runner.run(spec) }
         }
         let workspace = LaneWorkspace(projectDirectory: folder, fileSystem: LocalFileSystem(), processRunner: runner,
-                                      environment: Environment.current)
+                                      environment: Environment.current, stepServices: StepServices(httpClient: SystemHTTPClient()))
         let validated = try await workspace.validate("fifty")
         var options = LaneRunner.Options()
         options.writesJournal = true

@@ -1,6 +1,8 @@
 import Basics
 import Foundation
 import Lanes
+import Networking
+import Steps
 
 /// Issue 11's figures: the redactor's throughput with 20 secrets (every encoded form masked)
 /// against none, on the redactor alone and on a lane step that prints 100 MB.
@@ -58,7 +60,7 @@ enum RedactBenchmark {
         try "steps:\n  - run: cat output.txt\n".write(toFile: folder + "/lanes/plain.yml", atomically: true, encoding: .utf8)
         let environment = Environment.current.merging(Dictionary(uniqueKeysWithValues: zip(declared, secrets)))
         let workspace = LaneWorkspace(projectDirectory: folder, fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(),
-                                      environment: environment)
+                                      environment: environment, stepServices: StepServices(httpClient: SystemHTTPClient()))
         var options = LaneRunner.Options()
         options.writesJournal = false
         for (label, lane) in [("no secrets", "plain"), ("20 secrets", "secret")] {

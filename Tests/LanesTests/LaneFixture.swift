@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Lanes
+import Networking
 import Steps
 import TestSupport
 
@@ -25,7 +26,7 @@ final class LaneFixture: @unchecked Sendable {
 
     var workspace: LaneWorkspace {
         LaneWorkspace(projectDirectory: path, fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(gracePeriod: .milliseconds(500)),
-                      environment: environment, platform: platform)
+                      environment: environment, stepServices: StepServices(httpClient: SystemHTTPClient()), platform: platform)
     }
 
     func validate(_ lane: String) async throws -> ValidatedLane {

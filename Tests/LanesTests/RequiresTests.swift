@@ -1,9 +1,10 @@
 import Basics
 import Foundation
 import Lanes
+import Networking
 import Steps
-import Testing
 import TestThreads
+import Testing
 
 /// `requires:` is checked before step one through the injected `ToolRequirements` (the Pins
 /// module's verifier in the real binary; its own tests drive the real verification).
@@ -19,7 +20,8 @@ import TestThreads
 
     func run(_ fixture: LaneFixture, tools: Tools?) async throws -> RunSummary {
         let workspace = LaneWorkspace(projectDirectory: fixture.path, fileSystem: LocalFileSystem(),
-                                      processRunner: LocalProcessRunner(), environment: fixture.environment, tools: tools)
+                                      processRunner: LocalProcessRunner(), environment: fixture.environment,
+                                      stepServices: StepServices(httpClient: SystemHTTPClient()), tools: tools)
         return try await workspace.run("l", options: LaneRunner.Options(), reporters: [])
     }
 

@@ -1,9 +1,10 @@
 import Basics
 import Foundation
+import Networking
 import Steps
-import Testing
 import TestSupport
 import TestThreads
+import Testing
 
 /// Runs the built-in steps for real: a real `swift test` on a tiny package, a real git repository.
 @Suite(.dedicatedThreads) struct BuiltInStepTests {
@@ -17,7 +18,8 @@ import TestThreads
 
     func context(_ directory: String, _ events: Collector = Collector()) -> StepContext {
         StepContext(laneName: "test", stepID: "step", workingDirectory: directory, environment: .current,
-                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events)
+                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events,
+                    services: StepServices(httpClient: SystemHTTPClient()))
     }
 
     @Test func swiftTestParsesARealRun() async throws {

@@ -1,10 +1,11 @@
 import Basics
 import Foundation
+import Networking
 import Publish
 @testable import Steps
-import Testing
 import TestSupport
 import TestThreads
+import Testing
 
 /// The upload step's `to: deploygate` against `DeployGateContractFake`, a loopback CONTRACT
 /// FAKE of DeployGate's documented upload API (there is no DeployGate here): these tests show
@@ -35,9 +36,10 @@ import TestThreads
         }
 
         func run(_ extra: [String: OptionValue] = [:]) async throws -> StepOutputs {
-            let step = try UploadStep(options: options(extra), services: UploadServices(sleep: sleeps.sleep))
+            let step = try UploadStep(options: options(extra))
             let context = StepContext(laneName: "beta", stepID: "deploygate", workingDirectory: folder.path, environment: Environment.current,
-                                      fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events)
+                                      fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events,
+                                      services: StepServices(httpClient: SystemHTTPClient(), sleep: sleeps.sleep))
             return try await step.run(in: context)
         }
 

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Networking
 import ProjectLint
 @testable import Steps
 import TestSupport
@@ -18,7 +19,8 @@ struct LintStepTests {
 
     func context(_ directory: String, _ events: Collector) -> StepContext {
         StepContext(laneName: "test", stepID: "lint", workingDirectory: directory, environment: .current,
-                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events)
+                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events,
+                    services: StepServices(httpClient: SystemHTTPClient()))
     }
 
     func project(_ rule: any LintRule) throws -> TemporaryDirectory {

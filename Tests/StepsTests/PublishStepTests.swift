@@ -1,10 +1,11 @@
 import Basics
 import Foundation
+import Networking
 import Publish
 @testable import Steps
-import Testing
 import TestSupport
 import TestThreads
+import Testing
 
 /// The archive, checksums, sign, sign.codesign and upload steps run for real on temporary
 /// folders (signatures checked with signify-openbsd, checksums with sha256sum).
@@ -19,7 +20,8 @@ import TestThreads
 
     func context(_ folder: TemporaryDirectory, environment: [String: String] = [:], events: Events = Events()) -> StepContext {
         StepContext(laneName: "release", stepID: "step", workingDirectory: folder.path, environment: Environment.current.merging(environment),
-                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events)
+                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events,
+                    services: StepServices(httpClient: SystemHTTPClient(), sleep: { _ in }))
     }
 
     func project() throws -> TemporaryDirectory {
@@ -70,7 +72,7 @@ import TestThreads
         await #expect(throws: PublishError.noMatch(pattern: "dist/*.zip")) { _ = try await archive.run(in: context(folder)) }
         #expect(PublishError.noMatch(pattern: "dist/*.zip").errorDescription
             == "no file matches 'dist/*.zip'. Check the pattern (relative to the working directory) and that an earlier step made the files.")
-        let upload = try UploadStep(options: StepOptions(["files": .list([.string("dist/*.zip")])]), services: UploadServices(sleep: { _ in }))
+        let upload = try UploadStep(options: StepOptions(["files": .list([.string("dist/*.zip")])]))
         await #expect(throws: PublishError.noMatch(pattern: "dist/*.zip")) { _ = try await upload.run(in: context(folder)) }
         #expect(listing(folder) == before)
     }
@@ -132,7 +134,7 @@ import TestThreads
         let folder = try project()
         try folder.write("dist/a.txt", "a")
         let events = Events()
-        let step = try UploadStep(options: StepOptions(["files": .list([.string("dist/*")])]), services: UploadServices(sleep: { _ in }))
+        let step = try UploadStep(options: StepOptions(["files": .list([.string("dist/*")])]))
         let outputs = try await step.run(in: context(folder, events: events))
         #expect(outputs["urls"] == URL(fileURLWithPath: folder.path + "/.slipway/published/a.txt").absoluteString)
         _ = try await step.run(in: context(folder, events: events))
@@ -148,8 +150,7 @@ import TestThreads
         try server.script(["500", "500", "500"])
         let events = Events()
         let step = try UploadStep(options: StepOptions(["to": .string("http"), "files": .string("LICENSE"),
-                                                        "url": .string(server.url("/up/{name}"))]),
-                                  services: UploadServices(sleep: { _ in }))
+                                                        "url": .string(server.url("/up/{name}"))]))
         do {
             _ = try await step.run(in: context(folder, events: events))
             Issue.record("expected a failure")

@@ -1,10 +1,11 @@
 import Basics
 import Foundation
 import Git
+import Networking
 import Steps
-import Testing
 import TestSupport
 import TestThreads
+import Testing
 
 /// version.bump, changelog.update and the git steps on real repositories.
 @Suite(.dedicatedThreads) struct ReleaseStepTests {
@@ -16,7 +17,8 @@ import TestThreads
 
     func context(_ path: String) -> StepContext {
         StepContext(laneName: "release", stepID: "s", workingDirectory: path, environment: .current,
-                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: Sink())
+                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: Sink(),
+                    services: StepServices(httpClient: SystemHTTPClient()))
     }
 
     func repository() throws -> GitFixture {

@@ -1,10 +1,11 @@
 import Basics
 import Foundation
+import Networking
 import Steps
 import Sync
-import Testing
 import TestSupport
 import TestThreads
+import Testing
 
 /// The `sync` lane step: options, plan (the moves as effects), check and run.
 @Suite("sync step", .dedicatedThreads)
@@ -20,7 +21,8 @@ struct SyncStepTests {
 
     private func context(_ directory: String, _ events: Collector = Collector()) -> StepContext {
         StepContext(laneName: "test", stepID: "sync", workingDirectory: directory, environment: Environment(),
-                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events)
+                    fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(), events: events,
+                    services: StepServices(httpClient: SystemHTTPClient()))
     }
 
     @Test("plan lists the moves; check fails while out of place; run syncs; check then passes")

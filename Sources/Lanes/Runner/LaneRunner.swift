@@ -16,13 +16,16 @@ public struct LaneRunner: Sendable {
         public var projectDirectory: String
         /// Checks a lane's `requires:` against the project's pinned tools (nil: no pins here).
         public var tools: (any ToolRequirements)?
+        /// The network, waits and clock every step's context carries.
+        public var stepServices: StepServices
 
         public init(fileSystem: any FileSystem, processRunner: any ProcessRunner, environment: Environment,
-                    projectDirectory: String, tools: (any ToolRequirements)? = nil) {
+                    projectDirectory: String, stepServices: StepServices, tools: (any ToolRequirements)? = nil) {
             self.fileSystem = fileSystem
             self.processRunner = processRunner
             self.environment = environment
             self.projectDirectory = projectDirectory
+            self.stepServices = stepServices
             self.tools = tools
         }
     }

@@ -132,6 +132,7 @@ struct StepAttempts {
             environment: environment, fileSystem: execution.services.fileSystem,
             processRunner: execution.services.processRunner,
             events: StepEventBridge(bus: execution.bus, lane: execution.lane.name, step: invocation.id, parallelGroup: group),
+            services: execution.services.stepServices,
             inputs: inputs, previousOutputs: state.allOutputs, isDryRun: execution.isDryRun,
             redactor: execution.bus.redactor)
         return (context, action)

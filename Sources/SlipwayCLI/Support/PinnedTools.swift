@@ -1,5 +1,6 @@
 import Basics
 import Lanes
+import Networking
 import Pins
 import Steps
 
@@ -26,11 +27,13 @@ extension CommandEnvironment {
     ///
     /// `runsCheckoutPlugins`: whether plugins from the checkout may be executed without being in
     /// the trust file: true for a real `run` (the lane asks for them), `--trust-plugins` elsewhere.
+    /// The steps' HTTP client is made here, once for the workspace.
     func workspace(lanes: String = "lanes", runsCheckoutPlugins: Bool) -> LaneWorkspace {
         let trust = PluginTrust.load(projectDirectory: projectDirectory, runsCheckoutPlugins: runsCheckoutPlugins,
                                      environment: environment, fileSystem: fileSystem)
         return LaneWorkspace(projectDirectory: projectDirectory, lanesDirectory: lanes, fileSystem: fileSystem,
-                             processRunner: processRunner, environment: environment, tools: PinnedTools(self),
+                             processRunner: processRunner, environment: environment,
+                             stepServices: StepServices(httpClient: SystemHTTPClient()), tools: PinnedTools(self),
                              pluginTrust: trust)
     }
 }

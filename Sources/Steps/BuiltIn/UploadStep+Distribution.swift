@@ -13,7 +13,7 @@ extension UploadStep {
         let masker = DerivedSecretMasker(forwardingTo: context.events)
         let events: any StepEventSink = masker
         let attempts = options.attempts
-        let http = RetryingHTTPClient(client: services.httpClient, policy: services.retryPolicy(attempts)) { attempt, reason, wait in
+        let http = RetryingHTTPClient(client: context.services.httpClient, policy: context.services.retryPolicy(attempts)) { attempt, reason, wait in
             events.log(.warning, "attempt \(attempt) of \(attempts) failed: \(reason); retrying in \(DurationParser.format(wait))")
         }
         let reporter = PublishStepSupport.progressReporter(events, verb: "uploading")
@@ -50,10 +50,10 @@ extension UploadStep {
             }
             firebase.settings.releaseNotes = String(decoding: data, as: UTF8.self)
         }
-        let tokens = GoogleAccessTokens(account: account, http: http, now: services.now) { masker.add([$0]) }
+        let tokens = GoogleAccessTokens(account: account, http: http, now: context.services.now) { masker.add([$0]) }
         let client = FirebaseDistributionClient(baseURL: firebase.baseURL, app: firebase.app, tokens: tokens, http: http)
         let events: any StepEventSink = masker
-        let distributor = FirebaseDistributor(client: client, settings: firebase.settings, sleep: services.sleep) { events.log(.info, $0) }
+        let distributor = FirebaseDistributor(client: client, settings: firebase.settings, sleep: context.services.sleep) { events.log(.info, $0) }
         let outcome = try await distributor.distribute(file, progress: progress)
         let release = outcome.release
         return masker.redact(["urls": release.testingURI ?? release.name, "release": release.name, "result": outcome.result,

@@ -1,6 +1,5 @@
 import Basics
 import Foundation
-import Networking
 import Publish
 import Transport
 
@@ -67,16 +66,9 @@ public struct UploadStep: Step {
     )
 
     let options: UploadOptions
-    let services: UploadServices
 
     public init(options: StepOptions) throws {
-        try self.init(options: options, services: UploadServices())
-    }
-
-    /// A step with its network and clock injected (tests).
-    public init(options: StepOptions, services: UploadServices) throws {
         self.options = try UploadOptions(options)
-        self.services = services
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
@@ -117,7 +109,7 @@ public struct UploadStep: Step {
     private func makeUploader(_ context: StepContext, streams: LocalFileStreams) throws -> any Uploader {
         let events = context.events
         let attempts = options.attempts
-        let http = RetryingHTTPClient(client: services.httpClient, policy: services.retryPolicy(attempts)) { attempt, reason, wait in
+        let http = RetryingHTTPClient(client: context.services.httpClient, policy: context.services.retryPolicy(attempts)) { attempt, reason, wait in
             events.log(.warning, "attempt \(attempt) of \(attempts) failed: \(reason); retrying in \(DurationParser.format(wait))")
         }
         switch options.backend {
@@ -126,7 +118,7 @@ public struct UploadStep: Step {
                                      fileSystem: context.fileSystem, streams: streams)
         case .s3:
             let s3 = try options.s3()
-            let client = S3Client(location: s3.location, credentials: s3.credentials, http: http, now: services.now)
+            let client = S3Client(location: s3.location, credentials: s3.credentials, http: http, now: context.services.now)
             return S3Uploader(client: client, settings: s3.settings, streams: streams)
         case .githubRelease:
             let github = try options.github()
@@ -140,29 +132,5 @@ public struct UploadStep: Step {
             return HTTPUploader(url: endpoint.url, method: endpoint.method, field: endpoint.field, headers: endpoint.headers,
                                 http: http, fileSystem: context.fileSystem, streams: streams)
         }
-    }
-}
-
-/// What the upload and appstore.* steps reach the world through; tests inject a client and a sleep that
-/// does not wait.
-public struct UploadServices: Sendable {
-    /// The HTTP transport.
-    public var httpClient: any HTTPClient
-    /// Waits between attempts.
-    public var sleep: @Sendable (Duration) async throws -> Void
-    /// The clock S3 signatures are dated with.
-    public var now: @Sendable () -> Date
-
-    /// The real network, `Task.sleep` and the system clock by default.
-    public init(httpClient: any HTTPClient = SystemHTTPClient(),
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                now: @escaping @Sendable () -> Date = { Date() }) {
-        self.httpClient = httpClient
-        self.sleep = sleep
-        self.now = now
-    }
-
-    func retryPolicy(_ attempts: Int) -> RetryPolicy {
-        RetryPolicy(attempts: attempts, sleep: sleep)
     }
 }

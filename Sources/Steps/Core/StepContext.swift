@@ -43,6 +43,8 @@ public struct StepContext: Sendable {
     public var processRunner: any ProcessRunner
     /// Where the step reports.
     public var events: any StepEventSink
+    /// The network, waits and clock.
+    public var services: StepServices
     /// The lane's inputs (for plugins, which receive them in their request).
     public var inputs: [String: String]
     /// Outputs of the steps that ran before this one, by step id.
@@ -57,7 +59,7 @@ public struct StepContext: Sendable {
     /// Creates a context.
     public init(
         laneName: String, stepID: String, workingDirectory: String, environment: Environment,
-        fileSystem: any FileSystem, processRunner: any ProcessRunner, events: any StepEventSink,
+        fileSystem: any FileSystem, processRunner: any ProcessRunner, events: any StepEventSink, services: StepServices,
         inputs: [String: String] = [:], previousOutputs: [String: StepOutputs] = [:], isDryRun: Bool = false,
         redactor: Redactor = Redactor(secrets: [])
     ) {
@@ -69,6 +71,7 @@ public struct StepContext: Sendable {
         self.fileSystem = fileSystem
         self.processRunner = processRunner
         self.events = events
+        self.services = services
         self.inputs = inputs
         self.previousOutputs = previousOutputs
         self.isDryRun = isDryRun

@@ -34,18 +34,11 @@ public struct AppStoreBuildNumberStep: Step {
     )
 
     let options: StepOptions
-    let services: AppStoreServices
 
     public init(options: StepOptions) throws {
-        try self.init(options: options, services: AppStoreServices())
-    }
-
-    /// A step with its network injected (tests).
-    public init(options: StepOptions, services: AppStoreServices) throws {
         try AppStoreStepSupport.key(options, context: nil)
         _ = try AppStoreStepSupport.apiURL(options)
         self.options = options
-        self.services = services
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
@@ -63,7 +56,7 @@ public struct AppStoreBuildNumberStep: Step {
         guard let key = try AppStoreStepSupport.key(options, context: context) else {
             throw StepError.invalidOption(name: "key", problem: "no key was given")
         }
-        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
                                                 context: context)
         let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
         let numbers = try await client.buildNumbers(appID: app.id, version: try options.string("version"),

@@ -1,7 +1,6 @@
 import AppleAPI
 import Basics
 import Foundation
-import Networking
 import Publish
 
 /// The App Store Connect key options every appstore.* step takes, and the client made from them.
@@ -57,8 +56,8 @@ public enum AppStoreStepSupport {
 
     /// A client whose waits and retries are logged to the step's events. Inside `masked`, the
     /// key's text and lines and every token made from it are masked from then on.
-    static func client(key: AppStoreConnectKey, baseURL: URL, services: AppStoreServices, context: StepContext) async -> AppStoreConnectClient {
-        let events = context.events
+    static func client(key: AppStoreConnectKey, baseURL: URL, context: StepContext) async -> AppStoreConnectClient {
+        let events = context.events, services = context.services
         let tokens = AppStoreConnectTokenProvider(key: key, now: services.now)
         if let masker = events as? DerivedSecretMasker {
             masker.add(key.secretsToMask)
@@ -84,7 +83,3 @@ public enum AppStoreStepSupport {
         }
     }
 }
-
-/// What the appstore.* steps reach the world through (the network, waits, the clock): the same
-/// services as the upload step's; tests inject waits that do not wait.
-public typealias AppStoreServices = UploadServices

@@ -52,14 +52,8 @@ public struct AppStoreSubmitStep: Step {
     )
 
     let options: StepOptions
-    let services: AppStoreServices
 
     public init(options: StepOptions) throws {
-        try self.init(options: options, services: AppStoreServices())
-    }
-
-    /// A step with its network injected (tests).
-    public init(options: StepOptions, services: AppStoreServices) throws {
         try AppStoreStepSupport.key(options, context: nil)
         _ = try AppStoreStepSupport.apiURL(options)
         guard (try options.string("build-id") == nil) != (try options.string("build-number") == nil) else {
@@ -74,7 +68,6 @@ public struct AppStoreSubmitStep: Step {
             throw StepError.invalidOption(name: "earliest-release-date", problem: "'\(date)' is not an ISO 8601 date and time (e.g. 2025-06-01T09:00:00Z)")
         }
         self.options = options
-        self.services = services
     }
 
     func submission(whatsNew: [String: String]) throws -> AppStoreSubmission {
@@ -121,7 +114,7 @@ public struct AppStoreSubmitStep: Step {
         }
         let submission = try submission(whatsNew: try Self.notes.texts(options, version: try options.requiredString("version"), context: context))
         try submission.validate()
-        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
                                                 context: context)
         let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
         let events = context.events

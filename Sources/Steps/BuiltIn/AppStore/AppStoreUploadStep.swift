@@ -43,20 +43,13 @@ public struct AppStoreUploadStep: Step {
     )
 
     let options: StepOptions
-    let services: AppStoreServices
 
     public init(options: StepOptions) throws {
-        try self.init(options: options, services: AppStoreServices())
-    }
-
-    /// A step with its network, waits and clock injected (tests).
-    public init(options: StepOptions, services: AppStoreServices) throws {
         try AppStoreStepSupport.key(options, context: nil)
         _ = try AppStoreStepSupport.apiURL(options)
         _ = try options.duration("timeout")
         _ = try options.duration("poll-interval")
         self.options = options
-        self.services = services
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
@@ -78,7 +71,7 @@ public struct AppStoreUploadStep: Step {
         guard let key = try AppStoreStepSupport.key(options, context: context) else {
             throw StepError.invalidOption(name: "key", problem: "no key was given")
         }
-        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
                                                 context: context)
         let app = try await client.app(bundleID: info.bundleID)
         context.events.log(.info, "uploading \(info.fileName) (\(info.version) build \(info.buildNumber)) to '\(app.name)' (app id \(app.id))")
@@ -87,7 +80,7 @@ public struct AppStoreUploadStep: Step {
         settings.timeout = try options.duration("timeout") ?? .seconds(3600)
         settings.pollInterval = try options.duration("poll-interval") ?? .seconds(10)
         let events = context.events
-        let uploader = BuildUploader(client: client, options: settings, now: services.now) { progress in
+        let uploader = BuildUploader(client: client, options: settings, now: context.services.now) { progress in
             switch progress {
             case .note(let text): events.log(.info, text)
             case let .bytes(sent, total):

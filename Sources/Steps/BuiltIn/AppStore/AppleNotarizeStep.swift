@@ -47,16 +47,10 @@ public struct AppleNotarizeStep: Step {
     )
 
     let options: StepOptions
-    let services: AppStoreServices
     let settings: Notarizer.Options
     let notaryURL: URL
 
     public init(options: StepOptions) throws {
-        try self.init(options: options, services: AppStoreServices())
-    }
-
-    /// A step with its network, waits and clock injected (tests).
-    public init(options: StepOptions, services: AppStoreServices) throws {
         try AppStoreStepSupport.key(options, context: nil)
         let file = try options.requiredString("file")
         if !file.contains("${{") {
@@ -76,7 +70,6 @@ public struct AppleNotarizeStep: Step {
             throw StepError.invalidOption(name: "webhook", problem: "'\(webhook)' is not an https:// URL")
         }
         self.options = options
-        self.services = services
         self.settings = settings
     }
 
@@ -98,8 +91,8 @@ public struct AppleNotarizeStep: Step {
             throw StepError.invalidOption(name: "key", problem: "no key was given")
         }
         let events = context.events
-        let client = await AppStoreStepSupport.client(key: key, baseURL: notaryURL, services: services, context: context)
-        let notarizer = Notarizer(notary: NotaryClient(client: client), options: settings, now: services.now) { progress in
+        let client = await AppStoreStepSupport.client(key: key, baseURL: notaryURL, context: context)
+        let notarizer = Notarizer(notary: NotaryClient(client: client), options: settings, now: context.services.now) { progress in
             switch progress {
             case .note(let text): events.log(.info, text)
             case .secrets(let values): masker.add(values)

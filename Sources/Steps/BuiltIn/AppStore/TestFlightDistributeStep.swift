@@ -52,14 +52,8 @@ public struct TestFlightDistributeStep: Step {
     )
 
     let options: StepOptions
-    let services: AppStoreServices
 
     public init(options: StepOptions) throws {
-        try self.init(options: options, services: AppStoreServices())
-    }
-
-    /// A step with its network, waits and clock injected (tests).
-    public init(options: StepOptions, services: AppStoreServices) throws {
         try AppStoreStepSupport.key(options, context: nil)
         _ = try AppStoreStepSupport.apiURL(options)
         guard (try options.string("build-id") == nil) != (try options.string("build-number") == nil) else {
@@ -67,7 +61,6 @@ public struct TestFlightDistributeStep: Step {
         }
         try Self.notes.validate(options)
         self.options = options
-        self.services = services
     }
 
     var reference: BuildReference {
@@ -115,7 +108,7 @@ public struct TestFlightDistributeStep: Step {
         guard let key = try AppStoreStepSupport.key(options, context: context) else {
             throw StepError.invalidOption(name: "key", problem: "no key was given")
         }
-        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
                                                 context: context)
         let reference = try self.reference
         // The texts are read (and checked) before anything is sent, unless the version must be asked for.

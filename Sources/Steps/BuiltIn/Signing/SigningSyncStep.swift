@@ -87,17 +87,10 @@ public struct SigningSyncStep: Step {
     )
 
     let options: StepOptions
-    let services: AppStoreServices
 
     public init(options: StepOptions) throws {
-        try self.init(options: options, services: AppStoreServices())
-    }
-
-    /// A step with its network injected (tests).
-    public init(options: StepOptions, services: AppStoreServices) throws {
         try SigningStepSupport.validate(options)
         self.options = options
-        self.services = services
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
@@ -123,10 +116,10 @@ public struct SigningSyncStep: Step {
         var portal: AppStoreConnectClient?
         if !settings.readOnly {
             let key = try SigningStepSupport.requireKey(options, context: context)
-            portal = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options), services: services,
+            portal = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
                                                       context: context)
         }
-        let http = RetryingHTTPClient(client: services.httpClient, policy: services.retryPolicy(4))
+        let http = RetryingHTTPClient(client: context.services.httpClient, policy: context.services.retryPolicy(4))
         let storage = try await settings.openStorage(passphrase: passphrase, http: http, context: context)
         let events = context.events
         let result = try await SigningSync(storage: storage, passphrase: passphrase, portal: portal,

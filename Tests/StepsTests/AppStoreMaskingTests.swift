@@ -26,7 +26,7 @@ struct AppStoreMaskingTests {
         var thrown: (any Error)?
         do {
             _ = try await AppStoreStepSupport.masked(context) { masked, _ in
-                let client = await AppStoreStepSupport.client(key: key, baseURL: URL(string: "http://127.0.0.1:9")!,
+                let client = await AppStoreConnection.client(key: key, baseURL: URL(string: "http://127.0.0.1:9")!,
                                                               context: masked)
                 // The first token the client makes is masked from then on.
                 let token = try await client.tokens.token().value

@@ -13,7 +13,7 @@ public struct AppStoreBuildNumberStep: Step {
             'next' raises its last number by one (1 when there is none): feed it to \
             version.bump's build-number.
             """,
-        options: AppStoreStepSupport.keyOptions + [
+        options: AppStoreConnection.specs() + [
             .required("bundle-id", .string, "The app's bundle id."),
             .optional("version", .string, "Only builds of this version (CFBundleShortVersionString); all by default."),
             .optional("platform", .choice(["IOS", "MAC_OS", "TV_OS", "VISION_OS"]), "Only builds of this platform."),
@@ -21,29 +21,26 @@ public struct AppStoreBuildNumberStep: Step {
         outputs: [OutputSpec("latest", "The highest build number found (empty when none)."),
                   OutputSpec("next", "The next build number.")],
         examples: [
-            StepExample("The next build number for version 1.4.0", """
+            AppStoreConnection.example("The next build number for version 1.4.0", """
                 - appstore.build-number:
                     bundle-id: com.example.app
                     version: 1.4.0
-                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
-                    key-id: ABC123DEFG
-                    key: "${{ secrets.ASC_KEY }}"
                 """),
         ],
         platforms: [.linux, .macOS]
     )
 
     let options: StepOptions
+    let connection: AppStoreConnection
 
     public init(options: StepOptions) throws {
-        try AppStoreStepSupport.key(options, context: nil)
-        _ = try AppStoreStepSupport.apiURL(options)
+        connection = try AppStoreConnection(options: options)
         self.options = options
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
         // The key is checked offline (it parses, it is P-256) before anything is planned.
-        try AppStoreStepSupport.key(options, context: context)
+        try connection.key(in: context)
         return [Effect(.network, "read the latest build number of \(try options.requiredString("bundle-id"))"
                 + (try options.string("version").map { " version \($0)" } ?? "") + " from App Store Connect")]
     }
@@ -53,11 +50,7 @@ public struct AppStoreBuildNumberStep: Step {
     }
 
     private func runMasked(in context: StepContext) async throws -> StepOutputs {
-        guard let key = try AppStoreStepSupport.key(options, context: context) else {
-            throw StepError.invalidOption(name: "key", problem: "no key was given")
-        }
-        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
-                                                context: context)
+        let client = try await connection.client(context: context)
         let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
         let numbers = try await client.buildNumbers(appID: app.id, version: try options.string("version"),
                                                     platform: try options.string("platform"))

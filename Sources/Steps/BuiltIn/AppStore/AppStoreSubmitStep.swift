@@ -20,7 +20,7 @@ public struct AppStoreSubmitStep: Step {
             already submitted with the same build is left alone, so a re-run never makes a second \
             version or submission. submit: false prepares without submitting.
             """,
-        options: AppStoreStepSupport.keyOptions + [
+        options: AppStoreConnection.specs() + [
             .required("bundle-id", .string, "The app's bundle id."),
             .required("version", .string, "The App Store version string, e.g. 1.4.0."),
             .optional("platform", .choice(["IOS", "MAC_OS", "TV_OS", "VISION_OS"]), default: .string("IOS"), "The platform."),
@@ -36,29 +36,24 @@ public struct AppStoreSubmitStep: Step {
                   OutputSpec("review-submission-id", "The review submission's id (empty when not submitted)."),
                   OutputSpec("state", "The version's or submission's state, e.g. WAITING_FOR_REVIEW.")],
         examples: [
-            StepExample("Submit the uploaded build, released by hand after approval, phased", """
+            AppStoreConnection.example("Submit the uploaded build, released by hand after approval, phased", """
                 - appstore.submit:
                     bundle-id: com.example.app
                     version: 1.4.0
                     build-number: "42"
                     release-type: MANUAL
                     phased-release: true
-                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
-                    key-id: ABC123DEFG
-                    key: "${{ secrets.ASC_KEY }}"
                 """),
         ],
         platforms: [.linux, .macOS]
     )
 
     let options: StepOptions
+    let connection: AppStoreConnection
 
     public init(options: StepOptions) throws {
-        try AppStoreStepSupport.key(options, context: nil)
-        _ = try AppStoreStepSupport.apiURL(options)
-        guard (try options.string("build-id") == nil) != (try options.string("build-number") == nil) else {
-            throw StepError.invalidOption(name: "build-id", problem: "or build-number must be given, not both and not neither")
-        }
+        connection = try AppStoreConnection(options: options)
+        try AppStoreStepSupport.requireOneBuild(options, problem: "or build-number must be given, not both and not neither")
         try Self.notes.validate(options)
         let date = try options.string("earliest-release-date")
         if try options.string("release-type") == "SCHEDULED", date == nil {
@@ -82,7 +77,7 @@ public struct AppStoreSubmitStep: Step {
 
     public func plan(in context: StepContext) async throws -> [Effect] {
         // The key is checked offline (it parses, it is P-256) before anything is planned.
-        try AppStoreStepSupport.key(options, context: context)
+        try connection.key(in: context)
         let version = try options.requiredString("version")
         let submission = try submission(whatsNew: try Self.notes.texts(options, version: version, context: context))
         try submission.validate()
@@ -109,13 +104,10 @@ public struct AppStoreSubmitStep: Step {
     }
 
     private func runMasked(in context: StepContext) async throws -> StepOutputs {
-        guard let key = try AppStoreStepSupport.key(options, context: context) else {
-            throw StepError.invalidOption(name: "key", problem: "no key was given")
-        }
+        let key = try connection.requireKey(in: context)
         let submission = try submission(whatsNew: try Self.notes.texts(options, version: try options.requiredString("version"), context: context))
         try submission.validate()
-        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
-                                                context: context)
+        let client = await AppStoreConnection.client(key: key, baseURL: try connection.baseURL, context: context)
         let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
         let events = context.events
         let result = try await AppStoreSubmitter(client: client) { events.log(.info, $0) }.submit(submission, app: app)

@@ -16,7 +16,7 @@ public struct AppStoreUploadStep: Step {
             Re-running resumes an upload of the same version and build number or recognises it \
             as done: nothing is sent twice. The key's text comes from a secret and is masked.
             """,
-        options: AppStoreStepSupport.keyOptions + [
+        options: AppStoreConnection.specs() + [
             .required("ipa", .string, "The .ipa (or .pkg) to upload."),
             .optional("wait-for-processing", .bool, default: .bool(true), "Wait until Apple has processed the build (VALID)."),
             .optional("timeout", .duration, default: .string("60m"), "The longest wait for the upload and processing."),
@@ -31,22 +31,19 @@ public struct AppStoreUploadStep: Step {
                   OutputSpec("build-number", "The build number uploaded."),
                   OutputSpec("version", "The version uploaded.")],
         examples: [
-            StepExample("Upload the exported .ipa and wait for processing", """
+            AppStoreConnection.example("Upload the exported .ipa and wait for processing", """
                 - appstore.upload:
                     ipa: build/export/Example.ipa
-                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
-                    key-id: ABC123DEFG
-                    key: "${{ secrets.ASC_KEY }}"
                 """),
         ],
         platforms: [.linux, .macOS]
     )
 
     let options: StepOptions
+    let connection: AppStoreConnection
 
     public init(options: StepOptions) throws {
-        try AppStoreStepSupport.key(options, context: nil)
-        _ = try AppStoreStepSupport.apiURL(options)
+        connection = try AppStoreConnection(options: options)
         _ = try options.duration("timeout")
         _ = try options.duration("poll-interval")
         self.options = options
@@ -55,10 +52,10 @@ public struct AppStoreUploadStep: Step {
     public func plan(in context: StepContext) async throws -> [Effect] {
         let path = context.resolve(try options.requiredString("ipa"))
         // The key is checked offline (it parses, it is P-256) before anything is planned.
-        try AppStoreStepSupport.key(options, context: context)
+        try connection.key(in: context)
         let info = try readInfo(path)
         return [Effect(.network, "upload \(path) (\(info.bundleID) \(info.version) build \(info.buildNumber), \(info.fileSize) bytes) "
-                       + "to App Store Connect at \(try AppStoreStepSupport.apiURL(options).absoluteString)"
+                       + "to App Store Connect at \(try connection.baseURL.absoluteString)"
                        + (try options.bool("wait-for-processing", default: true) ? ", then wait for processing" : ""))]
     }
 
@@ -68,11 +65,7 @@ public struct AppStoreUploadStep: Step {
 
     private func runMasked(in context: StepContext) async throws -> StepOutputs {
         let info = try readInfo(context.resolve(try options.requiredString("ipa")))
-        guard let key = try AppStoreStepSupport.key(options, context: context) else {
-            throw StepError.invalidOption(name: "key", problem: "no key was given")
-        }
-        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
-                                                context: context)
+        let client = try await connection.client(context: context)
         let app = try await client.app(bundleID: info.bundleID)
         context.events.log(.info, "uploading \(info.fileName) (\(info.version) build \(info.buildNumber)) to '\(app.name)' (app id \(app.id))")
         var settings = BuildUploader.Options()

@@ -19,7 +19,7 @@ public struct AppleNotarizeStep: Step {
             is the separate apple.staple step (macOS only). An app bundle must be zipped first \
             (ditto -c -k --keepParent, or the archive step).
             """,
-        options: AppStoreStepSupport.keyOptions.filter { $0.name != "api-url" } + [
+        options: AppStoreConnection.specs(.notary) + [
             .required("file", .string, "The .zip, .pkg or .dmg to notarize."),
             .optional("submission-name", .string, "The submission's name (default: the file's name, as Apple asks)."),
             .optional("wait", .bool, default: .bool(true), "Wait for the outcome (else stop once uploaded, In Progress)."),
@@ -27,7 +27,7 @@ public struct AppleNotarizeStep: Step {
             .optional("poll-interval", .duration, default: .string("15s"), "The first wait between status polls (doubled up to 60 s)."),
             .optional("webhook", .string, "A URL the notary service calls when it is done."),
             .optional("reuse-accepted", .bool, default: .bool(true), "Reuse an Accepted submission of the same file instead of submitting again."),
-            .optional("notary-url", .string, default: .string("https://appstoreconnect.apple.com"), "The Notary API's host."),
+            AppStoreConnection.notaryURLSpec,
             .optional("s3-endpoint", .string, default: .string("https://s3-accelerate.amazonaws.com"), "Where the file is uploaded (Apple's bucket is reached through S3 Transfer Acceleration)."),
             .optional("s3-region", .string, default: .string("us-west-2"), "The region the upload is signed for."),
         ],
@@ -35,28 +35,24 @@ public struct AppleNotarizeStep: Step {
                   OutputSpec("status", "Accepted (or In Progress with wait: false)."),
                   OutputSpec("log-url", "The developer log's temporary URL (empty when not waited for).")],
         examples: [
-            StepExample("Notarize a zipped Developer ID app", """
+            AppStoreConnection.example("Notarize a zipped Developer ID app", """
                 - apple.notarize:
                     file: build/App.zip
-                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
-                    key-id: ABC123DEFG
-                    key: "${{ secrets.ASC_KEY }}"
                 """),
         ],
         platforms: [.linux, .macOS]
     )
 
     let options: StepOptions
+    let connection: AppStoreConnection
     let settings: Notarizer.Options
-    let notaryURL: URL
 
     public init(options: StepOptions) throws {
-        try AppStoreStepSupport.key(options, context: nil)
+        connection = try AppStoreConnection(options: options, api: .notary)
         let file = try options.requiredString("file")
         if !file.contains("${{") {
             do { try NotaryFile.checkName(file) } catch { throw StepError.invalidOption(name: "file", problem: errorText(error)) }
         }
-        notaryURL = try Self.url(options, "notary-url")
         var settings = Notarizer.Options()
         settings.submissionName = try options.string("submission-name")
         settings.webhook = try options.string("webhook")
@@ -75,9 +71,9 @@ public struct AppleNotarizeStep: Step {
 
     public func plan(in context: StepContext) async throws -> [Effect] {
         // The key is checked offline (it parses, it is P-256) before anything is planned.
-        try AppStoreStepSupport.key(options, context: context)
+        try connection.key(in: context)
         let path = context.resolve(try options.requiredString("file"))
-        return [Effect(.network, "notarize \(path) through the Notary API at \(notaryURL.absoluteString): submit, upload to S3"
+        return [Effect(.network, "notarize \(path) through the Notary API at \(try connection.baseURL.absoluteString): submit, upload to S3"
                        + (settings.wait ? ", wait for the outcome (up to \(DurationParser.format(settings.timeout)))" : ""))]
     }
 
@@ -87,11 +83,8 @@ public struct AppleNotarizeStep: Step {
 
     private func notarize(in context: StepContext, masker: DerivedSecretMasker) async throws -> StepOutputs {
         let file = try await NotaryFile.read(context.resolve(try options.requiredString("file")))
-        guard let key = try AppStoreStepSupport.key(options, context: context) else {
-            throw StepError.invalidOption(name: "key", problem: "no key was given")
-        }
         let events = context.events
-        let client = await AppStoreStepSupport.client(key: key, baseURL: notaryURL, context: context)
+        let client = try await connection.client(context: context)
         let notarizer = Notarizer(notary: NotaryClient(client: client), options: settings, now: context.services.now) { progress in
             switch progress {
             case .note(let text): events.log(.info, text)

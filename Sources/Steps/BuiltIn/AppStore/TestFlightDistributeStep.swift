@@ -20,7 +20,7 @@ public struct TestFlightDistributeStep: Step {
             and it was never submitted, and with notify tells the testers. Everything is looked up \
             before it is changed, so running it again adds nothing twice.
             """,
-        options: AppStoreStepSupport.keyOptions + [
+        options: AppStoreConnection.specs() + [
             .required("bundle-id", .string, "The app's bundle id."),
             .optional("build-id", .string, "The build's id (appstore.upload's build-id output)."),
             .optional("version", .string, "The build's version (CFBundleShortVersionString): with build-number, and for the changelog."),
@@ -35,7 +35,7 @@ public struct TestFlightDistributeStep: Step {
                   OutputSpec("groups-added", "The groups this run added the build to, comma-separated."),
                   OutputSpec("beta-review", "submitted, not needed, or the state of an earlier submission.")],
         examples: [
-            StepExample("Testers in two groups, What to Test from CHANGELOG.md", """
+            AppStoreConnection.example("Testers in two groups, What to Test from CHANGELOG.md", """
                 - testflight.distribute:
                     bundle-id: com.example.app
                     version: 1.4.0
@@ -43,22 +43,17 @@ public struct TestFlightDistributeStep: Step {
                     groups: [QA, Public Beta]
                     uses-non-exempt-encryption: false
                     notify: true
-                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
-                    key-id: ABC123DEFG
-                    key: "${{ secrets.ASC_KEY }}"
                 """),
         ],
         platforms: [.linux, .macOS]
     )
 
     let options: StepOptions
+    let connection: AppStoreConnection
 
     public init(options: StepOptions) throws {
-        try AppStoreStepSupport.key(options, context: nil)
-        _ = try AppStoreStepSupport.apiURL(options)
-        guard (try options.string("build-id") == nil) != (try options.string("build-number") == nil) else {
-            throw StepError.invalidOption(name: "build-id", problem: "or build-number (with version) must be given, not both and not neither")
-        }
+        connection = try AppStoreConnection(options: options)
+        try AppStoreStepSupport.requireOneBuild(options, problem: "or build-number (with version) must be given, not both and not neither")
         try Self.notes.validate(options)
         self.options = options
     }
@@ -72,7 +67,7 @@ public struct TestFlightDistributeStep: Step {
 
     public func plan(in context: StepContext) async throws -> [Effect] {
         // The key is checked offline (it parses, it is P-256) before anything is planned.
-        try AppStoreStepSupport.key(options, context: context)
+        try connection.key(in: context)
         let bundleID = try options.requiredString("bundle-id")
         let build = try options.string("build-id").map { "build \($0)" }
             ?? "build \(try options.requiredString("build-number"))" + (try options.string("version").map { " of \($0)" } ?? "")
@@ -105,11 +100,7 @@ public struct TestFlightDistributeStep: Step {
     }
 
     private func runMasked(in context: StepContext) async throws -> StepOutputs {
-        guard let key = try AppStoreStepSupport.key(options, context: context) else {
-            throw StepError.invalidOption(name: "key", problem: "no key was given")
-        }
-        let client = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
-                                                context: context)
+        let client = try await connection.client(context: context)
         let reference = try self.reference
         // The texts are read (and checked) before anything is sent, unless the version must be asked for.
         var whatToTest = try options.string("version").map { try Self.notes.texts(options, version: $0, context: context) }

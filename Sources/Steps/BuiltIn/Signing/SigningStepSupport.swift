@@ -7,14 +7,10 @@ import Transport
 
 /// The options, storage and installation of `signing.sync`.
 enum SigningStepSupport {
-    /// The App Store Connect key options, all optional: read-only runs need no key.
-    static let keyOptions: [OptionSpec] = AppStoreStepSupport.keyOptions.map { spec in
-        spec.name == "key-id" ? .optional("key-id", .string, "The API key's id (10 characters); needed unless read-only.") : spec
-    }
-
-    /// Checks what can be checked before the lane runs.
+    /// Checks what can be checked before the lane runs; returns the App Store Connect
+    /// connection, whose key (optional: read-only runs need none) is checked when given.
     /// - Throws: `StepError.invalidOption` naming the option.
-    static func validate(_ options: StepOptions) throws {
+    static func validate(_ options: StepOptions) throws -> AppStoreConnection {
         let bundleIDs = try options.strings("bundle-ids")
         guard !bundleIDs.isEmpty else {
             throw StepError.invalidOption(name: "bundle-ids", problem: "is empty; list the bundle ids that need a profile")
@@ -31,19 +27,9 @@ enum SigningStepSupport {
             throw StepError.invalidOption(name: "install", problem: "keychain needs macOS's security tool; on Linux use install: directory or none")
             #endif
         }
-        if try options.string("key-id") != nil { try AppStoreStepSupport.key(options, context: nil) }
+        let connection = try AppStoreConnection(optionalKeyIn: options)
         for name in ["temporary-keychain", "readonly", "renew", "register"] { _ = try options.bool(name) }
-    }
-
-    /// The key, which a run that may write needs.
-    /// - Throws: `StepError.invalidOption` naming `key-id` when there is none.
-    @discardableResult
-    static func requireKey(_ options: StepOptions, context: StepContext) throws -> AppStoreConnectKey {
-        guard try options.string("key-id") != nil, let key = try AppStoreStepSupport.key(options, context: context) else {
-            throw StepError.invalidOption(name: "key-id", problem: "a sync that may create certificates and profiles needs an App Store "
-                + "Connect key (key-id with key or key-file); set readonly: true to use only what the storage has")
-        }
-        return key
+        return connection
     }
 
     /// The step's settings, resolved in a context (CI, paths).

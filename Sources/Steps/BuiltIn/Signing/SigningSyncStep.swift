@@ -45,7 +45,7 @@ public struct SigningSyncStep: Step {
             .optional("keychain", .string, "keychain: the keychain's path (default: a temporary one when CI=true, else the login keychain)."),
             .optional("keychain-password", .string, "keychain: its password, from a secret (a temporary keychain needs one)."),
             .optional("temporary-keychain", .bool, "keychain: create the keychain for this run (default: true when CI=true)."),
-        ] + SigningStepSupport.keyOptions,
+        ] + AppStoreConnection.specs(keyIDRequired: false),
         outputs: [
             OutputSpec("certificate-id", "The certificate's id on App Store Connect."),
             OutputSpec("certificate-name", "Its common name, e.g. 'Apple Distribution: Example Ltd (AB12CD34EF)'."),
@@ -70,7 +70,7 @@ public struct SigningSyncStep: Step {
                     keychain-password: "${{ secrets.KEYCHAIN_PASSWORD }}"
                   id: signing
                 """),
-            StepExample("A member's run that may create what is missing", """
+            AppStoreConnection.example("A member's run that may create what is missing", """
                 - signing.sync:
                     type: development
                     bundle-ids: [com.example.app, com.example.app.widget]
@@ -78,18 +78,16 @@ public struct SigningSyncStep: Step {
                     passphrase: "${{ secrets.SIGNING_PASSPHRASE }}"
                     readonly: false
                     register: true
-                    issuer-id: 69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1
-                    key-id: ABC123DEFG
-                    key: "${{ secrets.ASC_KEY }}"
                 """),
         ],
         platforms: [.linux, .macOS]
     )
 
     let options: StepOptions
+    let connection: AppStoreConnection
 
     public init(options: StepOptions) throws {
-        try SigningStepSupport.validate(options)
+        connection = try SigningStepSupport.validate(options)
         self.options = options
     }
 
@@ -97,7 +95,7 @@ public struct SigningSyncStep: Step {
         let settings = try SigningStepSupport.Settings(options, context: context)
         var effects = [Effect(.network, "read the signing storage \(try options.string("storage") ?? ".slipway/signing")")]
         if !settings.readOnly {
-            try SigningStepSupport.requireKey(options, context: context)
+            try connection.requireKey(in: context)
             effects.append(Effect(.network, "create on App Store Connect what is missing or expired: a \(settings.type.rawValue) "
                 + "certificate, profiles for \(settings.bundleIDs.joined(separator: ", ")); store them"))
         }
@@ -115,9 +113,7 @@ public struct SigningSyncStep: Step {
         masker.add([passphrase] + settings.secrets)
         var portal: AppStoreConnectClient?
         if !settings.readOnly {
-            let key = try SigningStepSupport.requireKey(options, context: context)
-            portal = await AppStoreStepSupport.client(key: key, baseURL: try AppStoreStepSupport.apiURL(options),
-                                                      context: context)
+            portal = try await connection.client(context: context)
         }
         let http = RetryingHTTPClient(client: context.services.httpClient, policy: context.services.retryPolicy(4))
         let storage = try await settings.openStorage(passphrase: passphrase, http: http, context: context)

@@ -19,8 +19,9 @@ let package = Package(
     products: [
         .executable(name: "slipway", targets: ["slipway"]),
         // The libraries, for Fuzz/SlipwayFuzz (its libFuzzer targets) and for Swift users who
-        // build their own binary with extra steps.
-        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "PBXProj", "YAMLSupport", "Basics"]),
+        // build their own binary with extra steps. Networking: the system HTTP client such a
+        // binary hands its lane workspace (StepServices), as the CLI does.
+        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "PBXProj", "YAMLSupport", "Networking", "Basics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -21,7 +21,7 @@ let package = Package(
         // The libraries, for Fuzz/SlipwayFuzz (its libFuzzer targets) and for Swift users who
         // build their own binary with extra steps. Networking: the system HTTP client such a
         // binary hands its lane workspace (StepServices), as the CLI does.
-        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "PBXProj", "YAMLSupport", "Networking", "Basics"]),
+        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "TestReports", "PBXProj", "YAMLSupport", "Networking", "Basics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "CIExport", "Steps", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics",
+                "Lanes", "CIExport", "Steps", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,8 +52,9 @@ let package = Package(
         // MARK: - Lanes
 
         /// Lane files: parsing with source locations, validation, expressions, the runner,
-        /// events, reports and the run journal.
-        .target(name: "Lanes", dependencies: ["Steps", "Xcode", "Basics", "YAMLSupport", "Git",
+        /// events, reports and the run journal. TestReports, not Xcode: the JUnit report needs only
+        /// the test-case model that steps hand over.
+        .target(name: "Lanes", dependencies: ["Steps", "TestReports", "Basics", "YAMLSupport", "Git",
                                             .product(name: "Crypto", package: "swift-crypto")]),
         /// `slipway ci export|check`: a lane as a GitHub Actions, GitLab CI or Buildkite pipeline,
         /// one job per step (YAML written by hand for byte-identical output; YAMLSupport for the
@@ -61,7 +62,7 @@ let package = Package(
         .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Basics", "YAMLSupport"]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
-        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Publish", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Publish", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
@@ -113,7 +114,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         /// Xcode builds: xcodebuild log formatting, result-bundle reading, schemes, destinations,
         /// export options and Xcode selection (plain parsing, testable on Linux).
-        .target(name: "Xcode", dependencies: ["PBXProj", "PropertyList", "Basics"]),
+        .target(name: "Xcode", dependencies: ["PBXProj", "PropertyList", "TestReports", "Basics"]),
+        /// The JUnit test-case model and its XML writer: Xcode fills it from logs and result
+        /// bundles, steps hand it to the lane, Lanes writes the lane's report. A target of its own,
+        /// not Xcode's, so that Lanes does not depend on Xcode; not in Basics, which holds side
+        /// effects behind protocols, not report formats.
+        .target(name: "TestReports", dependencies: ["Basics"]),
         /// Group/directory sync: plans moves from the Xcode group tree and applies them as a
         /// journaled transaction (recoverable, git-staged as renames).
         .target(
@@ -203,7 +209,7 @@ let package = Package(
                                                        .product(name: "Crypto", package: "swift-crypto")]),
         // Fixtures/: stand-in xcodebuild and xcrun scripts (labelled as such) for the xcode.* steps.
         // Crypto: App Store Connect keys for the appstore.* lane tests.
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "Xcode", "Networking", "TestSupport", "TestThreads",
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "Steps", "Publish", "TestReports", "Networking", "TestSupport", "TestThreads",
                                                        .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         // Fixtures/ci/: golden pipelines, compared byte for byte and run through actionlint and
         // check-jsonschema when they are installed.
@@ -211,7 +217,7 @@ let package = Package(
         .testTarget(name: "CIExportTests", dependencies: ["CIExport", "Lanes", "Steps", "Basics", "TestSupport", "TestThreads", "Yams"],
                     exclude: ["Fixtures"]),
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
-        .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
+        .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestReports", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         // Crypto: App Store Connect keys made by the appstore command's tests.
         .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "ProjectLint", "TestSupport", "TestThreads",
                                                             .product(name: "Crypto", package: "swift-crypto")]),

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 import TestThreads
-import Xcode
+import TestReports
 
 /// A step's test results (what xcode.test reads from a result bundle) reach the lane's JUnit
 /// report as one test case per test, GitHub as one annotation per failure, and are masked.

@@ -2,6 +2,7 @@ import Basics
 import Testing
 import TestThreads
 import Xcode
+import TestReports
 
 @Suite("JUnit XML and GitHub annotations", .dedicatedThreads)
 struct JUnitTests {

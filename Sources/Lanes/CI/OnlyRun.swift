@@ -23,15 +23,15 @@ struct OnlyRun: Sendable {
         Dictionary(earlier.filter { $0.status == .succeeded }.map { ($0.stepID, $0.outputs) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// Checks the selection and the records; throws `HandOverError` when the run cannot start.
-    static func prepare(_ validated: ValidatedLane, options: LaneRunner.Options, services: LaneRunner.Services) throws -> OnlyRun {
+    /// Checks the selection (`--only`'s step ids, in the order given) and the records; throws
+    /// `HandOverError` when the run cannot start.
+    static func prepare(_ validated: ValidatedLane, selection: [String], services: LaneRunner.Services) throws -> OnlyRun {
         let lane = validated.lane
-        if options.resume || options.fromStep != nil { throw HandOverError.combinedWithResume }
         let known = lane.allInvocations.map(\.id)
         var unknown: [String] = []
-        for id in options.onlySteps where !known.contains(id) && !unknown.contains(id) { unknown.append(id) }
+        for id in selection where !known.contains(id) && !unknown.contains(id) { unknown.append(id) }
         if !unknown.isEmpty { throw HandOverError.unknownOnlySteps(unknown, known: known) }
-        let selected = Set(options.onlySteps)
+        let selected = Set(selection)
         let store = HandOverStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory)
         let digest = try store.laneDigest(file: lane.file)
         let repository = try? GitRepository.discover(from: services.projectDirectory)

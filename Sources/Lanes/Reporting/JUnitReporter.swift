@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Xcode
+import TestReports
 
 /// `--junit FILE`: one `<testcase>` per step (skipped and failed ones marked), with the step's
 /// last output lines, for CI systems that show JUnit reports.

@@ -4,16 +4,17 @@ import Steps
 
 /// One run of one lane: walks the nodes of a section and runs each step.
 struct LaneExecution: Sendable {
-    let validated: ValidatedLane
+    let plan: RunPlan
     let services: LaneRunner.Services
     let state: RunState
     let bus: EventBus
-    let reused: [String: StepOutputs]
-    let isDryRun: Bool
-    /// With `--only`: writes each finished step's hand-over record.
-    var handOver: HandOverWriter? = nil
+    /// The id of this run (its journal's name).
+    let runID: String
+    /// Where `plan.handOver` sends each finished step's record (made once the git hand-over is
+    /// applied, since it compares git's state after each step with the one before).
+    let handOver: HandOverWriter?
 
-    var lane: Lane { validated.lane }
+    var lane: Lane { plan.lane }
 
     func run(_ nodes: [StepNode], section: String) async {
         let total = nodes.flatMap(\.invocations).count
@@ -50,7 +51,7 @@ struct LaneExecution: Sendable {
         started.sourceLine = invocation.kindLocation.line
         started.sourceColumn = invocation.kindLocation.column
 
-        if let outputs = reused[invocation.id] {
+        if let outputs = plan.reused[invocation.id] {
             result.status = .reused
             result.outputs = outputs
             finish(result, started: started, reason: "done in an earlier run")

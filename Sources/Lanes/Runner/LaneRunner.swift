@@ -55,6 +55,12 @@ public struct LaneRunner: Sendable {
         }
 
         public init() {}
+
+        /// Throws `HandOverError.combinedWithResume` when `--only` is combined with `--resume`
+        /// or `--from` (the CLI checks it while parsing its arguments, the runner before anything runs).
+        public func checkCombination() throws {
+            if !onlySteps.isEmpty && (resume || fromStep != nil) { throw HandOverError.combinedWithResume }
+        }
     }
 
     let services: Services
@@ -68,58 +74,69 @@ public struct LaneRunner: Sendable {
     /// Throws `LaneRunError` (before any step ran) when the run cannot start, and `LockError.busy`
     /// when another run of the lane (sharing its journal) is in progress.
     public func run(_ validated: ValidatedLane, options: Options, reporters: [any RunReporter]) async throws -> RunSummary {
-        let lane = validated.lane
-        let journals = RunJournalStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory,
-                                       environment: services.environment)
-        // Held until the run's last report is written; a dry run writes nothing and needs none.
-        let lock = options.writesJournal && !options.isDryRun ? try journals.lock(lane: lane.name) : nil
+        let (plan, lock) = try await RunResolver(services: services).resolve(validated, options: options)
         defer { lock?.release() }
-        let only = options.onlySteps.isEmpty ? nil : try OnlyRun.prepare(validated, options: options, services: services)
-        let plan = try RunPreparation(lane: lane, options: options, environment: services.environment, journals: journals).prepare()
-        try await checkRequiredTools(lane)
-        if !options.isDryRun, let only {
+        let execution = try await start(plan, reporters: reporters)
+        let duration = await execute(execution, interruption: options.interruption)
+        return try report(execution, duration: duration)
+    }
+
+    /// Applies the git hand-over (`--only`), then sets up the run's reporters, state and
+    /// hand-over writer. Throws when the hand-over or the lane's `env:` cannot be applied.
+    private func start(_ plan: RunPlan, reporters: [any RunReporter]) async throws -> LaneExecution {
+        if let handOver = plan.handOver {
             // Indexing packs and checking a tree out is blocking libgit2 work: off the cooperative pool.
-            try await BlockingWork.run(name: "slipway-git-handover") { try only.applyGitHandOver() }
+            try await BlockingWork.run(name: "slipway-git-handover") { try handOver.applyGitHandOver() }
         }
         let redactor = Redactor(secrets: Array(plan.secrets.values))
-        let handOver = options.isDryRun ? nil : only?.writer(redactor: redactor, lane: lane.name)
+        let writer = plan.handOver?.writer(redactor: redactor, lane: plan.lane.name)
         var allReporters = reporters
         let runID = RunJournalStore.newRunID()
-        if options.writesJournal && !options.isDryRun {
-            allReporters.append(JournalReporter(store: journals, lane: lane, runID: runID,
+        if plan.writesJournal {
+            let journals = RunJournalStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory,
+                                           environment: services.environment)
+            allReporters.append(JournalReporter(store: journals, lane: plan.lane, runID: runID,
                                                 inputs: plan.inputs.mapValues(\.description), redactor: redactor))
         }
-        let bus = EventBus(reporters: allReporters, redactor: redactor)
         let state = try RunState(inputs: plan.inputs, secrets: plan.secrets, processEnvironment: services.environment,
-                                 laneEnvironment: lane.env, isDryRun: options.isDryRun)
-        if let only { state.seed(outputs: only.outputs, failed: only.earlierFailed(in: lane)) }
-        let execution = LaneExecution(validated: validated, services: services, state: state, bus: bus,
-                                      reused: plan.reused, isDryRun: options.isDryRun, handOver: handOver)
-        let (steps, finallySteps) = (only?.filter(lane.steps) ?? lane.steps, only?.filter(lane.finally) ?? lane.finally)
+                                 laneEnvironment: plan.lane.env, isDryRun: plan.isDryRun)
+        state.seed(outputs: plan.handedOverOutputs, failed: plan.earlierJobFailed)
+        return LaneExecution(plan: plan, services: services, state: state, bus: EventBus(reporters: allReporters, redactor: redactor),
+                             runID: runID, handOver: writer)
+    }
+
+    /// Runs the main steps, then the `finally` steps; returns the run's duration in seconds.
+    private func execute(_ execution: LaneExecution, interruption: Interruption) async -> Double {
+        let (plan, state) = (execution.plan, execution.state)
         let started = ContinuousClock.now
-        var event = RunEvent(.laneStarted, lane: lane.name)
-        event.file = lane.file
-        event.total = steps.flatMap(\.invocations).count
-        event.dryRun = options.isDryRun
-        bus.emit(event)
+        var event = RunEvent(.laneStarted, lane: plan.lane.name)
+        event.file = plan.lane.file
+        event.total = plan.steps.flatMap(\.invocations).count
+        event.dryRun = plan.isDryRun
+        execution.bus.emit(event)
 
-        await runPhase(steps, section: "steps", execution: execution, interruption: options.interruption, cancelOnTrigger: 1)
-        if options.interruption.triggerCount > 0 { state.markCancelled() }
-        await runPhase(finallySteps, section: "finally", execution: execution, interruption: options.interruption, cancelOnTrigger: 2)
-        if options.interruption.triggerCount > 0 { state.markCancelled() }
+        await runPhase(plan.steps, section: "steps", execution: execution, interruption: interruption, cancelOnTrigger: 1)
+        if interruption.triggerCount > 0 { state.markCancelled() }
+        await runPhase(plan.finallySteps, section: "finally", execution: execution, interruption: interruption, cancelOnTrigger: 2)
+        if interruption.triggerCount > 0 { state.markCancelled() }
+        return Self.seconds(ContinuousClock.now - started)
+    }
 
+    /// Emits `lane.finished`, finishes every reporter and returns the summary. Throws
+    /// `LaneRunError.reportFailed` when a report or a hand-over record could not be written.
+    private func report(_ execution: LaneExecution, duration: Double) throws -> RunSummary {
+        let (plan, state) = (execution.plan, execution.state)
         let status: RunSummary.Status = state.isCancelled ? .cancelled : state.hasFailed ? .failed : .succeeded
-        let duration = Self.seconds(ContinuousClock.now - started)
-        var finished = RunEvent(.laneFinished, lane: lane.name)
+        var finished = RunEvent(.laneFinished, lane: plan.lane.name)
         finished.status = status.rawValue
         finished.duration = duration
-        finished.dryRun = options.isDryRun
-        bus.emit(finished)
-        let summary = RunSummary(lane: lane.name, file: lane.file, status: status, duration: duration,
-                                 steps: state.allResults, isDryRun: options.isDryRun, runID: runID)
-        let errors = bus.finish(summary)
+        finished.dryRun = plan.isDryRun
+        execution.bus.emit(finished)
+        let summary = RunSummary(lane: plan.lane.name, file: plan.lane.file, status: status, duration: duration,
+                                 steps: state.allResults, isDryRun: plan.isDryRun, runID: execution.runID)
+        let errors = execution.bus.finish(summary)
         if let first = errors.first { throw LaneRunError.reportFailed(first.localizedDescription) }
-        if let failure = handOver?.failures.first { throw LaneRunError.reportFailed(failure) }
+        if let failure = execution.handOver?.failures.first { throw LaneRunError.reportFailed(failure) }
         return summary
     }
 
@@ -135,53 +152,7 @@ public struct LaneRunner: Sendable {
         interruption.unregister(token)
     }
 
-    /// Verifies the lane's `requires:` before step one (offline: installed, checksums, versions).
-    private func checkRequiredTools(_ lane: Lane) async throws {
-        guard !lane.requires.isEmpty else { return }
-        guard let tools = services.tools else { throw LaneRunError.toolsUnavailable(lane: lane.name, tools: lane.requires) }
-        do {
-            try await tools.requireVerified(names: lane.requires)
-        } catch {
-            throw LaneRunError.toolsNotVerified(lane: lane.name, message: errorText(error))
-        }
-    }
-
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-}
-
-/// Why a run could not start (nothing ran). Exit code 2.
-public enum LaneRunError: Error, LocalizedError, Sendable, Equatable {
-    case invalidInputs([String])
-    case missingSecrets([String])
-    case nothingToResume(lane: String)
-    case unknownStartStep(String, suggestion: String)
-    case reportFailed(String)
-    case toolsUnavailable(lane: String, tools: [String])
-    case toolsNotVerified(lane: String, message: String)
-    /// The run journal `--resume`/`--from` would use was not written by this user's Slipway here.
-    case untrustedJournal(file: String, reason: String)
-
-    public var errorDescription: String? {
-        switch self {
-        case .invalidInputs(let problems):
-            return problems.joined(separator: "\n")
-        case .missingSecrets(let names):
-            let list = names.map { "'\($0)'" }.joined(separator: ", ")
-            return "secret(s) \(list) are not set in the environment. Export them (e.g. 'export \(names[0])=...') or in CI map them from the secret store; secrets are never taken as command-line arguments."
-        case .nothingToResume(let lane):
-            return "there is no earlier failed run of lane '\(lane)' to resume (nothing under .slipway/runs/\(lane)/). Run it without --resume."
-        case .unknownStartStep(let step, let suggestion):
-            return "--from: the lane has no step '\(step)'.\(suggestion)"
-        case .reportFailed(let message):
-            return "could not write a report: \(message)"
-        case .toolsUnavailable(let lane, let tools):
-            return "lane '\(lane)' requires \(tools.joined(separator: ", ")), but this project has no pinned tools; add them to a Toolfile and run 'slipway tools lock' and 'slipway tools install'"
-        case .untrustedJournal(let file, let reason):
-            return "the run journal '\(file)' was not used: \(reason). It may be hostile (a journal committed to the branch could skip steps); nothing ran. Delete it (and remove it from git if it is committed), then run the lane without --resume or --from."
-        case .toolsNotVerified(let lane, let message):
-            return "lane '\(lane)' cannot start: its required tools do not match the lock.\n\(message)\nRun 'slipway tools install' (or 'slipway tools verify' for details)."
-        }
     }
 }

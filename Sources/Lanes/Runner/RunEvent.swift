@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Xcode
+import TestReports
 import Steps
 
 /// One thing that happened during a run. The same events feed the terminal, the NDJSON events

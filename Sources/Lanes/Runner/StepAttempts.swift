@@ -23,7 +23,7 @@ struct StepAttempts {
             result.error = describe(error)
             return settle(result)
         }
-        if execution.isDryRun {
+        if execution.plan.isDryRun {
             return await plan(action, context: context, result: result)
         }
         let attempts = invocation.retry.retries + 1
@@ -108,7 +108,7 @@ struct StepAttempts {
     }
 
     private func prepare() throws -> (StepContext, any StepAction) {
-        guard let kind = execution.validated.kinds[invocation.id] else {
+        guard let kind = execution.plan.validated.kinds[invocation.id] else {
             throw StepError.failed("internal error: no kind for step '\(invocation.id)'")
         }
         var stepEnvironment: [String: String] = [:]
@@ -133,7 +133,7 @@ struct StepAttempts {
             processRunner: execution.services.processRunner,
             events: StepEventBridge(bus: execution.bus, lane: execution.lane.name, step: invocation.id, parallelGroup: group),
             services: execution.services.stepServices,
-            inputs: inputs, previousOutputs: state.allOutputs, isDryRun: execution.isDryRun,
+            inputs: inputs, previousOutputs: state.allOutputs, isDryRun: execution.plan.isDryRun,
             redactor: execution.bus.redactor)
         return (context, action)
     }

@@ -1,6 +1,6 @@
 import Basics
 import Steps
-import Xcode
+import TestReports
 
 /// The `StepEventSink` a step sees: turns its logs, progress and child output into run events.
 struct StepEventBridge: StepEventSink {

@@ -2,6 +2,8 @@
 public enum PBXProjMergeError: Error, Hashable, Sendable {
     /// One version (`"base"`, `"ours"` or `"theirs"`) does not read as a project.
     case unreadable(side: String, error: PBXProjError)
+    /// A file given to the merge driver cannot be read (nothing was written).
+    case unreadableFile(path: String)
 
     /// What went wrong and what happens instead.
     public var message: String {
@@ -9,6 +11,8 @@ public enum PBXProjMergeError: Error, Hashable, Sendable {
         case .unreadable(let side, let error):
             let place = error.location.map { " at line \($0.line), column \($0.column)" } ?? ""
             return "the \(side) version does not read as a project\(place): \(error.message)"
+        case .unreadableFile:
+            return "cannot read the file; git passes the three versions as temporary files (%O %A %B)"
         }
     }
 }

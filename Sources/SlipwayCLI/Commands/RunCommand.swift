@@ -69,9 +69,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if resume && from != nil { throw ValidationError("--resume and --from cannot be used together: --resume picks the step itself.") }
-        if !only.isEmpty && (resume || from != nil) {
-            throw ValidationError("--only cannot be combined with --resume or --from: --only takes earlier steps from the hand-over records in .slipway/ci/, --resume and --from from the last run's journal.")
-        }
+        do { try runOptions().checkCombination() } catch { throw ValidationError(error.localizedDescription) }
         for input in inputs where !input.contains("=") {
             throw ValidationError("--input '\(input)' must be NAME=VALUE.")
         }
@@ -79,15 +77,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        var options = LaneRunner.Options()
-        options.isDryRun = dryRun
-        options.resume = resume
-        options.fromStep = from
-        options.only = only
-        for input in inputs {
-            let parts = input.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            options.inputs[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
-        }
+        let options = runOptions()
         let signals = SignalForwarder(interruption: options.interruption)
         defer { signals.stop() }
         do {
@@ -100,6 +90,20 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw Failure.report(error, in: env)
         }
+    }
+
+    /// The run's options, as the flags give them.
+    private func runOptions() -> LaneRunner.Options {
+        var options = LaneRunner.Options()
+        options.isDryRun = dryRun
+        options.resume = resume
+        options.fromStep = from
+        options.only = only
+        for input in inputs {
+            let parts = input.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            options.inputs[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return options
     }
 
     /// A real run executes the plugins its lane uses; a dry run only with `--trust-plugins`

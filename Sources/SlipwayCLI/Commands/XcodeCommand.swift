@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import Xcode
+import TestReports
 
 /// `slipway xcode`: Apple app builds.
 struct XcodeCommand: AsyncParsableCommand {

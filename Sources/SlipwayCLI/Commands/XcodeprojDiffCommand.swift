@@ -62,20 +62,20 @@ struct XcodeprojDiffCommand: AsyncParsableCommand {
         let first = XcodeprojSupport.resolve(paths[0], global)
         do {
             if textconv {
-                env.standardOutput.write(try DiffSource.workingCopy(first).snapshot().semanticText())
+                env.standardOutput.write(try ProjectDiffSource.workingCopy(first).snapshot().semanticText())
                 return
             }
-            let old: DiffSource, new: DiffSource
+            let old: ProjectDiffSource, new: ProjectDiffSource
             if let rev {
-                (old, new) = try DiffSource.revisions(rev, of: first)
+                (old, new) = try ProjectDiffSource.revisions(rev, of: first) { try GitProjectRevisions(pbxproj: $0, path: first) }
             } else {
-                (old, new) = (DiffSource.workingCopy(first), DiffSource.workingCopy(XcodeprojSupport.resolve(paths[1], global)))
+                (old, new) = (.workingCopy(first), .workingCopy(XcodeprojSupport.resolve(paths[1], global)))
             }
-            let difference = ProjectDiff(from: try old.snapshot(), to: try new.snapshot())
+            let difference = try ProjectDiffSource.compare(old, new)
             try show(difference, old: old.label, new: new.label, in: env)
             if !difference.isEmpty { throw ExitCodes.failure }
-        } catch let error as DiffInputError {
-            env.printError(error.localizedDescription)
+        } catch let error as ProjectDiffInputError {
+            env.printError(error.message)
             throw ExitCodes.invalidInput
         } catch let error as GitError {
             env.printError(error.localizedDescription)
@@ -110,80 +110,24 @@ struct DiffJSON: Encodable {
     let changes: ProjectDiff
 }
 
-/// Bad input to `xcodeproj diff`.
-enum DiffInputError: Error, LocalizedError, Equatable {
-    /// No project.pbxproj where the user pointed.
-    case notAProject(path: String, pbxproj: String)
-    /// A project that does not parse; `place` is `file:line:column` or the file.
-    case unreadable(place: String, message: String)
-    /// The project file lies outside the repository found from it.
-    case outsideRepository(path: String, repository: String)
+/// A project's git history, for `--rev`: the repository found from the project file.
+struct GitProjectRevisions: ProjectRevisions {
+    let repository: GitRepository
+    let relativePath: String
 
-    var errorDescription: String? {
-        switch self {
-        case let .notAProject(path, pbxproj):
-            return "'\(path)' is not an Xcode project: there is no '\(pbxproj)'; pass a .xcodeproj folder or the project.pbxproj inside it"
-        case let .unreadable(place, message):
-            return "\(place): \(message)"
-        case let .outsideRepository(path, repository):
-            return "'\(path)' is not inside the git repository at '\(repository)'; --rev needs a project tracked by git"
-        }
-    }
-}
-
-/// One side of a diff: a project file in the working copy or a blob at a git revision.
-struct DiffSource {
-    /// How messages and JSON name this side: a path, or `REV:path`.
-    let label: String
-    let projectName: String
-    let bytes: () throws -> [UInt8]
-
-    static func workingCopy(_ path: String) -> DiffSource {
-        let file = ProjectFile(path: path)
-        return DiffSource(label: file.pbxprojPath, projectName: file.projectName) {
-            guard FileManager.default.fileExists(atPath: file.pbxprojPath) else {
-                throw DiffInputError.notAProject(path: path, pbxproj: file.pbxprojPath)
-            }
-            guard let data = FileManager.default.contents(atPath: file.pbxprojPath) else {
-                throw DiffInputError.unreadable(place: file.pbxprojPath, message: "the file cannot be read; check its permissions")
-            }
-            return [UInt8](data)
-        }
-    }
-
-    /// The sides for `--rev`: `REV` against the working copy, or `A..B`.
-    static func revisions(_ rev: String, of path: String) throws -> (DiffSource, DiffSource) {
-        let file = ProjectFile(path: path)
-        let absolute = URL(fileURLWithPath: file.pbxprojPath).standardizedFileURL.resolvingSymlinksInPath().path
-        let folder = (absolute as NSString).deletingLastPathComponent
-        guard FileManager.default.fileExists(atPath: folder) else {
-            throw DiffInputError.notAProject(path: path, pbxproj: file.pbxprojPath)
-        }
-        let repository = try GitRepository.discover(from: folder)
+    /// The repository holding `pbxproj` (the project file of `path`, as the user gave it).
+    /// - Throws: `GitError` when there is no repository; `ProjectDiffInputError.outsideRepository`
+    ///   when the file lies outside the one found.
+    init(pbxproj: String, path: String) throws {
+        let absolute = URL(fileURLWithPath: pbxproj).standardizedFileURL.resolvingSymlinksInPath().path
+        repository = try GitRepository.discover(from: (absolute as NSString).deletingLastPathComponent)
         let root = URL(fileURLWithPath: repository.workingDirectory ?? repository.gitDirectory)
             .standardizedFileURL.resolvingSymlinksInPath().path
-        guard absolute.hasPrefix(root + "/") else { throw DiffInputError.outsideRepository(path: path, repository: root) }
-        let relative = String(absolute.dropFirst(root.count + 1))
-        func atRevision(_ revision: String) -> DiffSource {
-            DiffSource(label: "\(revision):\(relative)", projectName: file.projectName) {
-                try repository.fileContents(relative, at: revision)
-            }
-        }
-        let parts = rev.components(separatedBy: "..")
-        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty {
-            return (atRevision(parts[0]), atRevision(parts[1]))
-        }
-        return (atRevision(rev), workingCopy(path))
+        guard absolute.hasPrefix(root + "/") else { throw ProjectDiffInputError.outsideRepository(path: path, repository: root) }
+        relativePath = String(absolute.dropFirst(root.count + 1))
     }
 
-    /// The side read and reduced to a snapshot; parse errors name the side and the place.
-    func snapshot() throws -> ProjectSnapshot {
-        let bytes = try self.bytes()
-        do {
-            return try ProjectSnapshot(PBXProject(bytes: bytes, projectName: projectName))
-        } catch let error as PBXProjError {
-            let place = error.location.map { "\(label):\($0.line):\($0.column)" } ?? label
-            throw DiffInputError.unreadable(place: place, message: error.message)
-        }
+    func contents(at revision: String) throws -> [UInt8] {
+        try repository.fileContents(relativePath, at: revision)
     }
 }

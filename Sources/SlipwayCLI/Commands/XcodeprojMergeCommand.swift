@@ -55,53 +55,42 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
             return
         }
         let paths = files.map { XcodeprojSupport.resolve($0, global) }
-        let inputs = try paths.map { path in
-            guard let data = FileManager.default.contents(atPath: path) else {
-                env.printError("\(path): cannot read the file; git passes the three versions as temporary files (%O %A %B)")
-                throw ExitCodes.invalidInput
-            }
-            return [UInt8](data)
-        }
+        let driver = PBXProjMergeDriver(base: paths[0], ours: paths[1], theirs: paths[2])
+        let outcome: PBXProjMergeDriver.Outcome
         do {
-            let result = try PBXProjMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2])
-            try PBXProjMerge.writeAtomically(result.bytes, to: paths[1])
-            for note in result.notes { env.standardError.write("note: \(paths[1]): \(note)\n") }
-            guard result.conflicts.isEmpty else {
-                for conflict in result.conflicts { env.standardError.write("conflict: \(conflict)\n") }
-                env.printError("\(paths[1]): \(result.conflicts.count) conflicting entr\(result.conflicts.count == 1 ? "y" : "ies") left between conflict markers; resolve them and 'git add' the file")
-                throw ExitCodes.failure
-            }
+            outcome = try await driver.run { base, ours, theirs in await lineMerge(base, ours, theirs, env: env) }
         } catch let error as PBXProjMergeError {
-            env.printError("\(paths[1]): \(error.message); merging line by line instead")
-            try await lineMerge(paths, inputs, env: env)
-            throw ExitCodes.failure
+            // The driver throws only `.unreadableFile`: a version that is no project is merged line by line.
+            if case .unreadableFile(let path) = error { env.printError("\(path): \(error.message)") } else { env.printError(error.message) }
+            throw ExitCodes.invalidInput
         } catch let error as PBXProjError {
             env.printError("\(paths[1]): \(error.message)")
+            throw ExitCodes.failure
+        }
+        switch outcome {
+        case .merged(let conflicts, let notes):
+            for note in notes { env.standardError.write("note: \(paths[1]): \(note)\n") }
+            guard conflicts.isEmpty else {
+                for conflict in conflicts { env.standardError.write("conflict: \(conflict)\n") }
+                env.printError("\(paths[1]): \(conflicts.count) conflicting entr\(conflicts.count == 1 ? "y" : "ies") left between conflict markers; resolve them and 'git add' the file")
+                throw ExitCodes.failure
+            }
+        case .mergedLineByLine(let reason, let writeError):
+            env.printError("\(paths[1]): \(reason); merging line by line instead")
+            if let writeError { env.printError("\(paths[1]): \(writeError.message)") }
             throw ExitCodes.failure
         }
     }
 
-    /// git's line-based merge into OURS (`git merge-file`), or, without git, both sides whole
-    /// between conflict markers: nothing is lost either way.
-    private func lineMerge(_ paths: [String], _ inputs: [[UInt8]], env: CommandEnvironment) async throws {
+    /// git's line-based merge (`git merge-file -p`), or nil when git cannot do it.
+    private func lineMerge(_ base: String, _ ours: String, _ theirs: String, env: CommandEnvironment) async -> [UInt8]? {
         let spec = ProcessSpec(
-            executable: "git", arguments: ["merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", paths[1], paths[0], paths[2]],
+            executable: "git", arguments: ["merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs],
             environment: env.environment.variables)
-        var merged: [UInt8]
-        if let result = try? await env.processRunner.run(spec), case .exited(let code) = result.status, code >= 0, code < 128 {
-            merged = result.standardOutput
-        } else {
-            merged = Array("<<<<<<< ours\n".utf8) + inputs[1] + Array("\n=======\n".utf8) + inputs[2] + Array("\n>>>>>>> theirs\n".utf8)
+        guard let result = try? await env.processRunner.run(spec), case .exited(let code) = result.status, code >= 0, code < 128 else {
+            return nil
         }
-        if merged.isEmpty && !(inputs[1].isEmpty && inputs[2].isEmpty) {
-            merged = Array("<<<<<<< ours\n".utf8) + inputs[1] + Array("\n=======\n".utf8) + inputs[2] + Array("\n>>>>>>> theirs\n".utf8)
-        }
-        do {
-            try PBXProjMerge.writeAtomically(merged, to: paths[1])
-        } catch let error as PBXProjError {
-            env.printError("\(paths[1]): \(error.message)")
-            throw ExitCodes.failure
-        }
+        return result.standardOutput
     }
 }
 

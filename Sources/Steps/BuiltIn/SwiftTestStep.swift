@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Xcode
+import TestReports
 
 /// `swift.test`: runs a package's tests and reports counts and failures.
 public struct SwiftTestStep: Step {

@@ -1,6 +1,6 @@
 import Basics
-import Xcode
 import Foundation
+import TestReports
 
 /// Where a step reports while it works. The runner implements it and turns each call into
 /// an event (terminal, events file, JUnit), after redacting secrets.

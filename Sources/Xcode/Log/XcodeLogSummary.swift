@@ -1,3 +1,5 @@
+import TestReports
+
 /// What a log amounts to, accumulated event by event: counts of errors and warnings, every test
 /// case (with retries folded: a test that failed and then passed is flaky, not failed), the
 /// failures with their places, and the result lines seen. Its size grows with the number of

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import TestReports
 
 extension TestResults {
     /// One JUnit test case per result: the class name is `bundle.suite`, the name carries the

@@ -2,6 +2,7 @@ import Basics
 import Testing
 import TestThreads
 import Xcode
+import TestReports
 
 /// Durations a log states are numbers from outside: NaN, infinities and values past `Int.max`
 /// must print, never trap (the xcode-log fuzz target found `Int(Double)` trapping in the

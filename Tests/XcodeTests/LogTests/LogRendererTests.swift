@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestThreads
 import Xcode
+import TestReports
 
 @Suite("xcodebuild log renderer and summary", .dedicatedThreads)
 struct LogRendererTests {

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import TestThreads
 @testable import Xcode
+import TestReports
 
 @Suite("ResultBundleReader: legacy fallback, coverage, conversions and errors", .dedicatedThreads)
 struct ResultBundleReaderTests {

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Xcode
+import TestReports
 
 /// Runs `xcodebuild` (or `xcrun`) for an `xcode.*` step: the chosen Xcode in `DEVELOPER_DIR`,
 /// every raw line kept in a log file (secrets masked), readable lines for the user (or the raw

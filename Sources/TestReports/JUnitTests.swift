@@ -1,8 +1,8 @@
 import Basics
 import Foundation
 
-/// Test results in the shape JUnit XML reports have, shared by everything in this module that
-/// writes them (`slipway xcode log --junit`, result bundles, and the lane's own report).
+/// Test results in the shape JUnit XML reports have, shared by everything that writes them
+/// (`slipway xcode log --junit`, result bundles, the steps that read them, and the lane's own report).
 public struct JUnitTestCase: Sendable, Hashable, Codable {
     /// How a test ended.
     public enum Outcome: Sendable, Hashable, Codable {

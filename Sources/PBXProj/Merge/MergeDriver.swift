@@ -1,0 +1,59 @@
+/// git's merge driver for `project.pbxproj` (`slipway xcodeproj merge %O %A %B`): reads the
+/// three versions, merges them on the object graph and writes the result into ours; when a
+/// version does not read as a project, merges the files line by line instead, so that nothing
+/// is lost.
+public struct PBXProjMergeDriver: Sendable {
+    /// What the driver did.
+    public enum Outcome: Sendable {
+        /// Merged on the object graph and written; `conflicts` were left between conflict
+        /// markers (none: a clean merge). `notes` say what was repaired in the inputs.
+        case merged(conflicts: [PBXProjMergeConflict], notes: [String])
+        /// A version did not read as a project (`reason`); the files were merged line by line
+        /// into ours instead, with conflict markers where the sides differ. `writeError`: the
+        /// line merge could not be written.
+        case mergedLineByLine(reason: String, writeError: PBXProjError?)
+    }
+
+    /// The common ancestor (git's %O).
+    public let base: String
+    /// Our version, where the result is written (git's %A).
+    public let ours: String
+    /// Their version (git's %B).
+    public let theirs: String
+
+    /// A driver over the three files.
+    public init(base: String, ours: String, theirs: String) {
+        self.base = base
+        self.ours = ours
+        self.theirs = theirs
+    }
+
+    /// Merges the three files into `ours`. `lineMerge` merges them line by line (git's
+    /// `merge-file -p` over ours, base, theirs), returning nil when it cannot; both sides whole
+    /// between conflict markers are written then.
+    /// - Throws: `PBXProjMergeError.unreadableFile` (before anything is written) when a file
+    ///   cannot be read; `PBXProjError.unwritable` when the merged project cannot be written.
+    public func run(lineMerge: (_ base: String, _ ours: String, _ theirs: String) async -> [UInt8]?) async throws -> Outcome {
+        var inputs: [[UInt8]] = []
+        for path in [base, ours, theirs] {
+            guard let bytes = try? FileIO.read(path) else { throw PBXProjMergeError.unreadableFile(path: path) }
+            inputs.append(bytes)
+        }
+        let result: PBXProjMergeResult
+        do {
+            result = try PBXProjMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2])
+        } catch let error as PBXProjMergeError {
+            let whole = Array("<<<<<<< ours\n".utf8) + inputs[1] + Array("\n=======\n".utf8) + inputs[2] + Array("\n>>>>>>> theirs\n".utf8)
+            var merged = await lineMerge(base, ours, theirs) ?? whole
+            if merged.isEmpty && !(inputs[1].isEmpty && inputs[2].isEmpty) { merged = whole }
+            do {
+                try PBXProjMerge.writeAtomically(merged, to: ours)
+                return .mergedLineByLine(reason: error.message, writeError: nil)
+            } catch let writeError as PBXProjError {
+                return .mergedLineByLine(reason: error.message, writeError: writeError)
+            }
+        }
+        try PBXProjMerge.writeAtomically(result.bytes, to: ours)
+        return .merged(conflicts: result.conflicts, notes: result.notes)
+    }
+}

@@ -98,7 +98,8 @@ enum SigningStepSupport {
                 readOnly: readOnly, cacheDirectory: context.environment.slipwayCacheDirectory, gitBranch: try options.string("git-branch"),
                 gitCredentials: try options.string("git-token").map(GitCredentials.token),
                 s3Endpoint: try options.string("s3-endpoint").flatMap(URL.init(string:)),
-                s3Region: try options.string("s3-region") ?? "us-east-1", s3Credentials: credentials, http: http)
+                s3Region: try options.string("s3-region") ?? "us-east-1", s3Credentials: credentials, http: http,
+                environment: context.environment.variables)
             let format = EncryptedSigningStorage.Format(rawValue: try options.string("format") ?? "slipway") ?? .slipway
             return try await EncryptedSigningStorage.open(try await location.open(settings), passphrase: passphrase, newFormat: format)
         }

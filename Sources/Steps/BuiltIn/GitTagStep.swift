@@ -25,7 +25,7 @@ public struct GitTagStep: Step {
     public init(options: StepOptions) throws {
         name = try options.requiredString("name")
         message = try options.string("message") ?? "Release \(name)"
-        target = try options.string("target") ?? "HEAD"
+        target = try options.requiredString("target")
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {

@@ -40,10 +40,10 @@ public struct SwiftTestStep: Step {
     let arguments: [String]
 
     public init(options: StepOptions) throws {
-        configuration = try options.string("configuration") ?? "debug"
+        configuration = try options.requiredString("configuration")
         filter = try options.string("filter")
         parallel = try options.bool("parallel")
-        packagePath = try options.string("package-path") ?? "."
+        packagePath = try options.requiredString("package-path")
         scratchPath = try options.string("scratch-path")
         arguments = try options.strings("arguments")
     }

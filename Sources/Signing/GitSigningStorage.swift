@@ -28,14 +28,14 @@ public struct GitSigningStorage: SigningStorage {
     private let files: DirectorySigningStorage
 
     private init(url: String, clonePath: String, readOnly: Bool, signature: GitSignature?, environment: [String: String],
-                 credentials: GitCredentials?) {
+                 credentials: GitCredentials?, fileSystem: any FileSystem) {
         self.url = url
         self.clonePath = clonePath
         self.isReadOnly = readOnly
         self.signature = signature
         self.environment = environment
         self.credentials = credentials
-        self.files = DirectorySigningStorage(root: clonePath, readOnly: readOnly)
+        self.files = DirectorySigningStorage(root: clonePath, readOnly: readOnly, fileSystem: fileSystem)
     }
 
     /// Clones `url` afresh into `cacheDirectory` (replacing an earlier clone there) and opens it.
@@ -43,31 +43,35 @@ public struct GitSigningStorage: SigningStorage {
     ///   when `signature` is nil (the step's or the command's environment).
     /// - Parameter branch: the branch to use (it must exist); nil for the repository's default,
     ///   or `main` for an empty repository.
+    /// - Parameter fileSystem: where the cache folder is made and the clone put in place (the
+    ///   clone itself is libgit2's, on the local disk).
     /// - Throws: `SigningStorageError.unreachable` naming the repository (a read-only open uses
     ///   the cached clone instead when there is one).
     public static func open(
         url: String, cacheDirectory: String, branch: String? = nil, readOnly: Bool,
-        signature: GitSignature? = nil, environment: [String: String] = [:], credentials: GitCredentials? = nil
+        signature: GitSignature? = nil, environment: [String: String] = [:], credentials: GitCredentials? = nil,
+        fileSystem: any FileSystem = LocalFileSystem()
     ) async throws -> GitSigningStorage {
         let clonePath = cacheDirectory + "/clone"
         let fresh = cacheDirectory + "/clone.new-\(UInt32.random(in: 0...UInt32.max))"
-        let manager = FileManager.default
         do {
-            try manager.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+            try fileSystem.createDirectory(cacheDirectory)
             _ = try await BlockingWork.run(name: "slipway-signing-clone") {
                 // off-pool: a thread of its own.
                 try GitRepository.clone(url: url, to: fresh, checkout: branch, credentials: credentials)
             }
-            try? manager.removeItem(atPath: clonePath)
-            try manager.moveItem(atPath: fresh, toPath: clonePath)
+            try? fileSystem.remove(clonePath)
+            try fileSystem.move(fresh, to: clonePath)
         } catch {
-            try? manager.removeItem(atPath: fresh)
-            if readOnly, manager.fileExists(atPath: clonePath + "/.git") {
-                return GitSigningStorage(url: url, clonePath: clonePath, readOnly: true, signature: signature, environment: environment, credentials: credentials)
+            try? fileSystem.remove(fresh)
+            if readOnly, fileSystem.exists(clonePath + "/.git") {
+                return GitSigningStorage(url: url, clonePath: clonePath, readOnly: true, signature: signature, environment: environment,
+                                         credentials: credentials, fileSystem: fileSystem)
             }
             throw SigningStorageError.unreachable(storage: url, detail: Self.describe(error))
         }
-        return GitSigningStorage(url: url, clonePath: clonePath, readOnly: readOnly, signature: signature, environment: environment, credentials: credentials)
+        return GitSigningStorage(url: url, clonePath: clonePath, readOnly: readOnly, signature: signature, environment: environment,
+                                 credentials: credentials, fileSystem: fileSystem)
     }
 
     /// The repository's URL.

@@ -99,7 +99,7 @@ enum SigningStepSupport {
                 gitCredentials: try options.string("git-token").map(GitCredentials.token),
                 s3Endpoint: try options.string("s3-endpoint").flatMap(URL.init(string:)),
                 s3Region: try options.requiredString("s3-region"), s3Credentials: credentials, http: http,
-                environment: context.environment.variables)
+                environment: context.environment.variables, fileSystem: context.fileSystem)
             let format = EncryptedSigningStorage.Format(rawValue: try options.requiredString("format")) ?? .slipway
             return try await EncryptedSigningStorage.open(try await location.open(settings), passphrase: passphrase, newFormat: format)
         }

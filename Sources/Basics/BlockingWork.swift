@@ -38,41 +38,43 @@ public enum BlockingWork {
 
 /// The state the worker threads share: the next item to take, the results, and how many
 /// workers are still running (the last one to finish hands the results over).
-private final class SharedWork<Item: Sendable, Result: Sendable>: @unchecked Sendable {
+private final class SharedWork<Item: Sendable, Result: Sendable>: Sendable {
+    private struct State {
+        var next = 0
+        var running: Int
+        var results: [Result?]
+    }
+
     private let items: [Item]
     private let body: @Sendable (Item) -> Result
     private let continuation: CheckedContinuation<[Result], Never>
-    private let lock = NSLock()
-    private var next = 0
-    private var running: Int
-    private var results: [Result?]
+    private let state: Locked<State>
 
     init(items: [Item], threads: Int, body: @escaping @Sendable (Item) -> Result,
          continuation: CheckedContinuation<[Result], Never>) {
         self.items = items
         self.body = body
         self.continuation = continuation
-        self.running = threads
-        self.results = Array(repeating: nil, count: items.count)
+        self.state = Locked(State(running: threads, results: Array(repeating: nil, count: items.count)))
     }
 
     func runWorker() {
         while let index = take() {
             let result = body(items[index])
-            lock.withLock { results[index] = result }
+            state.withLock { $0.results[index] = result }
         }
-        let finished: [Result]? = lock.withLock {
-            running -= 1
-            return running == 0 ? results.map { $0! } : nil
+        let finished: [Result]? = state.withLock { state in
+            state.running -= 1
+            return state.running == 0 ? state.results.map { $0! } : nil
         }
         if let finished { continuation.resume(returning: finished) }
     }
 
     private func take() -> Int? {
-        lock.withLock {
-            guard next < items.count else { return nil }
-            defer { next += 1 }
-            return next
+        state.withLock { state in
+            guard state.next < items.count else { return nil }
+            defer { state.next += 1 }
+            return state.next
         }
     }
 }

@@ -19,19 +19,18 @@ import Darwin
 /// let lock = try ExclusiveLock.acquire(at: bundle + "/" + ExclusiveLock.fileName, activity: "working on 'App.xcodeproj'")
 /// defer { lock.release() }
 /// ```
-public final class ExclusiveLock: @unchecked Sendable {
+public final class ExclusiveLock: Sendable {
     /// The name every Slipway lock file has, wherever it lives (git steps and sync's clean-tree
     /// check leave files with this name alone).
     public static let fileName = ".slipway-lock"
 
     /// The lock file.
     public let path: String
-    private let guardian = NSLock()
-    private var descriptor: Int32
+    private let descriptor: Locked<Int32>
 
     private init(path: String, descriptor: Int32) {
         self.path = path
-        self.descriptor = descriptor
+        self.descriptor = Locked(descriptor)
     }
 
     deinit { release() }
@@ -106,7 +105,7 @@ public final class ExclusiveLock: @unchecked Sendable {
     /// "the" lock. Leaving the file would also be safe, but it sits in the user's project and
     /// would show up in `git status`.
     public func release() {
-        guardian.withLock {
+        descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             if Self.isCurrentFile(descriptor, at: path) { unlink(path) }
             close(descriptor)

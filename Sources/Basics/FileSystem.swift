@@ -99,8 +99,24 @@ extension FileSystem {
 
     /// True when `path` is a directory (a link to one counts).
     public func isDirectory(_ path: String) -> Bool {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+        // Follows links as stat(2) does, through this file system rather than the disk; 40
+        // links in a row is where the kernel gives up too (ELOOP).
+        var current = path
+        for _ in 0..<40 {
+            switch kind(of: current) {
+            case .directory?: return true
+            case .symbolicLink?:
+                guard let target = destinationOfSymbolicLink(current), !target.isEmpty else { return false }
+                if target.hasPrefix("/") {
+                    current = target
+                } else {
+                    let parent = (current as NSString).deletingLastPathComponent
+                    current = parent.isEmpty ? target : parent + "/" + target
+                }
+            default: return false
+            }
+        }
+        return false
     }
 
     /// The file decoded as UTF-8; throws `FileSystemError.notUTF8` naming the first bad byte.

@@ -7,11 +7,10 @@ import Foundation
 /// it object by object just before exiting, where the kernel takes the memory back at once.
 /// (git never frees at exit, for the same reason.)
 public enum ProcessLifetime {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var kept: [Any] = []
+    private static let kept = Locked<[Any]>([])
 
     /// Keeps `value` (and everything it refers to) alive until the process exits.
     public static func keepUntilExit(_ value: Any) {
-        lock.withLock { kept.append(value) }
+        kept.withLock { $0.append(value) }
     }
 }

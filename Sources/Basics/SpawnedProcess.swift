@@ -18,13 +18,12 @@ struct TextFileBusy: Error {
 /// A child started with posix_spawn in its own process group, and the thread that reads its
 /// output and reaps it. Owns the pipes; `waitForExit` resumes once the child has exited and its
 /// output is drained.
-final class SpawnedProcess: @unchecked Sendable {
+final class SpawnedProcess: Sendable {
     let pid: pid_t
     private let stdoutFD: Int32
     private let stderrFD: Int32
     private let captureLimit: Int
-    private let lock = NSLock()
-    private var exited = false
+    private let exited = Locked(false)
 
     init(path: String, spec: ProcessSpec, captureLimit: Int) throws {
         self.captureLimit = captureLimit
@@ -151,7 +150,7 @@ final class SpawnedProcess: @unchecked Sendable {
             if result <= 0 { return result == 0 ? nil : .exited(-1) }
             break
         }
-        lock.withLock { exited = true }
+        exited.withLock { $0 = true }
         let signal = raw & 0x7f
         if signal == 0 { return .exited((raw >> 8) & 0xff) }
         return .signalled(signal)
@@ -165,7 +164,7 @@ final class SpawnedProcess: @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanos))) { [self] in
             // The group may outlive its leader (a background grandchild): kill it regardless.
             kill(-group, SIGKILL)
-            _ = lock.withLock { exited }
+            _ = exited.value
         }
     }
 }

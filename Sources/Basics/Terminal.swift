@@ -42,17 +42,16 @@ public struct FileDescriptorOutput: TextOutput {
 }
 
 /// Collects text in memory (tests, and the CLI's own buffering).
-public final class BufferedOutput: TextOutput, @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = ""
+public final class BufferedOutput: TextOutput, Sendable {
+    private let storage = Locked("")
 
     /// An empty buffer.
     public init() {}
 
-    public func write(_ text: String) { lock.withLock { storage += text } }
+    public func write(_ text: String) { storage.withLock { $0 += text } }
 
     /// Everything written so far.
-    public var text: String { lock.withLock { storage } }
+    public var text: String { storage.value }
 }
 
 /// How to style human output: colour and live updates only on a terminal, never when

@@ -7,13 +7,17 @@ extension GitRepository {
     /// - Parameters:
     ///   - message: the commit message, cleaned up as `git commit -m` does (trailing white
     ///     space and surplus blank lines removed, one final newline).
-    ///   - signature: author and committer; nil uses `user.name`/`user.email` from git's config.
+    ///   - signature: author and committer; nil uses the identity `defaultSignature(environment:)`
+    ///     finds (`GIT_AUTHOR_*` in `environment`, else `user.name`/`user.email` from git's config).
     ///   - allowEmpty: commit even when the staged tree equals HEAD's.
+    ///   - environment: the committer's environment, read only when `signature` is nil; empty
+    ///     by default (git's configuration alone).
     /// - Returns: the new commit's id.
     /// - Throws: `GitError.nothingToCommit`, `.emptyCommitMessage`, `.signatureUnavailable`,
     ///   `.bareRepository`, `.operationFailed` (e.g. a merge in progress, unresolved conflicts).
     @discardableResult
-    public func commit(message: String, signature: GitSignature? = nil, allowEmpty: Bool = false) throws -> GitOID {
+    public func commit(message: String, signature: GitSignature? = nil, allowEmpty: Bool = false,
+                       environment: [String: String] = [:]) throws -> GitOID {
         let workdir = try requireWorkingDirectory(for: "commit")
         let text = cleanedMessage(message)
         guard !text.isEmpty else { throw GitError.emptyCommitMessage(repository: workdir) }
@@ -48,7 +52,7 @@ extension GitRepository {
                 .operationFailed(operation: "read the staged tree of", subject: workdir, libgit2: $0.message)
             }
             defer { git_tree_free(tree) }
-            let identity = try signature ?? defaultSignature(repo)
+            let identity = try signature ?? defaultSignature(repo, environment: environment)
             var parents: [OpaquePointer?] = parent.map { [$0] } ?? []
             var newID = git_oid()
             try identity.withRaw { raw in
@@ -64,22 +68,24 @@ extension GitRepository {
 
     /// Stages `paths` (see `stage(paths:)`) and commits them with whatever else is staged.
     /// - Returns: the new commit's id.
-    /// - Throws: what `stage(paths:)` and `commit(message:signature:allowEmpty:)` throw.
+    /// - Throws: what `stage(paths:)` and `commit(message:signature:allowEmpty:environment:)` throw.
     @discardableResult
     public func commit(
-        message: String, paths: [String], signature: GitSignature? = nil, allowEmpty: Bool = false
+        message: String, paths: [String], signature: GitSignature? = nil, allowEmpty: Bool = false,
+        environment: [String: String] = [:]
     ) throws -> GitOID {
         try stage(paths: paths)
-        return try commit(message: message, signature: signature, allowEmpty: allowEmpty)
+        return try commit(message: message, signature: signature, allowEmpty: allowEmpty, environment: environment)
     }
 
     /// Stages every change to tracked files and commits, like `git commit -a`. Untracked files
     /// are not added.
     /// - Returns: the new commit's id.
-    /// - Throws: what `stageAllTracked()` and `commit(message:signature:allowEmpty:)` throw.
+    /// - Throws: what `stageAllTracked()` and `commit(message:signature:allowEmpty:environment:)` throw.
     @discardableResult
-    public func commitAll(message: String, signature: GitSignature? = nil, allowEmpty: Bool = false) throws -> GitOID {
+    public func commitAll(message: String, signature: GitSignature? = nil, allowEmpty: Bool = false,
+                          environment: [String: String] = [:]) throws -> GitOID {
         try stageAllTracked()
-        return try commit(message: message, signature: signature, allowEmpty: allowEmpty)
+        return try commit(message: message, signature: signature, allowEmpty: allowEmpty, environment: environment)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import CLibgit2
 import Foundation
 
@@ -32,9 +33,8 @@ public struct GitHead: Sendable, Hashable {
 ///
 /// libgit2 handles must not be used from two threads at once, so every call that reaches the
 /// handle goes through one lock; that is what makes sharing a repository between tasks safe.
-public final class GitRepository: @unchecked Sendable {
-    private let handle: OpaquePointer
-    private let lock = NSLock()
+public final class GitRepository: Sendable {
+    private let handle: Locked<OpaquePointer>
 
     /// The working directory, without a trailing slash; nil for a bare repository.
     public let workingDirectory: String?
@@ -46,14 +46,14 @@ public final class GitRepository: @unchecked Sendable {
 
     /// Takes ownership of an open libgit2 handle.
     init(handle: OpaquePointer) {
-        self.handle = handle
+        self.handle = Locked(handle)
         workingDirectory = string(git_repository_workdir(handle)).map(Self.trimmingSlash)
         gitDirectory = Self.trimmingSlash(string(git_repository_path(handle)) ?? "")
         commonDirectory = string(git_repository_commondir(handle)).map(Self.trimmingSlash) ?? gitDirectory
     }
 
     deinit {
-        git_repository_free(handle)
+        git_repository_free(handle.value)
     }
 
     /// Opens the repository whose working directory, `.git` directory or bare directory is
@@ -153,9 +153,7 @@ public final class GitRepository: @unchecked Sendable {
 
     /// Runs `body` with the raw handle while holding the repository's lock.
     func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(handle)
+        try handle.withLock { try body($0) }
     }
 
     /// The working directory, or `bareRepository` naming `operation` when there is none.

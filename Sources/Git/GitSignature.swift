@@ -48,17 +48,18 @@ public struct GitSignature: Sendable, Hashable {
 
 extension GitRepository {
     /// The identity git would use here: as git does, `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL` (or the
-    /// `GIT_COMMITTER_` pair) from the environment when set (CI runners often set them), else
+    /// `GIT_COMMITTER_` pair) from `environment` when set (CI runners often set them), else
     /// `user.name` and `user.email` from the repository's, the user's and the system's
     /// configuration; dated now.
+    /// - Parameter environment: the environment of whoever commits: a step's environment, or
+    ///   the command's process environment.
     /// - Throws: `GitError.signatureUnavailable` when no identity is configured.
-    public func defaultSignature() throws -> GitSignature {
-        try withHandle { repo in try self.defaultSignature(repo) }
+    public func defaultSignature(environment: [String: String]) throws -> GitSignature {
+        try withHandle { repo in try self.defaultSignature(repo, environment: environment) }
     }
 
-    /// `defaultSignature()` with the lock already held.
-    func defaultSignature(_ repo: OpaquePointer) throws -> GitSignature {
-        let environment = ProcessInfo.processInfo.environment
+    /// `defaultSignature(environment:)` with the lock already held.
+    func defaultSignature(_ repo: OpaquePointer, environment: [String: String]) throws -> GitSignature {
         for prefix in ["GIT_AUTHOR_", "GIT_COMMITTER_"] {
             if let name = environment[prefix + "NAME"], !name.isEmpty, let email = environment[prefix + "EMAIL"], !email.isEmpty {
                 return GitSignature(name: name, email: email)

@@ -162,12 +162,16 @@ extension GitRepository {
     /// - Parameters:
     ///   - target: the revision to tag, `HEAD` by default.
     ///   - message: the annotation, cleaned up as `git tag -m` does.
-    ///   - signature: the tagger; nil uses `user.name`/`user.email` from git's config.
+    ///   - signature: the tagger; nil uses the identity `defaultSignature(environment:)` finds
+    ///     (`GIT_COMMITTER_*`/`GIT_AUTHOR_*` in `environment`, else git's configuration).
+    ///   - environment: the tagger's environment, read only when `signature` is nil; empty by
+    ///     default (git's configuration alone).
     /// - Throws: `GitError.tagConflict`, `.invalidName`, `.revisionNotFound`,
     ///   `.signatureUnavailable`, `.operationFailed`.
     @discardableResult
     public func createAnnotatedTag(
-        name: String, target: String = "HEAD", message: String, signature: GitSignature? = nil
+        name: String, target: String = "HEAD", message: String, signature: GitSignature? = nil,
+        environment: [String: String] = [:]
     ) throws -> GitTagCreation {
         try withHandle { repo in
             var valid: Int32 = 0
@@ -187,7 +191,7 @@ extension GitRepository {
                 .revisionNotFound(revision: target, repository: self.displayPath, libgit2: $0.message)
             }
             defer { git_object_free(object) }
-            let tagger = try signature ?? defaultSignature(repo)
+            let tagger = try signature ?? defaultSignature(repo, environment: environment)
             let text = cleanedMessage(message)
             var tagID = git_oid()
             let code = try tagger.withRaw { raw in git_tag_create(&tagID, repo, name, object, raw, text, 0) }

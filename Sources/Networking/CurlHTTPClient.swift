@@ -64,8 +64,7 @@ private final class CurlTransfer: @unchecked Sendable {
     private let progress: HTTPProgressHandler?
     /// With a body to send, progress follows the upload; otherwise the download.
     private let reportsDownload: Bool
-    private let lock = NSLock()
-    private var cancelled = false
+    private let cancelled = Locked(false)
 
     // Touched only by the thread running the transfer.
     private var upload: UploadSource?
@@ -114,8 +113,8 @@ private final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    func cancel() { lock.withLock { cancelled = true } }
-    private var isCancelled: Bool { lock.withLock { cancelled } }
+    func cancel() { cancelled.withLock { $0 = true } }
+    private var isCancelled: Bool { cancelled.value }
 
     /// Runs the transfer to its end; called on a thread of its own.
     func run() -> Result<HTTPResponse, any Error> {

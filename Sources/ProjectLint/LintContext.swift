@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import PBXProj
 import Sync
@@ -95,25 +96,24 @@ final class LintMemo: Sendable {
 }
 
 /// A value computed at most once, on first use, by whichever caller comes first.
-final class LintOnce<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value?
+final class LintOnce<Value: Sendable>: Sendable {
+    private let value = Locked<Value?>(nil)
 
     func get(_ make: () -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = value { return known }
-        let made = make()
-        value = made
-        return made
+        value.withLock { value in
+            if let known = value { return known }
+            let made = make()
+            value = made
+            return made
+        }
     }
 }
 
 extension LintContext {
     /// Where each object's id is in the file (added objects and unknown ids left out).
-    func locations(of ids: some Sequence<ObjectID>) -> [ObjectID: SourceLocation] {
+    func locations(of ids: some Sequence<ObjectID>) -> [ObjectID: PBXProj.SourceLocation] {
         guard let locator = memo.locator.get({ project.map { $0.objectLocator() } }) else { return [:] }
-        var result: [ObjectID: SourceLocation] = [:]
+        var result: [ObjectID: PBXProj.SourceLocation] = [:]
         for id in ids where result[id] == nil { result[id] = locator.location(of: id) }
         return result
     }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A signing storage in a local directory. Writes are atomic (a temporary file in the same
@@ -8,11 +9,14 @@ public struct DirectorySigningStorage: SigningStorage {
     public let root: String
     /// Whether writes are refused.
     public let isReadOnly: Bool
+    private let fileSystem: any FileSystem
 
-    /// A storage at `root`.
-    public init(root: String, readOnly: Bool = false) {
+    /// A storage at `root` on `fileSystem`. (Reads go through `StorageFileAccess`, which opens
+    /// files without following links, on the local disk.)
+    public init(root: String, readOnly: Bool = false, fileSystem: any FileSystem = LocalFileSystem()) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         self.isReadOnly = readOnly
+        self.fileSystem = fileSystem
     }
 
     /// The directory's path.
@@ -20,18 +24,29 @@ public struct DirectorySigningStorage: SigningStorage {
 
     /// Every regular file below the root, as relative paths, sorted.
     public func list() async throws -> [String] {
+        // The root is no symbolic link (checked), so its own kind is what it names.
         try StorageFileAccess.checkNoLinks(root: root, relative: "")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else { return [] }
-        guard isDirectory.boolValue else {
-            throw SigningStorageError.unreachable(storage: root, detail: "it is a file, not a directory")
+        switch fileSystem.kind(of: root) {
+        case nil: return []
+        case .directory?: break
+        default: throw SigningStorageError.unreachable(storage: root, detail: "it is a file, not a directory")
         }
-        guard let walker = FileManager.default.enumerator(atPath: root) else {
+        guard let top = try? fileSystem.kinds(ofDirectory: root) else {
             throw SigningStorageError.unreachable(storage: root, detail: "it cannot be listed")
         }
+        // Regular files only; links are neither listed nor entered, and a folder below the root
+        // that cannot be listed is skipped, as a directory enumerator does.
         var files: [String] = []
-        while let path = walker.nextObject() as? String {
-            if walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular { files.append(path) }
+        var pending: [(prefix: String, entries: [(name: String, kind: FileKind?)])] = [("", top)]
+        while let (prefix, entries) = pending.popLast() {
+            for entry in entries {
+                let relative = prefix + entry.name
+                if entry.kind == .file {
+                    files.append(relative)
+                } else if entry.kind == .directory, let inner = try? fileSystem.kinds(ofDirectory: root + "/" + relative) {
+                    pending.append((relative + "/", inner))
+                }
+            }
         }
         return files.sorted()
     }
@@ -48,10 +63,10 @@ public struct DirectorySigningStorage: SigningStorage {
         try SigningLayout.validate(path: path)
         try requireWritable("write '\(path)'")
         try StorageFileAccess.checkNoLinks(root: root, relative: path)
-        let full = URL(fileURLWithPath: root + "/" + path)
+        let full = root + "/" + path
         do {
-            try FileManager.default.createDirectory(at: full.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: full, options: .atomic)
+            try fileSystem.createDirectory((full as NSString).deletingLastPathComponent)
+            try fileSystem.writeAtomically(bytes, to: full)
         } catch {
             throw SigningStorageError.writeFailed(storage: root, detail: "'\(path)': \(error.localizedDescription)")
         }
@@ -63,9 +78,9 @@ public struct DirectorySigningStorage: SigningStorage {
         try requireWritable("delete '\(path)'")
         try StorageFileAccess.checkNoLinks(root: root, relative: path)
         let full = root + "/" + path
-        guard FileManager.default.fileExists(atPath: full) else { return }
+        guard fileSystem.exists(full) else { return }
         do {
-            try FileManager.default.removeItem(atPath: full)
+            try fileSystem.remove(full)
         } catch {
             throw SigningStorageError.writeFailed(storage: root, detail: "'\(path)': \(error.localizedDescription)")
         }

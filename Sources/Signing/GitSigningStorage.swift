@@ -21,46 +21,57 @@ public struct GitSigningStorage: SigningStorage {
     public let isReadOnly: Bool
     /// The author of commits; nil uses git's configured identity, or `Slipway <slipway@localhost>`.
     public let signature: GitSignature?
+    /// Where `GIT_AUTHOR_*` may name the author when `signature` is nil (see
+    /// `GitRepository.defaultSignature(environment:)`).
+    private let environment: [String: String]
     private let credentials: GitCredentials?
     private let files: DirectorySigningStorage
 
-    private init(url: String, clonePath: String, readOnly: Bool, signature: GitSignature?, credentials: GitCredentials?) {
+    private init(url: String, clonePath: String, readOnly: Bool, signature: GitSignature?, environment: [String: String],
+                 credentials: GitCredentials?, fileSystem: any FileSystem) {
         self.url = url
         self.clonePath = clonePath
         self.isReadOnly = readOnly
         self.signature = signature
+        self.environment = environment
         self.credentials = credentials
-        self.files = DirectorySigningStorage(root: clonePath, readOnly: readOnly)
+        self.files = DirectorySigningStorage(root: clonePath, readOnly: readOnly, fileSystem: fileSystem)
     }
 
     /// Clones `url` afresh into `cacheDirectory` (replacing an earlier clone there) and opens it.
+    /// - Parameter environment: where `GIT_AUTHOR_*` may name the author of `save`'s commits
+    ///   when `signature` is nil (the step's or the command's environment).
     /// - Parameter branch: the branch to use (it must exist); nil for the repository's default,
     ///   or `main` for an empty repository.
+    /// - Parameter fileSystem: where the cache folder is made and the clone put in place (the
+    ///   clone itself is libgit2's, on the local disk).
     /// - Throws: `SigningStorageError.unreachable` naming the repository (a read-only open uses
     ///   the cached clone instead when there is one).
     public static func open(
         url: String, cacheDirectory: String, branch: String? = nil, readOnly: Bool,
-        signature: GitSignature? = nil, credentials: GitCredentials? = nil
+        signature: GitSignature? = nil, environment: [String: String] = [:], credentials: GitCredentials? = nil,
+        fileSystem: any FileSystem = LocalFileSystem()
     ) async throws -> GitSigningStorage {
         let clonePath = cacheDirectory + "/clone"
         let fresh = cacheDirectory + "/clone.new-\(UInt32.random(in: 0...UInt32.max))"
-        let manager = FileManager.default
         do {
-            try manager.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+            try fileSystem.createDirectory(cacheDirectory)
             _ = try await BlockingWork.run(name: "slipway-signing-clone") {
                 // off-pool: a thread of its own.
                 try GitRepository.clone(url: url, to: fresh, checkout: branch, credentials: credentials)
             }
-            try? manager.removeItem(atPath: clonePath)
-            try manager.moveItem(atPath: fresh, toPath: clonePath)
+            try? fileSystem.remove(clonePath)
+            try fileSystem.move(fresh, to: clonePath)
         } catch {
-            try? manager.removeItem(atPath: fresh)
-            if readOnly, manager.fileExists(atPath: clonePath + "/.git") {
-                return GitSigningStorage(url: url, clonePath: clonePath, readOnly: true, signature: signature, credentials: credentials)
+            try? fileSystem.remove(fresh)
+            if readOnly, fileSystem.exists(clonePath + "/.git") {
+                return GitSigningStorage(url: url, clonePath: clonePath, readOnly: true, signature: signature, environment: environment,
+                                         credentials: credentials, fileSystem: fileSystem)
             }
             throw SigningStorageError.unreachable(storage: url, detail: Self.describe(error))
         }
-        return GitSigningStorage(url: url, clonePath: clonePath, readOnly: readOnly, signature: signature, credentials: credentials)
+        return GitSigningStorage(url: url, clonePath: clonePath, readOnly: readOnly, signature: signature, environment: environment,
+                                 credentials: credentials, fileSystem: fileSystem)
     }
 
     /// The repository's URL.
@@ -97,12 +108,12 @@ public struct GitSigningStorage: SigningStorage {
     public func save(message: String) async throws {
         guard !isReadOnly else { return }
         let paths = try await list()
-        let (url, clonePath, signature, credentials) = (url, clonePath, signature, credentials)
+        let (url, clonePath, signature, environment, credentials) = (url, clonePath, signature, environment, credentials)
         try await BlockingWork.run(name: "slipway-signing-push") {
             let repository = try GitRepository.open(at: clonePath)
             try repository.stageAllTracked()
             if !paths.isEmpty { try repository.stage(paths: paths) }
-            let author = signature ?? (try? repository.defaultSignature()) ?? GitSignature(name: "Slipway", email: "slipway@localhost")
+            let author = signature ?? (try? repository.defaultSignature(environment: environment)) ?? GitSignature(name: "Slipway", email: "slipway@localhost")
             let wasEmpty = try repository.head().isUnborn
             do {
                 try repository.commit(message: message, signature: author)

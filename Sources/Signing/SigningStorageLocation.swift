@@ -53,11 +53,17 @@ public enum SigningStorageLocation: Sendable, Equatable {
         public var s3Credentials: AWSCredentials?
         /// s3: the HTTP client (with retries).
         public var http: RetryingHTTPClient?
+        /// git: the environment whose `GIT_AUTHOR_*` may name the author of commits (a step's,
+        /// or the command's process environment); git's configuration when they are not set.
+        public var environment: [String: String]
+        /// Where directory storages and git clones live (the local disk unless a test says).
+        public var fileSystem: any FileSystem
 
         /// Creates settings.
         public init(readOnly: Bool, cacheDirectory: String, gitBranch: String? = nil, gitCredentials: GitCredentials? = nil,
                     s3Endpoint: URL? = nil, s3Region: String = "us-east-1", s3Credentials: AWSCredentials? = nil,
-                    http: RetryingHTTPClient? = nil) {
+                    http: RetryingHTTPClient? = nil, environment: [String: String] = [:],
+                    fileSystem: any FileSystem = LocalFileSystem()) {
             self.readOnly = readOnly
             self.cacheDirectory = cacheDirectory
             self.gitBranch = gitBranch
@@ -66,6 +72,8 @@ public enum SigningStorageLocation: Sendable, Equatable {
             self.s3Region = s3Region
             self.s3Credentials = s3Credentials
             self.http = http
+            self.environment = environment
+            self.fileSystem = fileSystem
         }
     }
 
@@ -74,12 +82,13 @@ public enum SigningStorageLocation: Sendable, Equatable {
     public func open(_ settings: Settings) async throws -> any SigningStorage {
         switch self {
         case let .directory(path):
-            return DirectorySigningStorage(root: path, readOnly: settings.readOnly)
+            return DirectorySigningStorage(root: path, readOnly: settings.readOnly, fileSystem: settings.fileSystem)
         case let .git(url):
             let digest = SHA256.hash(data: Data(url.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
             return try await GitSigningStorage.open(url: url, cacheDirectory: settings.cacheDirectory + "/signing/" + digest,
                                                     branch: settings.gitBranch, readOnly: settings.readOnly,
-                                                    credentials: settings.gitCredentials)
+                                                    environment: settings.environment, credentials: settings.gitCredentials,
+                                                    fileSystem: settings.fileSystem)
         case let .s3(bucket, prefix):
             guard let credentials = settings.s3Credentials, let http = settings.http else {
                 throw SigningStorageError.invalidLocation(

@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+import Basics
 import Foundation
 
 /// Slipway's encrypted file format, version 1. All integers big-endian:
@@ -20,7 +21,7 @@ import Foundation
 /// scrypt(passphrase, salt) gives 48 bytes: the AES-256 key (0..<32) and the key check (32..<48),
 /// which tells a wrong passphrase apart from an altered file. The 59 header bytes are the GCM's
 /// additional authenticated data, so changing any byte of the file fails the tag.
-public final class SlipwayCipher: SigningFileCipher, @unchecked Sendable {
+public final class SlipwayCipher: SigningFileCipher, Sendable {
     /// The format's magic bytes.
     public static let magic: [UInt8] = Array("SLPWSIGN".utf8)
     /// The header's length in bytes.
@@ -39,8 +40,7 @@ public final class SlipwayCipher: SigningFileCipher, @unchecked Sendable {
     /// Whether every file must carry `parameters` and `salt` (a storage's cipher, made from its
     /// manifest): then one command derives at most one key, whatever the files' headers say.
     public let requiresStorageKey: Bool
-    private let lock = NSLock()
-    private var keys: [KeyID: DerivedKey] = [:]
+    private let keys = Locked<[KeyID: DerivedKey]>([:])
 
     /// A cipher for one storage. New files are written with `parameters` and `salt` (random
     /// when nil), so a storage derives its key once per run; each file gets its own random nonce.
@@ -122,13 +122,13 @@ public final class SlipwayCipher: SigningFileCipher, @unchecked Sendable {
 
     private func derivedKey(parameters: ScryptParameters, salt: [UInt8]) throws -> DerivedKey {
         let id = KeyID(parameters: parameters, salt: salt)
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = keys[id] { return known }
-        let bytes = try Scrypt.derive(passphrase: passphrase, salt: salt, parameters: parameters, length: 48)
-        let derived = DerivedKey(key: SymmetricKey(data: bytes[0..<32]), check: Array(bytes[32..<48]))
-        keys[id] = derived
-        return derived
+        return try keys.withLock { keys in
+            if let known = keys[id] { return known }
+            let bytes = try Scrypt.derive(passphrase: passphrase, salt: salt, parameters: parameters, length: 48)
+            let derived = DerivedKey(key: SymmetricKey(data: bytes[0..<32]), check: Array(bytes[32..<48]))
+            keys[id] = derived
+            return derived
+        }
     }
 
     private static func bigEndian(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }

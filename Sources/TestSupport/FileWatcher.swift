@@ -26,22 +26,6 @@ public enum FileWatcher {
     }
 }
 
-/// A value shared between a test and the threads or callbacks it starts, behind a lock.
-public final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    public init(_ value: Value) { stored = value }
-
-    public var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    /// Changes the value in place, under the lock.
-    public func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-}
-
 /// What /proc says of a process (Linux).
 public enum ProcessState {
     /// True once `pid` has exited (a zombie that nobody has reaped yet counts), checking every

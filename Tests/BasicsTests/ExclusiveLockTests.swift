@@ -85,14 +85,14 @@ struct ExclusiveLockTests {
             STDOUT->autoflush(1); print "locked $$\\n"; sleep 600;
             """
         let (lines, continuation) = AsyncStream<String>.makeStream()
-        let buffer = LockedBox("")
+        let buffer = Locked("")
         let child = Task {
             defer { continuation.finish() }
             return try await LocalProcessRunner().run(
                 ProcessSpec(executable: "/usr/bin/env", arguments: ["perl", "-e", script, path], environment: ProcessInfo.processInfo.environment)
             ) { stream, bytes in
                 guard stream == .standardOutput else { return }
-                buffer.mutate { $0 += String(decoding: bytes, as: UTF8.self) }
+                buffer.withLock { $0 += String(decoding: bytes, as: UTF8.self) }
                 if buffer.value.hasSuffix("\n") { continuation.yield(buffer.value) }
             }
         }

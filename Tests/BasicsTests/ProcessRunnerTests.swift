@@ -31,11 +31,11 @@ import TestThreads
     /// creates the file it waits for): no pause that a loaded machine could outlast.
     @Test func streamsOutputAsItArrives() async throws {
         let folder = try TemporaryDirectory()
-        let chunks = LockedBox<[String]>([])
+        let chunks = Locked<[String]>([])
         let script = "echo one; while [ ! -e seen ]; do sleep 0.01; done; echo two"
         let spec = ProcessSpec(executable: "sh", arguments: ["-c", script], environment: environment, workingDirectory: folder.path)
         _ = try await runner.run(spec) { _, bytes in
-            chunks.mutate { $0.append(String(decoding: bytes, as: UTF8.self)) }
+            chunks.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
             FileManager.default.createFile(atPath: folder.path + "/seen", contents: nil)
         }
         #expect(chunks.value == ["one\n", "two\n"])

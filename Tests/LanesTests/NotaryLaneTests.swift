@@ -131,14 +131,14 @@ struct NotaryLaneTests {
     @Test func stapleAndNotarizeOptionsAreCheckedWhenTheStepIsMade() throws {
         #expect(throws: StepError.invalidOption(name: "file", problem: "'build/App.zip' is a .zip; a .zip cannot be stapled: staple the "
                                                 + ".app before zipping it (and zip it again), or staple the .dmg or .pkg")) {
-            _ = try AppleStapleStep(options: StepOptions(["file": .string("build/App.zip")]))
+            _ = try AppleStapleStep(options: StepOptions(["file": .string("build/App.zip")], for: AppleStapleStep.description))
         }
         let options: [String: OptionValue] = ["file": .string("App.zip"), "issuer-id": .string(Self.issuer), "key-id": .string("ABC123DEFG"),
                                               "key-file": .string("AuthKey.p8"), "webhook": .string("http://example.com/hook"),
                                               "notary-url": .string("https://appstoreconnect.apple.com"),
                                               "s3-endpoint": .string("https://s3-accelerate.amazonaws.com")]
         #expect(throws: StepError.invalidOption(name: "webhook", problem: "'http://example.com/hook' is not an https:// URL")) {
-            _ = try AppleNotarizeStep(options: StepOptions(options))
+            _ = try AppleNotarizeStep(options: StepOptions(options, for: AppleNotarizeStep.description))
         }
         #expect(try fake.state().requests.isEmpty)
     }

@@ -89,7 +89,7 @@ struct SigningCleanupLaneTests {
 
     @Test func anEmptyKeychainOptionIsRefusedWhenTheStepIsMade() throws {
         #expect(throws: StepError.invalidOption(name: "keychain", problem: "is empty; give the keychain path signing.sync used")) {
-            _ = try SigningCleanupStep(options: StepOptions(["keychain": .string(" ")]))
+            _ = try SigningCleanupStep(options: StepOptions(["keychain": .string(" ")], for: SigningCleanupStep.description))
         }
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Testing
 import TestSupport
@@ -103,11 +104,11 @@ import TestThreads
         // The signal is sent from a thread of its own the moment the step has started (see
         // FileWatcher: an awaiting task could resume only after the step's 60 s).
         let pid = process.processIdentifier
-        let sent = LockedBox("")
+        let sent = Locked("")
         FileWatcher.whenExists(folder.path + "/started") { appeared in
             let state = ProcessProbe.signalState(pid)
             let result = appeared ? kill(pid, signal) : -2
-            sent.value = "kill returned \(result) (errno \(errno)); slipway's threads:\n\(state)"
+            sent.withLock { $0 = "kill returned \(result) (errno \(errno)); slipway's threads:\n\(state)" }
         }
         process.waitUntilExit()
         #expect(process.terminationStatus == 130, "\(sent.value)")

@@ -37,7 +37,7 @@ import Testing
             @Test func alsoPasses() { #expect(two() > 1) }
             @Test func fails() { #expect(two() == 3) }
             """)
-        let step = try SwiftTestStep(options: StepOptions(["configuration": .string("debug")]))
+        let step = try SwiftTestStep(options: StepOptions(["configuration": .string("debug")], for: SwiftTestStep.description))
         do {
             _ = try await step.run(in: context(folder.path))
             Issue.record("a failing test must fail the step")
@@ -52,7 +52,7 @@ import Testing
         let folder = try TemporaryDirectory(prefix: "slipway-clean")
         try folder.write("a.txt", "a")
         try Shell.run("git init -q -b main && git add a.txt && git -c user.name=T -c user.email=t@e commit -qm one", in: folder.path)
-        let clean = try GitEnsureCleanStep(options: StepOptions())
+        let clean = try GitEnsureCleanStep(options: StepOptions([:], for: GitEnsureCleanStep.description))
         #expect(try await clean.run(in: context(folder.path)) == ["branch": "main"])
         try folder.write("a.txt", "changed")
         try folder.write("new.txt", "new")
@@ -67,7 +67,7 @@ import Testing
                 Commit or stash them first, or set allow-untracked: true if only untracked files remain.
                 """)
         }
-        let tolerant = try GitEnsureCleanStep(options: StepOptions(["allow-untracked": .bool(true)]))
+        let tolerant = try GitEnsureCleanStep(options: StepOptions(["allow-untracked": .bool(true)], for: GitEnsureCleanStep.description))
         await #expect(throws: StepError.self) { try await tolerant.run(in: context(folder.path)) }
         try Shell.run("git checkout -q a.txt", in: folder.path)
         #expect(try await tolerant.run(in: context(folder.path)) == ["branch": "main"])
@@ -75,7 +75,7 @@ import Testing
 
     @Test func gitEnsureCleanOutsideARepository() async throws {
         let folder = try TemporaryDirectory(prefix: "slipway-norepo")
-        let step = try GitEnsureCleanStep(options: StepOptions())
+        let step = try GitEnsureCleanStep(options: StepOptions([:], for: GitEnsureCleanStep.description))
         await #expect(throws: (any Error).self) { try await step.run(in: context(folder.path)) }
     }
 }

@@ -32,7 +32,7 @@ import Testing
                                                  "owner": .string(fake.owner), "token": .string(fake.token),
                                                  "deploygate-url": .string(fake.baseURL)]
             values.merge(extra) { $1 }
-            return StepOptions(values)
+            return StepOptions(values, for: UploadStep.description)
         }
 
         func run(_ extra: [String: OptionValue] = [:]) async throws -> StepOutputs {

@@ -36,7 +36,7 @@ import Testing
                                                  "app-id": .string(fake.appID), "service-account": .string(fake.serviceAccountJSON),
                                                  "firebase-url": .string(fake.baseURL), "poll-interval": .string("10s")]
             values.merge(extra) { $1 }
-            return StepOptions(values)
+            return StepOptions(values, for: UploadStep.description)
         }
 
         func run(_ extra: [String: OptionValue] = [:]) async throws -> StepOutputs {

@@ -39,11 +39,11 @@ struct LintStepTests {
     @Test func warningsPassByDefaultAndFailWithFailOnWarning() async throws {
         let folder = try project(EmptyGroupRule())
         let events = Collector()
-        let outputs = try await LintStep(options: StepOptions(["project": .string("App.xcodeproj")])).run(in: context(folder.path, events))
+        let outputs = try await LintStep(options: StepOptions(["project": .string("App.xcodeproj")], for: LintStep.description)).run(in: context(folder.path, events))
         #expect(outputs == ["errors": "0", "warnings": "1", "notes": "0", "findings": "1"])
         #expect(events.lines == ["warning: App.xcodeproj/project.pbxproj:8: group 'Leftovers' is empty; remove it [empty-group]"])
         let strict = try LintStep(options: StepOptions(["project": .string("App.xcodeproj"), "fail-on": .string("warning"),
-                                                        "sarif": .string("build/lint.sarif")]))
+                                                        "sarif": .string("build/lint.sarif")], for: LintStep.description))
         await #expect(throws: StepError.failed("0 errors, 1 warning, 0 notes in \(folder.path)/App.xcodeproj/project.pbxproj (fail-on: warning)")) {
             _ = try await strict.run(in: context(folder.path, Collector()))
         }
@@ -56,7 +56,7 @@ struct LintStepTests {
         await #expect(throws: StepError.invalidOption(
             name: "config",
             problem: "\(folder.path)/.slipway/lint.yml:2:3: error: unknown rule 'orphan'; 'slipway xcodeproj lint --rules' lists them.")) {
-            _ = try await LintStep(options: StepOptions(["project": .string("App.xcodeproj")])).run(in: context(folder.path, Collector()))
+            _ = try await LintStep(options: StepOptions(["project": .string("App.xcodeproj")], for: LintStep.description)).run(in: context(folder.path, Collector()))
         }
     }
 }

@@ -19,6 +19,28 @@ import TestThreads
         #expect(throws: StepError.invalidOption(name: "bad", problem: "expected a string, got {}")) { try options.string("bad") }
     }
 
+    @Test func declaredDefaultsApplyWhenAnOptionIsAbsentOrNull() throws {
+        let description = StepDescription(id: "test.defaults", summary: "Defaults", options: [
+            .optional("s", .string, default: .string("d"), "A string."),
+            .optional("n", .int, default: .int(3), "An integer."),
+            .optional("b", .bool, default: .bool(true), "A flag."),
+            .optional("t", .duration, default: .string("1m"), "A duration."),
+            .optional("plain", .string, "No default."),
+        ])
+        #expect(description.defaultValues == ["s": .string("d"), "n": .int(3), "b": .bool(true), "t": .string("1m")])
+        let absent = StepOptions([:], for: description)
+        #expect(try absent.requiredString("s") == "d")
+        #expect(try absent.requiredInt("n") == 3)
+        #expect(try absent.bool("b"))
+        #expect(try absent.requiredDuration("t") == .seconds(60))
+        #expect(try absent.string("plain") == nil)
+        #expect(throws: StepError.invalidOption(name: "plain", problem: "is required")) { try absent.requiredString("plain") }
+        let given = StepOptions(["s": .string("x"), "n": .null, "b": .bool(false)], for: description)
+        #expect(try given.string("s") == "x")
+        #expect(try given.int("n") == 3)
+        #expect(try !given.bool("b"))
+    }
+
     @Test func durations() {
         #expect(DurationParser.parse("250ms") == .milliseconds(250))
         #expect(DurationParser.parse("1h30m") == .seconds(5400))
@@ -34,7 +56,7 @@ import TestThreads
 
     @Test func runStepRefusesAnEmptyCommand() {
         #expect(throws: StepError.invalidOption(name: "command", problem: "is empty. Give the command to run.")) {
-            try RunStep(options: StepOptions(["command": .string("  ")]))
+            try RunStep(options: StepOptions(["command": .string("  ")], for: RunStep.description))
         }
     }
 }

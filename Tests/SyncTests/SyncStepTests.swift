@@ -28,11 +28,11 @@ struct SyncStepTests {
     @Test("plan lists the moves; check fails while out of place; run syncs; check then passes")
     func planCheckRun() async throws {
         let repository = try SyntheticRepository(files: 4, groups: 2)
-        let step = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj")]))
+        let step = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj")], for: SyncStep.description))
         let effects = try await (step as any Step).plan(in: context(repository.root))
         #expect(effects.contains(Effect(.write, "move App/File000000.swift → App/Module0000/File000000.swift")))
         #expect(effects.contains { $0.kind == .write && $0.summary.hasPrefix("edit App.xcodeproj/project.pbxproj") })
-        let check = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "check": .bool(true)]))
+        let check = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "check": .bool(true)], for: SyncStep.description))
         await #expect(throws: StepError.self) { try await check.run(in: context(repository.root)) }
         let events = Collector()
         let outputs = try await step.run(in: context(repository.root, events))
@@ -46,9 +46,9 @@ struct SyncStepTests {
         let step = try SyncStep(options: StepOptions([
             "project": .string("App.xcodeproj"), "exclude": .list([.string("/App/Vendor")]), "prune": .bool(true),
             "sort-by-name": .bool(false), "default-exclusions": .bool(false), "allow-dirty": .bool(true),
-        ]))
+        ], for: SyncStep.description))
         #expect(SyncStep.description.id == "sync")
         #expect(step.options == SyncOptions(prune: true, exclusions: ["/App/Vendor"], sortByName: false, defaultExclusions: false, allowDirty: true))
-        #expect(throws: StepError.self) { try SyncStep(options: StepOptions(["project": .string("A"), "prune": .string("maybe")])) }
+        #expect(throws: StepError.self) { try SyncStep(options: StepOptions(["project": .string("A"), "prune": .string("maybe")], for: SyncStep.description)) }
     }
 }

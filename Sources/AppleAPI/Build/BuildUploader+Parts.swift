@@ -72,15 +72,14 @@ extension BuildUploader {
 }
 
 /// Bytes sent per part, summed; parts report from their own threads.
-final class ByteTally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sent: [Int64]
+final class ByteTally: Sendable {
+    private let sent: Locked<[Int64]>
 
-    init(parts: Int) { sent = Array(repeating: 0, count: parts) }
+    init(parts: Int) { sent = Locked(Array(repeating: 0, count: parts)) }
 
     /// Records `bytes` sent for `part` and returns the total.
     func update(part: Int, sent bytes: Int64) -> Int64 {
-        lock.withLock {
+        sent.withLock { sent in
             sent[part] = max(sent[part], bytes)
             return sent.reduce(0, +)
         }

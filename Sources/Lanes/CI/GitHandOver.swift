@@ -50,16 +50,19 @@ enum GitHandOver {
 /// Writes a hand-over record (and, when the step changed git, its pack) as each step of an
 /// `--only` run finishes. Steps of a parallel group finish one at a time here; a git change is
 /// credited to the step whose end first sees it.
-final class HandOverWriter: @unchecked Sendable {
+final class HandOverWriter: Sendable {
+    private struct State {
+        var previous: GitSnapshot?
+        var errors: [String] = []
+    }
+
     private let store: HandOverStore
     private let lane: String
     private let laneDigest: String
     private let baseCommit: GitOID?
     private let repository: GitRepository?
     private let redactor: Redactor
-    private let lock = NSLock()
-    private var previous: GitSnapshot?
-    private var errors: [String] = []
+    private let state: Locked<State>
 
     init(store: HandOverStore, lane: String, laneDigest: String, baseCommit: GitOID?, repository: GitRepository?,
          redactor: Redactor) {
@@ -69,30 +72,31 @@ final class HandOverWriter: @unchecked Sendable {
         self.baseCommit = baseCommit
         self.repository = repository
         self.redactor = redactor
-        previous = repository.flatMap { try? GitSnapshot($0) }
+        state = Locked(State(previous: repository.flatMap { try? GitSnapshot($0) }))
     }
 
     /// What went wrong writing records, if anything.
-    var failures: [String] { lock.withLock { errors } }
+    var failures: [String] { state.withLock { $0.errors } }
 
     func stepFinished(_ result: StepResult) {
-        lock.withLock {
+        state.withLock { state in
             do {
-                let git = try gitChange(step: result.id)
+                let git = try gitChange(step: result.id, previous: &state.previous)
                 let record = HandOverRecord(
                     lane: lane, laneDigest: laneDigest, baseCommit: baseCommit?.hex, stepID: result.id,
                     status: HandOverRecord.status(of: result.status), outputs: redactor.redact(result.outputs),
                     git: git, artifacts: result.artifacts)
                 try store.write(record)
             } catch {
-                errors.append("the hand-over record of step '\(result.id)' could not be written: \(errorText(error))")
+                state.errors.append("the hand-over record of step '\(result.id)' could not be written: \(errorText(error))")
             }
         }
     }
 
     /// The git state to record when HEAD moved or tags appeared since the last look; writes the
-    /// pack of everything new since the base commit. Call with the lock held.
-    private func gitChange(step: String) throws -> HandOverRecord.GitState? {
+    /// pack of everything new since the base commit. Call with the lock held (`previous` is
+    /// the locked state's).
+    private func gitChange(step: String, previous: inout GitSnapshot?) throws -> HandOverRecord.GitState? {
         guard let repository, let before = previous else { return nil }
         let now = try GitSnapshot(repository)
         previous = now

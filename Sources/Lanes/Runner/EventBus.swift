@@ -15,34 +15,34 @@ extension RunReporter {
 }
 
 /// Redacts every event once and hands it to every reporter, in order.
-public final class EventBus: @unchecked Sendable {
-    private let lock = NSLock()
-    private let reporters: [any RunReporter]
+public final class EventBus: Sendable {
+    /// Locked so that reporters get events one at a time, never two at once.
+    private let reporters: Locked<[any RunReporter]>
     /// The redactor applied to every event.
     public let redactor: Redactor
 
     /// A bus over `reporters`.
     public init(reporters: [any RunReporter], redactor: Redactor) {
-        self.reporters = reporters
+        self.reporters = Locked(reporters)
         self.redactor = redactor
     }
 
     /// Sends an event to every reporter.
     public func emit(_ event: RunEvent) {
         let clean = event.redacted(by: redactor)
-        lock.lock()
-        defer { lock.unlock() }
-        for reporter in reporters { reporter.receive(clean) }
+        reporters.withLock { reporters in
+            for reporter in reporters { reporter.receive(clean) }
+        }
     }
 
     /// Lets every reporter write its final output; returns the errors of those that failed.
     public func finish(_ summary: RunSummary) -> [Error] {
-        lock.lock()
-        defer { lock.unlock() }
-        var errors: [Error] = []
-        for reporter in reporters {
-            do { try reporter.finish(summary) } catch { errors.append(error) }
+        reporters.withLock { reporters in
+            var errors: [Error] = []
+            for reporter in reporters {
+                do { try reporter.finish(summary) } catch { errors.append(error) }
+            }
+            return errors
         }
-        return errors
     }
 }

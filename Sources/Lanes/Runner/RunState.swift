@@ -3,18 +3,23 @@ import Foundation
 import Steps
 
 /// The values a run has gathered so far (inputs, secrets, environment, step outputs, failures)
-/// and the evaluation of expressions against them. Shared by parallel steps, so guarded by a lock.
+/// and the evaluation of expressions against them. Shared by parallel steps, so what changes
+/// while the run goes on is behind a lock. (`@unchecked` only for `laneEnvironment`, written
+/// once in `init`, which evaluates expressions through `self` and so cannot make it a `let`.)
 final class RunState: @unchecked Sendable {
+    private struct Progress {
+        var outputs: [String: StepOutputs] = [:]
+        var results: [StepResult] = []
+        var failed = false
+        var cancelled = false
+    }
+
     let inputs: [String: ExpressionValue]
     let secrets: [String: String]
     let processEnvironment: Environment
     let isDryRun: Bool
     private(set) var laneEnvironment: [String: String] = [:]
-    private let lock = NSLock()
-    private var outputs: [String: StepOutputs] = [:]
-    private var results: [StepResult] = []
-    private var failed = false
-    private var cancelled = false
+    private let progress = Locked(Progress())
 
     init(inputs: [String: ExpressionValue], secrets: [String: String], processEnvironment: Environment,
          laneEnvironment: [EnvironmentEntry], isDryRun: Bool) throws {
@@ -46,29 +51,29 @@ final class RunState: @unchecked Sendable {
     // MARK: - Recording
 
     func record(_ result: StepResult) {
-        lock.withLock {
-            results.append(result)
+        progress.withLock { progress in
+            progress.results.append(result)
             if result.status == .succeeded || result.status == .reused || result.status == .planned {
-                outputs[result.id] = result.outputs
+                progress.outputs[result.id] = result.outputs
             }
-            if result.status.isFailure && !result.continuedOnError { failed = true }
+            if result.status.isFailure && !result.continuedOnError { progress.failed = true }
         }
     }
 
-    func markCancelled() { lock.withLock { cancelled = true } }
+    func markCancelled() { progress.withLock { $0.cancelled = true } }
 
     /// Starts from earlier steps' outputs and status (`--only`: from the hand-over records).
     func seed(outputs earlier: [String: StepOutputs], failed earlierFailed: Bool) {
-        lock.withLock {
-            outputs.merge(earlier) { current, _ in current }
-            if earlierFailed { failed = true }
+        progress.withLock { progress in
+            progress.outputs.merge(earlier) { current, _ in current }
+            if earlierFailed { progress.failed = true }
         }
     }
 
-    var hasFailed: Bool { lock.withLock { failed } }
-    var isCancelled: Bool { lock.withLock { cancelled } }
-    var allResults: [StepResult] { lock.withLock { results } }
-    var allOutputs: [String: StepOutputs] { lock.withLock { outputs } }
+    var hasFailed: Bool { progress.withLock { $0.failed } }
+    var isCancelled: Bool { progress.withLock { $0.cancelled } }
+    var allResults: [StepResult] { progress.withLock { $0.results } }
+    var allOutputs: [String: StepOutputs] { progress.withLock { $0.outputs } }
 
     // MARK: - Evaluation
 
@@ -125,7 +130,7 @@ final class RunState: @unchecked Sendable {
             return isDryRun ? .string(Redactor.mask) : .null
         case .env(let name): return environment(name).map(ExpressionValue.string) ?? .null
         case .stepOutput(let step, let output):
-            if let value = lock.withLock({ outputs[step]?[output] }) { return .string(value) }
+            if let value = progress.withLock({ $0.outputs[step]?[output] }) { return .string(value) }
             return isDryRun ? .string("<\(reference)>") : .null
         }
     }

@@ -155,6 +155,6 @@ public enum StepOptionsBuilder {
         for spec in description.options where values[spec.name] == nil {
             if let value = spec.defaultValue { values[spec.name] = value }
         }
-        return StepOptions(values)
+        return StepOptions(values, for: description)
     }
 }

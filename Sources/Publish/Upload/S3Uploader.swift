@@ -154,21 +154,20 @@ public struct S3Uploader: Uploader {
 }
 
 /// Sums the progress of parts in flight into one report per file.
-final class PartProgress: @unchecked Sendable {
+final class PartProgress: Sendable {
     private let file: UploadFile
     private let handler: UploadProgressHandler?
-    private let lock = NSLock()
-    private var sent: [Int64]
+    private let sent: Locked<[Int64]>
 
     init(file: UploadFile, parts: Int, handler: UploadProgressHandler?) {
         self.file = file
         self.handler = handler
-        self.sent = [Int64](repeating: 0, count: parts)
+        self.sent = Locked([Int64](repeating: 0, count: parts))
     }
 
     func update(part: Int, sent bytes: Int64) {
         guard let handler else { return }
-        let total = lock.withLock { () -> Int64 in
+        let total = sent.withLock { sent -> Int64 in
             sent[part] = bytes
             return sent.reduce(0, +)
         }

@@ -38,61 +38,64 @@ enum PinsFailure {
 
 /// Prints lock and install progress: live, rewritten lines on a terminal; a line per step
 /// elsewhere (CI logs).
-final class PinsProgressPrinter: @unchecked Sendable {
+final class PinsProgressPrinter: Sendable {
+    private struct State {
+        var liveLine = false
+        var lastPercent: [String: Int] = [:]
+    }
+
     private let env: CommandEnvironment
-    private let lock = NSLock()
-    private var liveLine = false
-    private var lastPercent: [String: Int] = [:]
+    private let state = Locked(State())
 
     init(env: CommandEnvironment) {
         self.env = env
     }
 
     /// The handler to pass to the locker or installer.
-    var handler: PinsEventHandler { { [self] event in lock.withLock { show(event) } } }
+    var handler: PinsEventHandler { { [self] event in state.withLock { show(event, &$0) } } }
 
     /// Ends a live line, so that what follows starts on a fresh one.
     func finish() {
-        lock.withLock {
-            if liveLine { env.standardOutput.write("\n") }
-            liveLine = false
+        state.withLock { state in
+            if state.liveLine { env.standardOutput.write("\n") }
+            state.liveLine = false
         }
     }
 
-    private func show(_ event: PinsEvent) {
+    private func show(_ event: PinsEvent, _ state: inout State) {
         let style = env.style
         switch event {
         case let .downloading(tool, _, progress):
             guard style.interactive, let fraction = progress.fraction else { return }
             let percent = Int(fraction * 100)
-            guard lastPercent[tool] != percent else { return }
-            lastPercent[tool] = percent
+            guard state.lastPercent[tool] != percent else { return }
+            state.lastPercent[tool] = percent
             env.standardOutput.write("\r\u{1B}[2K  downloading \(tool) … \(percent)%")
-            liveLine = true
+            state.liveLine = true
         case let .resolving(tool):
-            line("  resolving \(tool) …", live: true)
+            line(&state, "  resolving \(tool) …", live: true)
         case let .building(tool, command):
-            line("  building \(tool): \(command)", live: true)
+            line(&state, "  building \(tool): \(command)", live: true)
         case let .kept(tool, version):
-            line(style.paint("  kept      ", .dim) + "\(tool) \(version)")
+            line(&state, style.paint("  kept      ", .dim) + "\(tool) \(version)")
         case let .resolved(tool, version):
-            line(style.paint("  locked    ", .green) + "\(tool) \(version)")
+            line(&state, style.paint("  locked    ", .green) + "\(tool) \(version)")
         case let .alreadyInstalled(tool, version):
-            line(style.paint("  ok        ", .dim) + "\(tool) \(version) (already installed)")
+            line(&state, style.paint("  ok        ", .dim) + "\(tool) \(version) (already installed)")
         case let .installed(tool, version, path):
-            line(style.paint("  installed ", .green) + "\(tool) \(version) → \(path)")
+            line(&state, style.paint("  installed ", .green) + "\(tool) \(version) → \(path)")
         case let .removedLeftovers(count):
-            line("  removed \(count) leftover folder(s) of an interrupted install")
+            line(&state, "  removed \(count) leftover folder(s) of an interrupted install")
         case let .recordedChecksum(tool, platform):
-            line("  recorded  the \(platform) checksum of \(tool) in Toolfile.lock (commit it)")
+            line(&state, "  recorded  the \(platform) checksum of \(tool) in Toolfile.lock (commit it)")
         }
     }
 
     /// Prints a line; a `live` one is rewritten by the next line on a terminal.
-    private func line(_ text: String, live: Bool = false) {
+    private func line(_ state: inout State, _ text: String, live: Bool = false) {
         if env.style.interactive {
             env.standardOutput.write("\r\u{1B}[2K" + text + (live ? "" : "\n"))
-            liveLine = live
+            state.liveLine = live
         } else if !live || text.contains("building") {
             env.standardOutput.write(text + "\n")
         }

@@ -204,29 +204,32 @@ struct SyncCommand: AsyncParsableCommand {
 }
 
 /// Live progress of a long apply on a terminal (standard error), rewritten in place.
-final class ProgressPrinter: @unchecked Sendable {
+final class ProgressPrinter: Sendable {
+    private struct State {
+        var lastPercent = -1
+        var shown = false
+    }
+
     let enabled: Bool
-    private let lock = NSLock()
-    private var lastPercent = -1
-    private var shown = false
+    private let state = Locked(State())
 
     init(enabled: Bool) { self.enabled = enabled }
 
     func update(_ done: Int, _ total: Int) {
         guard enabled, total >= 200 else { return }
         let percent = done * 100 / max(total, 1)
-        lock.withLock {
-            guard percent != lastPercent else { return }
-            lastPercent = percent
-            shown = true
+        state.withLock { state in
+            guard percent != state.lastPercent else { return }
+            state.lastPercent = percent
+            state.shown = true
             FileDescriptorOutput.standardError.write("\r\u{1B}[KMoving files: \(done)/\(total) (\(percent)%)")
         }
     }
 
     func finish() {
-        lock.withLock {
-            if shown { FileDescriptorOutput.standardError.write("\r\u{1B}[K") }
-            shown = false
+        state.withLock { state in
+            if state.shown { FileDescriptorOutput.standardError.write("\r\u{1B}[K") }
+            state.shown = false
         }
     }
 }

@@ -64,7 +64,7 @@ struct SigningStorageOptions: ParsableArguments {
             readOnly: readOnly, cacheDirectory: env.environment.slipwayCacheDirectory, gitBranch: gitBranch,
             gitCredentials: gitTokenEnv.flatMap { env.environment[$0] }.map(GitCredentials.token),
             s3Endpoint: s3Endpoint.flatMap(URL.init(string:)), s3Region: s3Region, s3Credentials: credentials,
-            http: RetryingHTTPClient(client: SystemHTTPClient(), policy: RetryPolicy()))
+            http: RetryingHTTPClient(client: SystemHTTPClient(), policy: RetryPolicy()), environment: env.environment.variables)
         return try await EncryptedSigningStorage.open(try await location.open(settings), passphrase: passphrase,
                                                       newFormat: EncryptedSigningStorage.Format(rawValue: format) ?? .slipway)
     }

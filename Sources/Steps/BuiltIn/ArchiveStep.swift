@@ -56,7 +56,7 @@ public struct ArchiveStep: Step {
         prefix = try options.string("prefix")
         base = try options.string("base")
         mtime = try options.int("mtime").map(Int64.init)
-        compressionLevel = try options.int("compression-level") ?? 6
+        compressionLevel = try options.requiredInt("compression-level")
         guard !files.isEmpty else { throw StepError.invalidOption(name: "files", problem: "is empty. List the files to pack.") }
         guard (0...9).contains(compressionLevel) else {
             throw StepError.invalidOption(name: "compression-level", problem: "must be between 0 and 9, not \(compressionLevel)")
@@ -65,7 +65,7 @@ public struct ArchiveStep: Step {
         if let prefix, prefix.split(separator: "/").contains("..") || prefix.hasPrefix("/") {
             throw StepError.invalidOption(name: "prefix", problem: "'\(prefix)' must be a relative folder without '..'")
         }
-        switch try options.string("format") ?? "auto" {
+        switch try options.requiredString("format") {
         case "tar.gz": format = .tarGzip
         case "zip": format = .zip
         default:

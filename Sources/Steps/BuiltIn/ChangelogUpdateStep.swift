@@ -44,10 +44,10 @@ public struct ChangelogUpdateStep: Step {
 
     public init(options: StepOptions) throws {
         version = try options.requiredString("version")
-        path = try options.string("path") ?? "CHANGELOG.md"
+        path = try options.requiredString("path")
         template = try options.string("template")
         since = try options.string("since")
-        tagPrefix = try options.string("tag-prefix") ?? "v"
+        tagPrefix = try options.requiredString("tag-prefix")
     }
 
     func render(_ context: StepContext) throws -> (entry: String, updated: String, unchanged: Bool) {

@@ -32,7 +32,7 @@ public struct ChecksumsStep: Step {
 
     public init(options: StepOptions) throws {
         files = try options.strings("files")
-        output = try options.string("output") ?? "dist/SHA256SUMS"
+        output = try options.requiredString("output")
         guard !files.isEmpty else { throw StepError.invalidOption(name: "files", problem: "is empty. List the files to hash.") }
     }
 

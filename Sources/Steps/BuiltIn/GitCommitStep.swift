@@ -79,8 +79,8 @@ public struct GitCommitStep: Step {
             return ["commit": head.hex, "short": head.short]
         }
         let oid = relative.isEmpty
-            ? try repository.commitAll(message: message, signature: author)
-            : try repository.commit(message: message, paths: relative, signature: author)
+            ? try repository.commitAll(message: message, signature: author, environment: context.environment.variables)
+            : try repository.commit(message: message, paths: relative, signature: author, environment: context.environment.variables)
         context.events.log(.info, "committed \(oid.short) \(message)")
         return ["commit": oid.hex, "short": oid.short]
     }

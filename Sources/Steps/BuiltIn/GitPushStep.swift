@@ -33,8 +33,8 @@ public struct GitPushStep: Step {
     let token: String?
 
     public init(options: StepOptions) throws {
-        remote = try options.string("remote") ?? "origin"
-        pushBranch = try options.bool("branch", default: true)
+        remote = try options.requiredString("remote")
+        pushBranch = try options.bool("branch")
         tags = try options.strings("tags")
         token = try options.string("token").flatMap { $0.isEmpty ? nil : $0 }
         guard pushBranch || !tags.isEmpty else {

@@ -25,7 +25,7 @@ public struct GitTagStep: Step {
     public init(options: StepOptions) throws {
         name = try options.requiredString("name")
         message = try options.string("message") ?? "Release \(name)"
-        target = try options.string("target") ?? "HEAD"
+        target = try options.requiredString("target")
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
@@ -34,7 +34,8 @@ public struct GitTagStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let repository = try GitRepository.discover(from: context.workingDirectory)
-        switch try repository.createAnnotatedTag(name: name, target: target, message: message) {
+        switch try repository.createAnnotatedTag(name: name, target: target, message: message,
+                                                 environment: context.environment.variables) {
         case .created(let tag):
             context.events.log(.info, "tagged \(tag.commit.short) as \(name)")
             return ["tag": name, "commit": tag.commit.hex]

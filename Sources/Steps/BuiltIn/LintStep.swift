@@ -49,7 +49,7 @@ public struct LintStep: Step {
     public init(options: StepOptions) throws {
         project = try options.requiredString("project")
         config = try options.string("config")
-        let failOn = try options.string("fail-on") ?? "error"
+        let failOn = try options.requiredString("fail-on")
         self.failOn = failOn == "never" ? nil : LintSeverity(rawValue: failOn)
         sarif = try options.string("sarif")
     }

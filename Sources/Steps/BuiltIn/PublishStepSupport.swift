@@ -48,12 +48,11 @@ enum PublishStepSupport {
 }
 
 /// Remembers the last fraction reported per file.
-final class ProgressThrottle: @unchecked Sendable {
-    private let lock = NSLockShim()
-    private var last: [String: Double] = [:]
+final class ProgressThrottle: Sendable {
+    private let last = Locked<[String: Double]>([:])
 
     func shouldReport(_ name: String, _ fraction: Double) -> Bool {
-        lock.locked {
+        last.withLock { last in
             let previous = last[name] ?? -1
             guard fraction >= 1 ? previous < 1 : fraction - previous >= 0.05 else { return false }
             last[name] = fraction

@@ -44,7 +44,7 @@ public struct RunStep: Step {
 
     public init(options: StepOptions) throws {
         command = try options.requiredString("command")
-        shell = try options.string("shell") ?? "/bin/sh"
+        shell = try options.requiredString("shell")
         guard !command.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw StepError.invalidOption(name: "command", problem: "is empty. Give the command to run.")
         }

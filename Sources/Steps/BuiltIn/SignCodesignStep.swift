@@ -43,7 +43,7 @@ public struct SignCodesignStep: Step {
         let flags = options.values["options"] == nil ? ["runtime"] : try options.strings("options")
         command = CodesignCommand(identity: try options.requiredString("identity"), keychain: try options.string("keychain"),
                                   entitlements: try options.string("entitlements"), options: flags,
-                                  timestamp: try options.bool("timestamp", default: true), deep: try options.bool("deep"))
+                                  timestamp: try options.bool("timestamp"), deep: try options.bool("deep"))
         guard !files.isEmpty else { throw StepError.invalidOption(name: "files", problem: "is empty. List what to sign.") }
     }
 

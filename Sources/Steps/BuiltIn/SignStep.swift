@@ -53,13 +53,13 @@ public struct SignStep: Step {
     let comment: String?
 
     public init(options: StepOptions) throws {
-        backend = try options.string("backend") ?? "ed25519"
+        backend = try options.requiredString("backend")
         files = try options.strings("files")
         key = try options.requiredString("key")
         passphrase = try options.string("passphrase")
         publicKey = try options.string("public-key")
         minisign = try options.bool("minisign")
-        trustedComment = try options.string("trusted-comment") ?? "file:{file}"
+        trustedComment = try options.requiredString("trusted-comment")
         comment = try options.string("comment")
         guard !files.isEmpty else { throw StepError.invalidOption(name: "files", problem: "is empty. List the files to sign.") }
         guard !key.isEmpty else { throw StepError.invalidOption(name: "key", problem: "is empty. Give a key file or a secret holding the key.") }

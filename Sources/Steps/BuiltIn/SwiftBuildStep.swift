@@ -28,9 +28,9 @@ public struct SwiftBuildStep: Step {
     let arguments: [String]
 
     public init(options: StepOptions) throws {
-        configuration = try options.string("configuration") ?? "debug"
+        configuration = try options.requiredString("configuration")
         product = try options.string("product")
-        packagePath = try options.string("package-path") ?? "."
+        packagePath = try options.requiredString("package-path")
         scratchPath = try options.string("scratch-path")
         arguments = try options.strings("arguments")
     }

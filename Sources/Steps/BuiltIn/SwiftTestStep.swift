@@ -41,10 +41,10 @@ public struct SwiftTestStep: Step {
     let arguments: [String]
 
     public init(options: StepOptions) throws {
-        configuration = try options.string("configuration") ?? "debug"
+        configuration = try options.requiredString("configuration")
         filter = try options.string("filter")
         parallel = try options.bool("parallel")
-        packagePath = try options.string("package-path") ?? "."
+        packagePath = try options.requiredString("package-path")
         scratchPath = try options.string("scratch-path")
         arguments = try options.strings("arguments")
     }
@@ -88,19 +88,18 @@ public struct SwiftTestStep: Step {
 }
 
 /// Passes events through while feeding output lines to a `SwiftTestOutputParser`.
-final class TestOutputCounter: StepEventSink, @unchecked Sendable {
+final class TestOutputCounter: StepEventSink, Sendable {
     private let next: any StepEventSink
-    private let lock = NSLock()
-    private var state = SwiftTestOutputParser()
+    private let state = Locked(SwiftTestOutputParser())
 
     init(forwardingTo next: any StepEventSink) { self.next = next }
 
-    var parser: SwiftTestOutputParser { lock.withLock { state } }
+    var parser: SwiftTestOutputParser { state.value }
 
     func log(_ level: LogLevel, _ message: String) { next.log(level, message) }
     func progress(fraction: Double?, message: String) { next.progress(fraction: fraction, message: message) }
     func processOutput(_ stream: ProcessStream, line: String) {
-        lock.withLock { state.consume(line) }
+        state.withLock { $0.consume(line) }
         next.processOutput(stream, line: line)
     }
     func testResults(_ cases: [JUnitTestCase]) { next.testResults(cases) }

@@ -52,8 +52,8 @@ public struct SyncStep: Step {
         project = try options.requiredString("project")
         self.options = SyncOptions(
             prune: try options.bool("prune"), exclusions: try options.strings("exclude"),
-            sortByName: try options.bool("sort-by-name", default: true),
-            defaultExclusions: try options.bool("default-exclusions", default: true),
+            sortByName: try options.bool("sort-by-name"),
+            defaultExclusions: try options.bool("default-exclusions"),
             allowDirty: try options.bool("allow-dirty"))
         check = try options.bool("check")
     }

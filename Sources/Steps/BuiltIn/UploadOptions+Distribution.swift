@@ -32,7 +32,7 @@ extension UploadOptions {
             throw StepError.invalidOption(name: "owner", problem: "'\(owner)' is not a DeployGate user or organization name")
         }
         let token = try required("token")
-        let baseURL = try values.string("deploygate-url") ?? DeployGateClient.defaultBaseURL
+        let baseURL = try values.requiredString("deploygate-url")
         _ = try url("deploygate-url", baseURL)
         let upload = DeployGateUpload(owner: owner, message: try values.string("message"),
                                       distributionKey: try values.string("distribution-key"),
@@ -49,7 +49,7 @@ extension UploadOptions {
                                           + "(Project settings → Your apps → App ID); it looks like 1:1234567890:ios:0a1b2c3d4e5f6789")
         }
         let serviceAccount = try required("service-account")
-        let baseURL = try values.string("firebase-url") ?? FirebaseDistributionClient.defaultBaseURL
+        let baseURL = try values.requiredString("firebase-url")
         _ = try url("firebase-url", baseURL)
         if try values.string("notes") != nil, try values.string("notes-file") != nil {
             throw StepError.invalidOption(name: "notes-file", problem: "and 'notes' are both set. Keep one of them")
@@ -58,11 +58,11 @@ extension UploadOptions {
         for tester in testers where !Self.looksLikeEmail(tester) {
             throw StepError.invalidOption(name: "testers", problem: "'\(tester)' is not an e-mail address")
         }
-        let interval = try values.duration("poll-interval") ?? .seconds(5)
+        let interval = try values.requiredDuration("poll-interval")
         guard interval > .zero else { throw StepError.invalidOption(name: "poll-interval", problem: "must be longer than 0s") }
         let settings = FirebaseDistributionSettings(releaseNotes: try values.string("notes"), testers: testers,
                                                     groups: try values.strings("groups"), pollInterval: interval,
-                                                    timeout: try values.duration("processing-timeout") ?? .seconds(600))
+                                                    timeout: try values.requiredDuration("processing-timeout"))
         return (baseURL, app, serviceAccount, settings)
     }
 

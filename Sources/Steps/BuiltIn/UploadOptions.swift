@@ -76,10 +76,10 @@ struct UploadOptions: Sendable {
 
     init(_ options: StepOptions) throws {
         values = options
-        backend = Backend(rawValue: try options.string("to") ?? "directory") ?? .directory
+        backend = Backend(rawValue: try options.requiredString("to")) ?? .directory
         files = try options.strings("files")
-        attempts = try options.int("attempts") ?? 3
-        directory = try options.string("directory") ?? ".slipway/published"
+        attempts = try options.requiredInt("attempts")
+        directory = try options.requiredString("directory")
         overwrite = try options.bool("overwrite")
         replace = try options.bool("replace")
         guard !files.isEmpty else { throw StepError.invalidOption(name: "files", problem: "is empty. List the files to upload.") }
@@ -117,19 +117,19 @@ struct UploadOptions: Sendable {
     }
 
     func s3() throws -> (location: S3Location, credentials: AWSCredentials, settings: S3UploadSettings) {
-        let region = try values.string("region") ?? "us-east-1"
+        let region = try values.requiredString("region")
         let endpointText = try values.string("endpoint")
         let endpoint = try endpointText.map { try url("endpoint", $0) } ?? S3Location.awsEndpoint(region: region)
         let pathStyle = try values.values["path-style"] == nil ? endpointText != nil : values.bool("path-style")
         let location = S3Location(endpoint: endpoint, bucket: try required("bucket"), region: region, pathStyle: pathStyle)
         let credentials = AWSCredentials(accessKeyID: try required("access-key-id"), secretAccessKey: try required("secret-access-key"),
                                          sessionToken: try values.string("session-token"))
-        let partSize = try PublishStepSupport.byteSize(try values.string("part-size") ?? "16MiB", option: "part-size")
+        let partSize = try PublishStepSupport.byteSize(try values.requiredString("part-size"), option: "part-size")
         guard partSize >= 5 << 20 else { throw StepError.invalidOption(name: "part-size", problem: "must be at least 5MiB (S3's minimum)") }
-        let concurrency = try values.int("concurrency") ?? 4
+        let concurrency = try values.requiredInt("concurrency")
         guard (1...32).contains(concurrency) else { throw StepError.invalidOption(name: "concurrency", problem: "must be between 1 and 32") }
         let settings = S3UploadSettings(prefix: try values.string("prefix") ?? "",
-                                        multipartThreshold: try PublishStepSupport.byteSize(try values.string("multipart-threshold") ?? "64MiB",
+                                        multipartThreshold: try PublishStepSupport.byteSize(try values.requiredString("multipart-threshold"),
                                                                                             option: "multipart-threshold"),
                                         partSize: partSize, concurrency: concurrency, overwrite: overwrite, acl: try values.string("acl"))
         return (location, credentials, settings)
@@ -141,8 +141,8 @@ struct UploadOptions: Sendable {
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty }) else {
             throw StepError.invalidOption(name: "repository", problem: "'\(repository)' is not owner/name")
         }
-        let apiURL = try values.string("api-url") ?? "https://api.github.com"
-        let uploadURL = try values.string("upload-url") ?? "https://uploads.github.com"
+        let apiURL = try values.requiredString("api-url")
+        let uploadURL = try values.requiredString("upload-url")
         _ = try url("api-url", apiURL)
         _ = try url("upload-url", uploadURL)
         let release = GitHubReleaseDraft(tag: try required("tag"), name: try values.string("release-name"), notes: try values.string("notes"),
@@ -154,10 +154,10 @@ struct UploadOptions: Sendable {
     func http() throws -> (url: String, method: HTTPUploadMethod, field: String, headers: HTTPHeaders) {
         let target = try required("url")
         _ = try url("url", target.replacingOccurrences(of: "{name}", with: "name"))
-        let method = HTTPUploadMethod(rawValue: try values.string("method") ?? "put") ?? .put
+        let method = HTTPUploadMethod(rawValue: try values.requiredString("method")) ?? .put
         var headers = HTTPHeaders()
         for (name, value) in try values.stringMap("headers").sorted(by: { $0.key < $1.key }) { headers[name] = value }
-        return (target, method, try values.string("field") ?? "file", headers)
+        return (target, method, try values.requiredString("field"), headers)
     }
 
     /// Where the files go, for plans (no credentials).

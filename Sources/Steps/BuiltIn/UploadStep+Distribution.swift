@@ -45,7 +45,7 @@ extension UploadStep {
         masker.add(account.secrets)
         if let notesFile = try options.values.string("notes-file") {
             let path = context.resolve(notesFile)
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = try? context.fileSystem.read(path) else {
                 throw StepError.invalidOption(name: "notes-file", problem: "'\(notesFile)' cannot be read. Check the path (relative to the working directory)")
             }
             firebase.settings.releaseNotes = String(decoding: data, as: UTF8.self)
@@ -70,7 +70,7 @@ extension UploadStep {
             return try GoogleServiceAccount(json: Array(trimmed.utf8), source: "given in 'service-account'")
         }
         let path = context.resolve(trimmed)
-        guard !trimmed.contains("\n"), let data = FileManager.default.contents(atPath: path) else {
+        guard !trimmed.contains("\n"), let data = try? context.fileSystem.read(path) else {
             throw StepError.invalidOption(name: "service-account", problem: "is neither a JSON key (it does not start with '{') nor the path "
                                           + "of a readable file. Set it to the key's JSON text or its path, from a secret")
         }

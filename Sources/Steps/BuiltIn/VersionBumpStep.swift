@@ -58,8 +58,8 @@ public struct VersionBumpStep: Step {
     let buildNumber: String?
 
     public init(options: StepOptions) throws {
-        strategy = try VersionStrategy(parsing: try options.string("strategy") ?? "auto")
-        tagPrefix = try options.string("tag-prefix") ?? "v"
+        strategy = try VersionStrategy(parsing: try options.requiredString("strategy"))
+        tagPrefix = try options.requiredString("tag-prefix")
         var targets: [VersionStamper.Target] = []
         if let file = try options.string("version-file") { targets.append(.versionFile(path: file)) }
         if case .list(let entries)? = options.values["files"] {

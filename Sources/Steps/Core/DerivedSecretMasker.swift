@@ -4,24 +4,27 @@ import Foundation
 /// Masks, on top of the lane's secrets, the secrets a step learns while it runs (a key read
 /// from a file, a token it was issued), in events, outputs and errors. Events pass through to
 /// the lane's sink, which masks the declared secrets as usual.
-final class DerivedSecretMasker: StepEventSink, @unchecked Sendable {
+final class DerivedSecretMasker: StepEventSink, Sendable {
+    private struct State {
+        var secrets: Set<String> = []
+        var redactor = Redactor.none
+    }
+
     private let next: any StepEventSink
-    private let lock = NSLockShim()
-    private var secrets: Set<String> = []
-    private var redactor = Redactor.none
+    private let state = Locked(State())
 
     init(forwardingTo next: any StepEventSink) { self.next = next }
 
     /// Masks these values (and their encoded forms, see `Redactor`) from now on.
     func add(_ values: [String]) {
-        lock.locked {
-            let before = secrets.count
-            secrets.formUnion(values.filter { $0.count >= 3 })
-            if secrets.count != before { redactor = Redactor(secrets: secrets.sorted()) }
+        state.withLock { state in
+            let before = state.secrets.count
+            state.secrets.formUnion(values.filter { $0.count >= 3 })
+            if state.secrets.count != before { state.redactor = Redactor(secrets: state.secrets.sorted()) }
         }
     }
 
-    func redact(_ text: String) -> String { lock.locked { redactor }.redact(text) }
+    func redact(_ text: String) -> String { state.withLock { $0.redactor }.redact(text) }
 
     func redact(_ outputs: StepOutputs) -> StepOutputs { outputs.mapValues(redact) }
 

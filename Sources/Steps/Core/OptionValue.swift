@@ -49,18 +49,39 @@ public indirect enum OptionValue: Sendable, Hashable, Codable, CustomStringConve
 /// A step's options after validation and defaults: typed accessors for step initializers.
 /// Validation has already checked presence and types, so a mismatch here is a bug in the step's
 /// description and is reported as such.
+///
+/// The options know the defaults the step's description declares: every accessor returns an
+/// option's declared default when the lane leaves it out (or its value is null), so a step reads
+/// `try options.requiredString("target")` for an option declared with `default: .string("HEAD")`
+/// instead of restating the default at the read.
 public struct StepOptions: Sendable, Hashable {
     /// The values by option name (defaults filled in).
     public var values: [String: OptionValue]
+    /// The defaults the step's description declares, by option name.
+    public var defaults: [String: OptionValue]
 
-    /// Wraps validated values.
-    public init(_ values: [String: OptionValue] = [:]) {
+    /// Wraps validated values; `defaults` are the description's declared defaults.
+    public init(_ values: [String: OptionValue] = [:], defaults: [String: OptionValue] = [:]) {
         self.values = values
+        self.defaults = defaults
     }
 
-    /// A string option, or nil when absent.
-    public func string(_ name: String) throws -> String? {
+    /// Wraps validated values for a step with `description`, whose declared defaults apply.
+    public init(_ values: [String: OptionValue] = [:], for description: StepDescription) {
+        self.init(values, defaults: description.defaultValues)
+    }
+
+    /// The option's value, or its declared default when it is absent or null.
+    private func value(_ name: String) -> OptionValue? {
         switch values[name] {
+        case nil, .null?: return defaults[name]
+        case let value?: return value
+        }
+    }
+
+    /// A string option, or nil when absent (and declared without a default).
+    public func string(_ name: String) throws -> String? {
+        switch value(name) {
         case nil, .null?: return nil
         case .string(let value)?: return value
         case .int(let value)?: return String(value)
@@ -69,15 +90,28 @@ public struct StepOptions: Sendable, Hashable {
         }
     }
 
-    /// A string option that validation guarantees is present.
+    /// A string option that validation guarantees is present (required, or declared with a
+    /// default).
     public func requiredString(_ name: String) throws -> String {
         guard let value = try string(name) else { throw StepError.invalidOption(name: name, problem: "is required") }
         return value
     }
 
+    /// An integer option that is required or declared with a default.
+    public func requiredInt(_ name: String) throws -> Int {
+        guard let value = try int(name) else { throw StepError.invalidOption(name: name, problem: "is required") }
+        return value
+    }
+
+    /// A duration option that is required or declared with a default.
+    public func requiredDuration(_ name: String) throws -> Duration {
+        guard let value = try duration(name) else { throw StepError.invalidOption(name: name, problem: "is required") }
+        return value
+    }
+
     /// An integer option, or nil.
     public func int(_ name: String) throws -> Int? {
-        switch values[name] {
+        switch value(name) {
         case nil, .null?: return nil
         case .int(let value)?: return value
         case .string(let text)?:
@@ -87,9 +121,9 @@ public struct StepOptions: Sendable, Hashable {
         }
     }
 
-    /// A boolean option, or `fallback` when absent.
+    /// A boolean option; when absent, its declared default, else `fallback`.
     public func bool(_ name: String, default fallback: Bool = false) throws -> Bool {
-        switch values[name] {
+        switch value(name) {
         case nil, .null?: return fallback
         case .bool(let value)?: return value
         case .string("true")?: return true
@@ -100,7 +134,7 @@ public struct StepOptions: Sendable, Hashable {
 
     /// A list of strings (a single string counts as a one-element list); empty when absent.
     public func strings(_ name: String) throws -> [String] {
-        switch values[name] {
+        switch value(name) {
         case nil, .null?: return []
         case .string(let value)?: return [value]
         case .list(let items)?:
@@ -118,7 +152,7 @@ public struct StepOptions: Sendable, Hashable {
 
     /// A string-to-string map; empty when absent.
     public func stringMap(_ name: String) throws -> [String: String] {
-        switch values[name] {
+        switch value(name) {
         case nil, .null?: return [:]
         case .map(let entries)?:
             return try entries.mapValues { value in
@@ -135,7 +169,7 @@ public struct StepOptions: Sendable, Hashable {
 
     /// A duration option in seconds, or nil.
     public func duration(_ name: String) throws -> Duration? {
-        switch values[name] {
+        switch value(name) {
         case nil, .null?: return nil
         case .int(let seconds)?: return .seconds(seconds)
         case .string(let text)?:

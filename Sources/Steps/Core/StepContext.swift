@@ -128,24 +128,23 @@ public struct StepContext: Sendable {
 /// Splits a child's byte stream into lines per stream and forwards them, cut so that the
 /// lane's secrets are masked even across long-line pieces and wrapped base64 (see
 /// `RedactingLineBuffer`).
-final class LineStreamer: @unchecked Sendable {
+final class LineStreamer: Sendable {
     private let events: any StepEventSink
-    private let lock = NSLockShim()
-    private var buffers: [ProcessStream: RedactingLineBuffer]
+    private let buffers: Locked<[ProcessStream: RedactingLineBuffer]>
 
     init(events: any StepEventSink, redactor: Redactor) {
         self.events = events
-        buffers = [.standardOutput: RedactingLineBuffer(redactor: redactor), .standardError: RedactingLineBuffer(redactor: redactor)]
+        buffers = Locked([.standardOutput: RedactingLineBuffer(redactor: redactor), .standardError: RedactingLineBuffer(redactor: redactor)])
     }
 
     func feed(_ stream: ProcessStream, _ bytes: [UInt8]) {
-        let lines = lock.locked { buffers[stream]?.append(bytes) ?? [] }
+        let lines = buffers.withLock { $0[stream]?.append(bytes) ?? [] }
         for line in lines { events.processOutput(stream, line: line) }
     }
 
     func finish() {
         for stream in [ProcessStream.standardOutput, .standardError] {
-            for line in lock.locked({ buffers[stream]?.finish() ?? [] }) { events.processOutput(stream, line: line) }
+            for line in buffers.withLock({ $0[stream]?.finish() ?? [] }) { events.processOutput(stream, line: line) }
         }
     }
 }

@@ -38,6 +38,15 @@ public struct StepDescription: Sendable {
         self.platforms = platforms
     }
 
+    /// The declared defaults, by option name.
+    public var defaultValues: [String: OptionValue] {
+        var defaults: [String: OptionValue] = [:]
+        for spec in options where defaults[spec.name] == nil {
+            if let value = spec.defaultValue { defaults[spec.name] = value }
+        }
+        return defaults
+    }
+
     /// The spec of the option called `name`, or nil.
     public func option(named name: String) -> OptionSpec? {
         options.first { $0.name == name }

@@ -59,48 +59,55 @@ struct PluginStep: StepAction {
 
 /// The state of one conversation with a plugin: parses its stdout as NDJSON events while they
 /// arrive and forwards logs, progress and stderr lines at once.
-final class PluginSession: @unchecked Sendable {
+final class PluginSession: Sendable {
+    private struct State {
+        // Cut so that a secret is never split between two pieces of a long line (stdout lines
+        // that are not JSON events are shown as output).
+        var stdout: RedactingLineBuffer
+        var stderr: RedactingLineBuffer
+        var lineNumber = 0
+        var outputs: StepOutputs = [:]
+        var effects: [Effect] = []
+        var result: PluginProtocol.Event?
+        var protocolProblem: String?
+    }
+
     private let events: any StepEventSink
-    private let lock = NSLock()
-    // Cut so that a secret is never split between two pieces of a long line (stdout lines that
-    // are not JSON events are shown as output).
-    private var stdout: RedactingLineBuffer
-    private var stderr: RedactingLineBuffer
-    private var lineNumber = 0
-    private(set) var outputs: StepOutputs = [:]
-    private(set) var effects: [Effect] = []
-    private(set) var result: PluginProtocol.Event?
-    private(set) var protocolProblem: String?
+    private let state: Locked<State>
+
+    var outputs: StepOutputs { state.withLock { $0.outputs } }
+    var effects: [Effect] { state.withLock { $0.effects } }
+    var result: PluginProtocol.Event? { state.withLock { $0.result } }
+    var protocolProblem: String? { state.withLock { $0.protocolProblem } }
 
     init(events: any StepEventSink, redactor: Redactor) {
         self.events = events
-        stdout = RedactingLineBuffer(redactor: redactor)
-        stderr = RedactingLineBuffer(redactor: redactor)
+        state = Locked(State(stdout: RedactingLineBuffer(redactor: redactor), stderr: RedactingLineBuffer(redactor: redactor)))
     }
 
     func feed(_ stream: ProcessStream, _ bytes: [UInt8]) {
-        lock.lock()
-        defer { lock.unlock() }
-        if stream == .standardError {
-            for line in stderr.append(bytes) { events.processOutput(.standardError, line: line) }
-        } else {
-            for line in stdout.append(bytes) { handle(line) }
+        state.withLock { state in
+            if stream == .standardError {
+                for line in state.stderr.append(bytes) { events.processOutput(.standardError, line: line) }
+            } else {
+                for line in state.stdout.append(bytes) { handle(line, &state) }
+            }
         }
     }
 
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        for line in stdout.finish() { handle(line) }
-        for line in stderr.finish() { events.processOutput(.standardError, line: line) }
+        state.withLock { state in
+            for line in state.stdout.finish() { handle(line, &state) }
+            for line in state.stderr.finish() { events.processOutput(.standardError, line: line) }
+        }
     }
 
-    private func handle(_ line: String) {
-        lineNumber += 1
+    private func handle(_ line: String, _ state: inout State) {
+        state.lineNumber += 1
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         guard let event = try? JSONDecoder().decode(PluginProtocol.Event.self, from: Data(line.utf8)) else {
-            if protocolProblem == nil {
-                protocolProblem = "printed invalid JSON on stdout line \(lineNumber): '\(line.prefix(80))'. "
+            if state.protocolProblem == nil {
+                state.protocolProblem = "printed invalid JSON on stdout line \(state.lineNumber): '\(line.prefix(80))'. "
                     + "Plugins print one JSON event per line on stdout (logs go to stderr); see docs/plugins.md."
             }
             events.processOutput(.standardOutput, line: line)
@@ -112,14 +119,14 @@ final class PluginSession: @unchecked Sendable {
         case "progress":
             events.progress(fraction: event.fraction, message: event.message ?? "")
         case "output":
-            if let name = event.name { outputs[name] = event.value ?? "" }
+            if let name = event.name { state.outputs[name] = event.value ?? "" }
         case "effect":
-            effects.append(Effect(Effect.Kind(rawValue: event.kind ?? "other") ?? .other, event.summary ?? event.message ?? ""))
+            state.effects.append(Effect(Effect.Kind(rawValue: event.kind ?? "other") ?? .other, event.summary ?? event.message ?? ""))
         case "result":
-            result = event
+            state.result = event
         default:
-            if protocolProblem == nil {
-                protocolProblem = "printed an unknown event '\(event.event)' on stdout line \(lineNumber). Known events: log, progress, output, effect, result."
+            if state.protocolProblem == nil {
+                state.protocolProblem = "printed an unknown event '\(event.event)' on stdout line \(state.lineNumber). Known events: log, progress, output, effect, result."
             }
         }
     }

@@ -69,10 +69,10 @@ public struct AppStoreSubmitStep: Step {
         let build: BuildReference = try options.string("build-id").map { .id($0) }
             ?? .number(version: try options.requiredString("version"), buildNumber: try options.requiredString("build-number"))
         return AppStoreSubmission(
-            version: try options.requiredString("version"), platform: try options.string("platform") ?? "IOS", build: build,
+            version: try options.requiredString("version"), platform: try options.requiredString("platform"), build: build,
             whatsNew: whatsNew, releaseType: try options.string("release-type"), earliestReleaseDate: try options.string("earliest-release-date"),
             phasedRelease: try options.string("phased-release").map { _ in try options.bool("phased-release") },
-            submitForReview: try options.bool("submit", default: true))
+            submitForReview: try options.bool("submit"))
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {

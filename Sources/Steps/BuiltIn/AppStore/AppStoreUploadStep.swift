@@ -56,7 +56,7 @@ public struct AppStoreUploadStep: Step {
         let info = try readInfo(path)
         return [Effect(.network, "upload \(path) (\(info.bundleID) \(info.version) build \(info.buildNumber), \(info.fileSize) bytes) "
                        + "to App Store Connect at \(try connection.baseURL.absoluteString)"
-                       + (try options.bool("wait-for-processing", default: true) ? ", then wait for processing" : ""))]
+                       + (try options.bool("wait-for-processing") ? ", then wait for processing" : ""))]
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
@@ -69,9 +69,9 @@ public struct AppStoreUploadStep: Step {
         let app = try await client.app(bundleID: info.bundleID)
         context.events.log(.info, "uploading \(info.fileName) (\(info.version) build \(info.buildNumber)) to '\(app.name)' (app id \(app.id))")
         var settings = BuildUploader.Options()
-        settings.waitForProcessing = try options.bool("wait-for-processing", default: true)
-        settings.timeout = try options.duration("timeout") ?? .seconds(3600)
-        settings.pollInterval = try options.duration("poll-interval") ?? .seconds(10)
+        settings.waitForProcessing = try options.bool("wait-for-processing")
+        settings.timeout = try options.requiredDuration("timeout")
+        settings.pollInterval = try options.requiredDuration("poll-interval")
         let events = context.events
         let uploader = BuildUploader(client: client, options: settings, now: context.services.now) { progress in
             switch progress {

@@ -56,12 +56,12 @@ public struct AppleNotarizeStep: Step {
         var settings = Notarizer.Options()
         settings.submissionName = try options.string("submission-name")
         settings.webhook = try options.string("webhook")
-        settings.wait = try options.bool("wait", default: true)
-        settings.reuseAccepted = try options.bool("reuse-accepted", default: true)
-        settings.timeout = try options.duration("timeout") ?? .seconds(3600)
-        settings.pollInterval = try options.duration("poll-interval") ?? .seconds(15)
+        settings.wait = try options.bool("wait")
+        settings.reuseAccepted = try options.bool("reuse-accepted")
+        settings.timeout = try options.requiredDuration("timeout")
+        settings.pollInterval = try options.requiredDuration("poll-interval")
         settings.s3Endpoint = try Self.url(options, "s3-endpoint")
-        settings.s3Region = try options.string("s3-region") ?? "us-west-2"
+        settings.s3Region = try options.requiredString("s3-region")
         if let webhook = settings.webhook, URL(string: webhook)?.scheme != "https" {
             throw StepError.invalidOption(name: "webhook", problem: "'\(webhook)' is not an https:// URL")
         }

@@ -87,7 +87,7 @@ public struct TestFlightDistributeStep: Step {
         if !groups.isEmpty {
             effects.append(Effect(.network, "add the build to the beta groups " + groups.map { "'\($0)'" }.joined(separator: ", ")
                                   + " it is not in yet (unknown names fail before any change)"))
-            if try options.bool("submit-for-review", default: true) {
+            if try options.bool("submit-for-review") {
                 effects.append(Effect(.network, "submit it for beta app review if one of them is external and it was never submitted"))
             }
         }
@@ -114,7 +114,7 @@ public struct TestFlightDistributeStep: Step {
             build: reference, groups: try options.strings("groups"),
             whatToTest: whatToTest ?? [:],
             usesNonExemptEncryption: try options.string("uses-non-exempt-encryption").map { _ in try options.bool("uses-non-exempt-encryption") },
-            submitForBetaReview: try options.bool("submit-for-review", default: true), notifyTesters: try options.bool("notify"))
+            submitForBetaReview: try options.bool("submit-for-review"), notifyTesters: try options.bool("notify"))
         let events = context.events
         let result = try await TestFlightDistributor(client: client) { events.log(.info, $0) }.distribute(distribution, app: app)
         return ["build-id": result.buildID, "groups-added": result.groupsAdded.joined(separator: ","), "beta-review": result.betaReview]

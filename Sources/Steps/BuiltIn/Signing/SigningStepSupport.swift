@@ -47,7 +47,7 @@ enum SigningStepSupport {
         init(_ options: StepOptions, context: StepContext) throws {
             self.options = options
             type = SigningType(rawValue: try options.requiredString("type")) ?? .appStore
-            platform = SigningPlatform(rawValue: try options.string("platform") ?? "ios") ?? .ios
+            platform = SigningPlatform(rawValue: try options.requiredString("platform")) ?? .ios
             bundleIDs = try options.strings("bundle-ids")
             isCI = context.environment["CI"] == "true"
             readOnly = try options.bool("readonly", default: isCI)
@@ -74,7 +74,7 @@ enum SigningStepSupport {
         }
 
         func openStorage(passphrase: String, http: RetryingHTTPClient, context: StepContext) async throws -> EncryptedSigningStorage {
-            let location = try SigningStorageLocation.parse(try options.string("storage") ?? ".slipway/signing",
+            let location = try SigningStorageLocation.parse(try options.requiredString("storage"),
                                                             baseDirectory: context.workingDirectory)
             var credentials: AWSCredentials?
             if let id = try options.string("access-key-id"), let secret = try options.string("secret-access-key") {
@@ -84,8 +84,9 @@ enum SigningStepSupport {
                 readOnly: readOnly, cacheDirectory: context.environment.slipwayCacheDirectory, gitBranch: try options.string("git-branch"),
                 gitCredentials: try options.string("git-token").map(GitCredentials.token),
                 s3Endpoint: try options.string("s3-endpoint").flatMap(URL.init(string:)),
-                s3Region: try options.string("s3-region") ?? "us-east-1", s3Credentials: credentials, http: http)
-            let format = EncryptedSigningStorage.Format(rawValue: try options.string("format") ?? "slipway") ?? .slipway
+                s3Region: try options.requiredString("s3-region"), s3Credentials: credentials, http: http,
+                environment: context.environment.variables, fileSystem: context.fileSystem)
+            let format = EncryptedSigningStorage.Format(rawValue: try options.requiredString("format")) ?? .slipway
             return try await EncryptedSigningStorage.open(try await location.open(settings), passphrase: passphrase, newFormat: format)
         }
 
@@ -94,7 +95,7 @@ enum SigningStepSupport {
             guard let identity = result.identity, install != "none" else { return nil }
             let profiles = result.profiles.compactMap(\.profile)
             if install == "directory" {
-                let directory = context.resolve(try options.string("install-directory") ?? ".build/slipway/signing")
+                let directory = context.resolve(try options.requiredString("install-directory"))
                 return try await DirectorySigningInstaller(directory: directory, p12Password: try options.string("p12-password") ?? "")
                     .install(identity: identity, profiles: profiles)
             }

@@ -93,7 +93,7 @@ public struct SigningSyncStep: Step {
 
     public func plan(in context: StepContext) async throws -> [Effect] {
         let settings = try SigningStepSupport.Settings(options, context: context)
-        var effects = [Effect(.network, "read the signing storage \(try options.string("storage") ?? ".slipway/signing")")]
+        var effects = [Effect(.network, "read the signing storage \(try options.requiredString("storage"))")]
         if !settings.readOnly {
             try connection.requireKey(in: context)
             effects.append(Effect(.network, "create on App Store Connect what is missing or expired: a \(settings.type.rawValue) "

@@ -59,7 +59,7 @@ public struct XcodeExportStep: Step {
 
     public init(options: StepOptions) throws {
         archive = try options.requiredString("archive")
-        exportPath = try options.string("export-path") ?? "build/export"
+        exportPath = try options.requiredString("export-path")
         optionsPlist = try options.string("options-plist")
         allowProvisioningUpdates = try options.bool("allow-provisioning-updates")
         run = try XcodeRunOptions(options: options)

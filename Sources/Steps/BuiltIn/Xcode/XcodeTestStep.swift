@@ -65,7 +65,7 @@ public struct XcodeTestStep: Step, ProjectCheckedStep {
         testPlan = try options.string("test-plan")
         onlyTesting = try options.strings("only-testing")
         skipTesting = try options.strings("skip-testing")
-        retries = try options.int("retries") ?? 0
+        retries = try options.requiredInt("retries")
         guard (0...20).contains(retries) else {
             throw StepError.invalidOption(name: "retries", problem: "is \(retries); give 0 (no retries) to 20.")
         }

@@ -87,15 +87,18 @@ extension StepContext {
 
 /// Feeds `xcodebuild`'s lines to the log parser and the raw log file, and forwards readable
 /// lines. Called on the process runner's reading thread, never on the cooperative pool.
-final class XcodeLogSink: StepEventSink, @unchecked Sendable {
+final class XcodeLogSink: StepEventSink, Sendable {
+    private struct State {
+        var parser = XcodeLogParser()
+        var summary = XcodeLogSummary()
+        var file: UnsafeMutablePointer<FILE>?
+    }
+
     private let next: any StepEventSink
     private let redactor: Redactor
     private let verbose: Bool
-    private let lock = NSLock()
-    private var parser = XcodeLogParser()
-    private var summary = XcodeLogSummary()
+    private let state: Locked<State>
     private let renderer = XcodeLogRenderer(useColor: false)
-    private var file: UnsafeMutablePointer<FILE>?
 
     init(forwardingTo next: any StepEventSink, logPath: String, redactor: Redactor, verbose: Bool) throws {
         self.next = next
@@ -112,7 +115,7 @@ final class XcodeLogSink: StepEventSink, @unchecked Sendable {
             Foundation.close(descriptor)
             throw StepError.failed("cannot write the raw log '\(logPath)': \(reason). Give another path with 'log:'.")
         }
-        self.file = file
+        state = Locked(State(file: file))
     }
 
     func log(_ level: LogLevel, _ message: String) { next.log(level, message) }
@@ -120,10 +123,10 @@ final class XcodeLogSink: StepEventSink, @unchecked Sendable {
     func testResults(_ cases: [JUnitTestCase]) { next.testResults(cases) }
 
     func processOutput(_ stream: ProcessStream, line: String) {
-        let shown: [String] = lock.withLock {
-            if let file { fputs(redactor.redact(line) + "\n", file) }
-            let events = parser.consume(Substring(line))
-            for event in events { summary.add(event) }
+        let shown: [String] = state.withLock { state in
+            if let file = state.file { fputs(redactor.redact(line) + "\n", file) }
+            let events = state.parser.consume(Substring(line))
+            for event in events { state.summary.add(event) }
             return verbose ? [line] : events.flatMap(renderer.lines(for:))
         }
         for text in shown { next.processOutput(stream, line: text) }
@@ -132,12 +135,12 @@ final class XcodeLogSink: StepEventSink, @unchecked Sendable {
     /// Closes the raw log and returns the summary of everything seen.
     @discardableResult
     func close() -> XcodeLogSummary {
-        let (finished, events) = lock.withLock { () -> (XcodeLogSummary, [XcodeLogEvent]) in
-            let events = parser.finish()
-            for event in events { summary.add(event) }
-            if let file { fclose(file) }
-            file = nil
-            return (summary, events)
+        let (finished, events) = state.withLock { state -> (XcodeLogSummary, [XcodeLogEvent]) in
+            let events = state.parser.finish()
+            for event in events { state.summary.add(event) }
+            if let file = state.file { fclose(file) }
+            state.file = nil
+            return (state.summary, events)
         }
         if !verbose {
             for text in events.flatMap(renderer.lines(for:)) { next.processOutput(.standardOutput, line: text) }

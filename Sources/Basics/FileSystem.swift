@@ -6,10 +6,17 @@ public protocol FileSystem: Sendable {
     /// The bytes of a file. Throws `FileSystemError.notFound` when it does not exist.
     func read(_ path: String) throws -> [UInt8]
     /// Writes `bytes` to a temporary file beside `path`, then renames it into place, so that a
-    /// reader never sees a half-written file.
-    func writeAtomically(_ bytes: [UInt8], to path: String) throws
-    /// Creates a directory and its missing parents.
-    func createDirectory(_ path: String) throws
+    /// reader never sees a half-written file. The file gets `permissions` (such as 0o600) when
+    /// given, else those of the file it replaces (0o644 for a new one); the temporary file is
+    /// never more open than that while it is written.
+    func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int?) throws
+    /// Creates a directory and its missing parents; the folders it creates get `permissions`
+    /// (such as 0o700) when given, else the default mode. An existing folder is left as it is.
+    func createDirectory(_ path: String, permissions: Int?) throws
+    /// Copies a file, or a directory with everything in it, to `destination` (which must not exist).
+    func copyItem(_ source: String, to destination: String) throws
+    /// The absolute path of the process's working directory (what relative paths are resolved against).
+    var currentDirectoryPath: String { get }
     /// The names in a directory, sorted.
     func contents(ofDirectory path: String) throws -> [String]
     /// Renames (moves) a file or directory.
@@ -98,25 +105,32 @@ extension FileSystem {
     public func exists(_ path: String) -> Bool { kind(of: path) != nil }
 
     /// True when `path` is a directory (a link to one counts).
-    public func isDirectory(_ path: String) -> Bool {
+    public func isDirectory(_ path: String) -> Bool { kindFollowingLinks(of: path) == .directory }
+
+    /// True when something exists at `path` once symbolic links are followed, as `stat(2)` (and
+    /// `FileManager.fileExists`) say: a dangling link or a loop of links is nothing.
+    public func existsFollowingLinks(_ path: String) -> Bool { kindFollowingLinks(of: path) != nil }
+
+    /// What `path` names once symbolic links are followed (never `.symbolicLink`); nil when
+    /// nothing is there, a link dangles or links loop.
+    public func kindFollowingLinks(of path: String) -> FileKind? {
         // Follows links as stat(2) does, through this file system rather than the disk; 40
         // links in a row is where the kernel gives up too (ELOOP).
         var current = path
         for _ in 0..<40 {
             switch kind(of: current) {
-            case .directory?: return true
             case .symbolicLink?:
-                guard let target = destinationOfSymbolicLink(current), !target.isEmpty else { return false }
+                guard let target = destinationOfSymbolicLink(current), !target.isEmpty else { return nil }
                 if target.hasPrefix("/") {
                     current = target
                 } else {
                     let parent = (current as NSString).deletingLastPathComponent
                     current = parent.isEmpty ? target : parent + "/" + target
                 }
-            default: return false
+            case let other: return other
             }
         }
-        return false
+        return nil
     }
 
     /// The file decoded as UTF-8; throws `FileSystemError.notUTF8` naming the first bad byte.
@@ -129,6 +143,16 @@ extension FileSystem {
     /// Writes a string as UTF-8, atomically.
     public func writeAtomically(_ text: String, to path: String) throws {
         try writeAtomically(Array(text.utf8), to: path)
+    }
+
+    /// Writes `bytes` atomically, keeping the permissions of the file replaced (0o644 for a new one).
+    public func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        try writeAtomically(bytes, to: path, permissions: nil)
+    }
+
+    /// Creates a directory and its missing parents with the default mode.
+    public func createDirectory(_ path: String) throws {
+        try createDirectory(path, permissions: nil)
     }
 }
 

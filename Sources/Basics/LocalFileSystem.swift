@@ -37,7 +37,7 @@ public struct LocalFileSystem: FileSystem {
         return result
     }
 
-    public func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    public func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int?) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
         var template = Array("\(directory.isEmpty ? "." : directory)/.\(base).slipway-XXXXXX".utf8CString)
@@ -49,11 +49,18 @@ public struct LocalFileSystem: FileSystem {
             if !ok { unlink(temporary) }
         }
         do {
+            // Given permissions are set before the bytes are written: the file is never more
+            // open than asked, even while incomplete.
+            if let permissions, fchmod(fd, mode_t(permissions)) != 0 {
+                throw FileSystemError.from(errno: errno, path: path, operation: "write")
+            }
             try writeAll(fd: fd, bytes: bytes, path: path)
-            // Keep the permissions of the file being replaced (a script stays executable).
-            var existing = stat()
-            let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
-            fchmod(fd, mode)
+            if permissions == nil {
+                // Keep the permissions of the file being replaced (a script stays executable).
+                var existing = stat()
+                let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
+                fchmod(fd, mode)
+            }
             guard fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "write") }
             close(fd)
         } catch {
@@ -80,14 +87,25 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    public func createDirectory(_ path: String) throws {
+    public func createDirectory(_ path: String, permissions: Int?) throws {
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: permissions.map { [.posixPermissions: $0] })
         } catch {
             throw FileSystemError.failed(path: path, operation: "create the directory",
                                          reason: (error as NSError).localizedDescription)
         }
     }
+
+    public func copyItem(_ source: String, to destination: String) throws {
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+        } catch {
+            throw FileSystemError.failed(path: source, operation: "copy", reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    public var currentDirectoryPath: String { FileManager.default.currentDirectoryPath }
 
     public func contents(ofDirectory path: String) throws -> [String] {
         guard let dir = opendir(path) else {

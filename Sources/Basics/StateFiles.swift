@@ -92,17 +92,20 @@ public enum StateFiles {
     }
 
     /// Reads the state file at `path` without following a symbolic link: a regular file owned
-    /// by this user, at most `limit` bytes. Nil when nothing is at `path`.
-    /// - Throws: `StateFileError.symbolicLink`, `.foreignOwner`, `.notAFile`, `.tooLarge`, `.unusable`.
-    public static func read(_ path: String, limit: Int = readLimit) throws -> [UInt8]? {
+    /// by this user (any user's when `requireOwner` is false: a checkout's files, such as a
+    /// signing storage's, may belong to another uid), at most `limit` bytes. Nil when nothing
+    /// is at `path`.
+    /// - Throws: `StateFileError.symbolicLink`, `.foreignOwner`, `.notAFile`, `.tooLarge` (with
+    ///   the size found), `.unusable`.
+    public static func read(_ path: String, limit: Int = readLimit, requireOwner: Bool = true) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw error(errno, path: path)
         }
         defer { close(fd) }
-        let size = try checkOpened(fd, path: path)
-        guard size <= limit else { throw StateFileError.tooLarge(path: path, limit: limit) }
+        let size = try checkOpened(fd, path: path, requireOwner: requireOwner)
+        guard size <= limit else { throw StateFileError.tooLarge(path: path, size: size, limit: limit) }
         var bytes = [UInt8](repeating: 0, count: size + 1)
         var count = 0
         while count < bytes.count {
@@ -117,17 +120,19 @@ public enum StateFiles {
             if got == 0 { break }
             count += got
         }
-        guard count <= size else { throw StateFileError.tooLarge(path: path, limit: limit) }
+        // Grown since fstat: more than it said, possibly without end (a device, a FIFO swapped in).
+        guard count <= size else { throw StateFileError.tooLarge(path: path, size: count, limit: limit) }
         return Array(bytes[0..<count])
     }
 
-    /// Checks an open state file: regular, owned by this user. Returns its size.
+    /// Checks an open state file: regular, owned by this user (unless `requireOwner` is false).
+    /// Returns its size.
     @discardableResult
-    static func checkOpened(_ fd: Int32, path: String) throws -> Int {
+    static func checkOpened(_ fd: Int32, path: String, requireOwner: Bool = true) throws -> Int {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw error(errno, path: path) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw StateFileError.notAFile(path: path) }
-        guard info.st_uid == geteuid() else { throw StateFileError.foreignOwner(path: path, owner: info.st_uid) }
+        guard !requireOwner || info.st_uid == geteuid() else { throw StateFileError.foreignOwner(path: path, owner: info.st_uid) }
         return Int(info.st_size)
     }
 
@@ -194,8 +199,9 @@ public enum StateFileError: Error, LocalizedError, Sendable, Equatable {
     case foreignOwner(path: String, owner: UInt32)
     /// Something other than a regular file.
     case notAFile(path: String)
-    /// Larger than any file Slipway writes there.
-    case tooLarge(path: String, limit: Int)
+    /// Larger than any file Slipway writes there: `size` bytes (at least that many, for a file
+    /// that grew while read) where at most `limit` are expected.
+    case tooLarge(path: String, size: Int, limit: Int)
     /// A path that leaves the folder it must stay in.
     case outside(path: String, base: String)
     /// It cannot be opened, read or created.
@@ -207,7 +213,7 @@ public enum StateFileError: Error, LocalizedError, Sendable, Equatable {
         case .symbolicLink(let path): return "'\(path)' is a symbolic link"
         case .foreignOwner(let path, let owner): return "'\(path)' belongs to another user (uid \(owner))"
         case .notAFile(let path): return "'\(path)' is not a regular file"
-        case .tooLarge(let path, let limit): return "'\(path)' is larger than \(limit) bytes"
+        case .tooLarge(let path, _, let limit): return "'\(path)' is larger than \(limit) bytes"
         case .outside(let path, let base): return "'\(path)' is not inside '\(base)'"
         case .unusable(let path, let reason): return "'\(path)' cannot be used: \(reason)"
         }
@@ -221,7 +227,7 @@ public enum StateFileError: Error, LocalizedError, Sendable, Equatable {
             return "'\(path)' belongs to another user (uid \(owner)), so Slipway does not trust it as its own state; nothing was written. Remove it, or run as its owner."
         case .notAFile(let path):
             return "'\(path)' is not a regular file, so it is not Slipway's state file; nothing was written. Remove it and run again."
-        case .tooLarge(let path, let limit):
+        case .tooLarge(let path, _, let limit):
             return "'\(path)' is larger than \(limit) bytes, so it was not written by Slipway; it was not read. Remove it and run again."
         case .outside(let path, let base):
             return "'\(path)' is not inside '\(base)', where Slipway keeps this state; nothing was written. Check the path."

@@ -51,11 +51,14 @@ extension StateFiles {
     /// - Throws: `StateFileError`.
     public static func createUserStateDirectory(environment: Environment) throws {
         let folder = userStateDirectory(environment: environment)
+        // The disk itself, as everywhere in StateFiles (the lstat checks below look at it, not
+        // at an injected file system); the same call as `FileManager.createDirectory` with 0700.
         do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try LocalFileSystem().createDirectory(folder, permissions: 0o700)
+        } catch FileSystemError.failed(_, _, let reason) {
+            throw StateFileError.unusable(path: folder, reason: reason)
         } catch {
-            throw StateFileError.unusable(path: folder, reason: (error as NSError).localizedDescription)
+            throw StateFileError.unusable(path: folder, reason: error.localizedDescription)
         }
         try checkPath(folder, below: parentFolder(folder))
     }

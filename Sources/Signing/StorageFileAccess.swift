@@ -36,35 +36,45 @@ enum StorageFileAccess {
         }
     }
 
-    /// The bytes of the regular file at `root/relative`, nil when it does not exist.
+    /// The bytes of the regular file at `root/relative`, nil when it does not exist: the same
+    /// read as Slipway's own state files (`StateFiles.read`), without the owner check.
     /// - Throws: `SigningStorageError.unsafeLink`, `.unreachable` (not a regular file, too large,
     ///   unreadable).
     static func read(root: String, relative: String) throws -> [UInt8]? {
         try checkNoLinks(root: root, relative: relative)
         let path = root + "/" + relative
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            if errno == ELOOP { throw SigningStorageError.unsafeLink(storage: root, path: relative) }
-            throw SigningStorageError.unreachable(storage: root, detail: "'\(relative)' cannot be read: \(String(cString: strerror(errno)))")
+        do {
+            return try StateFiles.read(path, limit: maximumFileBytes, requireOwner: false)
+        } catch let error as StateFileError {
+            switch error {
+            case .symbolicLink:
+                throw SigningStorageError.unsafeLink(storage: root, path: relative)
+            case .notAFile:
+                throw SigningStorageError.unreachable(storage: root, detail: "'\(relative)' is not a regular file")
+            case let .tooLarge(_, size, limit) where size > limit:
+                throw SigningStorageError.unreachable(
+                    storage: root, detail: "'\(relative)' is \(size) bytes; storage files are at most \(limit)")
+            case .tooLarge:
+                throw SigningStorageError.unreachable(storage: root, detail: "'\(relative)' changed while it was read")
+            case let .unusable(_, reason):
+                // A component that is a file, not a folder (ENOTDIR): nothing is at the path.
+                if isBelowNonFolder(root: root, relative: relative) { return nil }
+                throw SigningStorageError.unreachable(storage: root, detail: "'\(relative)' cannot be read: \(reason)")
+            case .foreignOwner, .outside:
+                throw SigningStorageError.unreachable(storage: root, detail: error.reason)
+            }
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw SigningStorageError.unreachable(storage: root, detail: "'\(relative)' is not a regular file")
+    }
+
+    /// True when a folder on the way from `root` to `relative` is something other than a folder.
+    private static func isBelowNonFolder(root: String, relative: String) -> Bool {
+        var current = root
+        for component in relative.split(separator: "/").dropLast() {
+            current += "/" + component
+            var info = stat()
+            guard lstat(current, &info) == 0 else { return false }
+            if (info.st_mode & S_IFMT) != S_IFDIR { return true }
         }
-        guard info.st_size <= maximumFileBytes else {
-            throw SigningStorageError.unreachable(
-                storage: root, detail: "'\(relative)' is \(info.st_size) bytes; storage files are at most \(maximumFileBytes)")
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            offset += count
-        }
-        return Array(bytes[0..<offset])
+        return false
     }
 }

@@ -42,7 +42,7 @@ import TestThreads
 
     func remove() async throws -> TemporaryKeychain.Removal {
         try await TemporaryKeychain.remove(path: ciKeychain, runner: LocalProcessRunner(), security: standIn.executable,
-                                           environment: standIn.environment())
+                                           environment: standIn.environment(), fileSystem: LocalFileSystem())
     }
 
     static func mode(_ path: String) throws -> Int {

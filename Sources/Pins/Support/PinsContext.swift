@@ -32,7 +32,7 @@ public struct PinsContext: Sendable {
         self.fileSystem = fileSystem
         self.processRunner = processRunner
         self.environment = environment
-        self.files = LocalToolFiles()
+        self.files = LocalToolFiles(fileSystem: fileSystem)
         self.git = LibGit2Access()
         self.http = http
         self.platform = .current

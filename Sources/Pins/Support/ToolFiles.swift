@@ -56,14 +56,18 @@ extension ToolFiles {
     }
 }
 
-/// The real implementation, with POSIX calls.
+/// The real implementation, with POSIX calls (copies through a `FileSystem`).
 public struct LocalToolFiles: ToolFiles {
     /// The chunk size for hashing: big enough that system calls cost nothing, small enough to
     /// stay in the CPU's cache.
     public static let chunkSize = 1 << 20
 
-    /// Creates the implementation.
-    public init() {}
+    let fileSystem: any FileSystem
+
+    /// Creates the implementation; `fileSystem` makes the copies.
+    public init(fileSystem: any FileSystem = LocalFileSystem()) {
+        self.fileSystem = fileSystem
+    }
 
     public func identity(of path: String) -> FileIdentity? {
         var info = stat()
@@ -99,11 +103,7 @@ public struct LocalToolFiles: ToolFiles {
     }
 
     public func copy(_ source: String, to destination: String) throws {
-        do {
-            try FileManager.default.copyItem(atPath: source, toPath: destination)
-        } catch {
-            throw FileSystemError.failed(path: source, operation: "copy", reason: (error as NSError).localizedDescription)
-        }
+        try fileSystem.copyItem(source, to: destination)
     }
 
     public func makeExecutable(_ path: String) throws {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 #if canImport(Glibc)
@@ -6,19 +7,19 @@ import Glibc
 import Darwin
 #endif
 
-/// Files written whole or not at all: the bytes go to a temporary file in the same folder,
-/// created with the final mode (never wider), flushed, then renamed over the target. A failure
+/// Files written whole or not at all, through the installer's `FileSystem`: the bytes go to a
+/// temporary file in the same folder, given the final mode before anything is written, flushed,
+/// then renamed over the target (`FileSystem.writeAtomically(_:to:permissions:)`). A failure
 /// removes the temporary file, so a re-run or a crash never leaves a partial file under the
 /// final name.
 enum AtomicFile {
     /// Creates `path` (and missing parents) as a folder with `mode`, and sets `mode` on it when
     /// it already exists.
-    static func makeDirectory(_ path: String, mode: mode_t) throws {
+    static func makeDirectory(_ path: String, mode: mode_t, fileSystem: any FileSystem) throws {
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: Int(mode)])
+            try fileSystem.createDirectory(path, permissions: Int(mode))
         } catch {
-            throw SigningInstallError.cannotWrite(path: path, detail: error.localizedDescription)
+            throw SigningInstallError.cannotWrite(path: path, detail: reason(error))
         }
         guard chmod(path, mode) == 0 else {
             throw SigningInstallError.cannotWrite(path: path, detail: String(cString: strerror(errno)))
@@ -26,33 +27,12 @@ enum AtomicFile {
     }
 
     /// Writes `bytes` to `path` atomically with permissions `mode`.
-    static func store(_ bytes: [UInt8], at path: String, mode: mode_t) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        var template = Array("\(folder)/.\(name).slipway-XXXXXX".utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw failure(path) }
-        let temporary = String(cString: template)
-        var renamed = false
-        defer {
-            if !renamed { unlink(temporary) }
-        }
+    static func store(_ bytes: [UInt8], at path: String, mode: mode_t, fileSystem: any FileSystem) throws {
         do {
-            defer { close(descriptor) }
-            guard fchmod(descriptor, mode) == 0 else { throw failure(path) }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(path)
-                }
-                offset += written
-            }
-            guard fsync(descriptor) == 0 else { throw failure(path) }
+            try fileSystem.writeAtomically(bytes, to: path, permissions: Int(mode))
+        } catch {
+            throw SigningInstallError.cannotWrite(path: path, detail: reason(error))
         }
-        guard rename(temporary, path) == 0 else { throw failure(path) }
-        renamed = true
     }
 
     /// Throws unless `uuid` is safe as a file name (letters, digits and dashes, as Apple's are).
@@ -62,7 +42,14 @@ enum AtomicFile {
         }
     }
 
-    private static func failure(_ path: String) -> SigningInstallError {
-        .cannotWrite(path: path, detail: String(cString: strerror(errno)))
+    /// The system's reason alone (`cannotWrite` names the path and says what to do itself).
+    static func reason(_ error: any Error) -> String {
+        switch error as? FileSystemError {
+        case .failed(_, _, let reason)?: return reason
+        case .notFound?: return String(cString: strerror(ENOENT))
+        case .permissionDenied?: return String(cString: strerror(EACCES))
+        case .noSpace?: return String(cString: strerror(ENOSPC))
+        default: return error.localizedDescription
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 #if canImport(Glibc)
@@ -22,11 +23,13 @@ public struct DirectorySigningInstaller: SigningInstaller {
     /// The password of the PKCS#12 file written there ("" for none). Register it as a secret
     /// when it is not empty.
     public let p12Password: String
+    let fileSystem: any FileSystem
 
-    /// An installer writing into `directory`.
-    public init(directory: String, p12Password: String = "") {
+    /// An installer writing into `directory` through `fileSystem`.
+    public init(directory: String, p12Password: String = "", fileSystem: any FileSystem = LocalFileSystem()) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.p12Password = p12Password
+        self.fileSystem = fileSystem
     }
 
     /// The folder profiles are written to.
@@ -40,17 +43,17 @@ public struct DirectorySigningInstaller: SigningInstaller {
         } catch {
             throw SigningInstallError.cannotWrite(path: directory + "/\(sha1).p12", detail: error.localizedDescription)
         }
-        try AtomicFile.makeDirectory(directory, mode: 0o700)
+        try AtomicFile.makeDirectory(directory, mode: 0o700, fileSystem: fileSystem)
         let p12Path = directory + "/\(sha1).p12"
         let cerPath = directory + "/\(sha1).cer"
-        try AtomicFile.store(p12, at: p12Path, mode: 0o600)
-        try AtomicFile.store(identity.certificate.der, at: cerPath, mode: 0o600)
+        try AtomicFile.store(p12, at: p12Path, mode: 0o600, fileSystem: fileSystem)
+        try AtomicFile.store(identity.certificate.der, at: cerPath, mode: 0o600, fileSystem: fileSystem)
         var installed: [SigningInstallReport.InstalledProfile] = []
-        if !profiles.isEmpty { try AtomicFile.makeDirectory(profilesDirectory, mode: 0o700) }
+        if !profiles.isEmpty { try AtomicFile.makeDirectory(profilesDirectory, mode: 0o700, fileSystem: fileSystem) }
         for profile in profiles {
             try AtomicFile.checkFileName(profile.uuid, profile: profile.name)
             let path = profilesDirectory + "/\(profile.uuid).mobileprovision"
-            try AtomicFile.store(profile.data, at: path, mode: 0o600)
+            try AtomicFile.store(profile.data, at: path, mode: 0o600, fileSystem: fileSystem)
             installed.append(.init(name: profile.name, uuid: profile.uuid, bundleID: profile.bundleID, paths: [path]))
         }
         return SigningInstallReport(certificateSHA1: sha1, certificateName: identity.certificate.commonName,

@@ -49,20 +49,23 @@ public struct KeychainSigningInstaller: SigningInstaller {
     let security: String
     let environment: [String: String]
     let temporaryDirectory: String
+    let fileSystem: any FileSystem
 
     /// An installer.
     /// - Parameters:
     ///   - security: the `security` executable (a path, or a name looked up in `environment`'s PATH).
     ///   - temporaryDirectory: where the one-time PKCS#12 file is written (and removed).
+    ///   - fileSystem: where the profiles, the keychain's state file and the PKCS#12 file are written.
     public init(keychain: KeychainTarget, runner: any ProcessRunner, homeDirectory: String,
                 security: String = "/usr/bin/security", environment: [String: String] = ProcessInfo.processInfo.environment,
-                temporaryDirectory: String = NSTemporaryDirectory()) {
+                temporaryDirectory: String = NSTemporaryDirectory(), fileSystem: any FileSystem = LocalFileSystem()) {
         self.keychain = keychain
         self.runner = runner
         self.homeDirectory = homeDirectory
         self.security = security
         self.environment = environment
         self.temporaryDirectory = temporaryDirectory
+        self.fileSystem = fileSystem
     }
 
     /// The secrets this installer knows (the keychain password): register them with the lane's
@@ -84,7 +87,7 @@ public struct KeychainSigningInstaller: SigningInstaller {
         var created: String?
         switch keychain {
         case let .temporary(path, password):
-            if try await TemporaryKeychain.prepare(path: path, password: password, tool: tool) { created = path }
+            if try await TemporaryKeychain.prepare(path: path, password: password, tool: tool, fileSystem: fileSystem) { created = path }
         case let .existing(path, password):
             if let password { try await tool.run("unlock-keychain", ["-p", .secret(password), SecurityArgument(path)]) }
         }
@@ -114,8 +117,8 @@ public struct KeychainSigningInstaller: SigningInstaller {
         }
         let file = (temporaryDirectory.hasSuffix("/") ? temporaryDirectory : temporaryDirectory + "/")
             + "slipway-identity-\(UUID().uuidString).p12"
-        try AtomicFile.store(p12, at: file, mode: 0o600)
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        try AtomicFile.store(p12, at: file, mode: 0o600, fileSystem: fileSystem)
+        defer { try? fileSystem.remove(file) }
         var arguments: [SecurityArgument] = [SecurityArgument(file), "-k", SecurityArgument(keychain.path),
                                              "-P", .secret(password), "-f", "pkcs12"]
         for application in Self.trustedApplications { arguments += ["-T", SecurityArgument(application)] }
@@ -127,12 +130,12 @@ public struct KeychainSigningInstaller: SigningInstaller {
 
     private func installProfiles(_ profiles: [ProvisioningProfile]) throws -> [SigningInstallReport.InstalledProfile] {
         guard !profiles.isEmpty else { return [] }
-        for directory in profileDirectories where !FileManager.default.fileExists(atPath: directory) {
-            try AtomicFile.makeDirectory(directory, mode: 0o755)
+        for directory in profileDirectories where !fileSystem.existsFollowingLinks(directory) {
+            try AtomicFile.makeDirectory(directory, mode: 0o755, fileSystem: fileSystem)
         }
         return try profiles.map { profile in
             let paths = profileDirectories.map { $0 + "/\(profile.uuid).mobileprovision" }
-            for path in paths { try AtomicFile.store(profile.data, at: path, mode: 0o644) }
+            for path in paths { try AtomicFile.store(profile.data, at: path, mode: 0o644, fileSystem: fileSystem) }
             return .init(name: profile.name, uuid: profile.uuid, bundleID: profile.bundleID, paths: paths)
         }
     }

@@ -54,12 +54,14 @@ public enum TemporaryKeychain {
     /// keychain is already gone succeeds (`deletedKeychain` is false).
     /// - Parameters:
     ///   - security: the `security` executable (a path, or a name looked up in `environment`'s PATH).
+    ///   - environment: the variables `security` runs with (the lane's, not necessarily the process's).
+    ///   - fileSystem: where the state file is read and removed.
     /// - Throws: `SigningInstallError.securityFailed` naming the subcommand,
     ///   `.unreadableKeychainState` for a state file Slipway did not write.
     public static func remove(path: String, runner: any ProcessRunner, security: String = "/usr/bin/security",
-                              environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Removal {
+                              environment: [String: String], fileSystem: any FileSystem) async throws -> Removal {
         let tool = SecurityTool(executable: security, runner: runner, environment: environment, redactor: .none)
-        let state = try readState(for: path)
+        let state = try readState(for: path, fileSystem: fileSystem)
         let current = try await tool.searchList()
         var restored = current.filter { !isSame($0, path) }
         if let state {
@@ -83,28 +85,29 @@ public enum TemporaryKeychain {
         } else {
             throw tool.failure("delete-keychain", arguments, deletion)
         }
-        try? FileManager.default.removeItem(atPath: statePath(for: path))
+        try? fileSystem.remove(statePath(for: path))
         return Removal(deletedKeychain: deleted, searchList: restored, restoredDefault: restoredDefault, usedStateFile: state != nil)
     }
 
     /// Creates (unless an earlier run of Slipway did), configures and unlocks the keychain, and
     /// puts it first in the search list and as the default. Returns true when it was created now.
-    static func prepare(path: String, password: String, tool: SecurityTool) async throws -> Bool {
-        let exists = keychainFileExists(path)
-        let state = try readState(for: path)
+    static func prepare(path: String, password: String, tool: SecurityTool, fileSystem: any FileSystem) async throws -> Bool {
+        let exists = keychainFileExists(path, fileSystem: fileSystem)
+        let state = try readState(for: path, fileSystem: fileSystem)
         if exists && state == nil {
             throw SigningInstallError.foreignKeychain(path: path, stateFile: statePath(for: path))
         }
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
-            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw SigningInstallError.cannotWrite(path: folder, detail: error.localizedDescription)
+        if !folder.isEmpty && !fileSystem.existsFollowingLinks(folder) {
+            do { try fileSystem.createDirectory(folder) } catch {
+                throw SigningInstallError.cannotWrite(path: folder, detail: AtomicFile.reason(error))
             }
         }
         let searchList = try await tool.searchList().filter { !isSame($0, path) }
         if state == nil {
             let previousDefault = try await tool.defaultKeychain().flatMap { isSame($0, path) ? nil : $0 }
-            try writeState(State(keychain: path, previousSearchList: searchList, previousDefault: previousDefault))
+            try writeState(State(keychain: path, previousSearchList: searchList, previousDefault: previousDefault),
+                           fileSystem: fileSystem)
         }
         let password = SecurityArgument.secret(password)
         let keychain = SecurityArgument(path)
@@ -130,9 +133,9 @@ public enum TemporaryKeychain {
         return resolved + "/" + (trimmed as NSString).lastPathComponent
     }
 
-    static func keychainFileExists(_ path: String) -> Bool {
+    static func keychainFileExists(_ path: String, fileSystem: any FileSystem) -> Bool {
         let candidates = [path, path + "-db", path + ".keychain-db"]
-        return candidates.contains { FileManager.default.fileExists(atPath: $0) }
+        return candidates.contains { fileSystem.existsFollowingLinks($0) }
     }
 
     private static func isNotFound(_ result: ProcessResult) -> Bool {
@@ -140,23 +143,23 @@ public enum TemporaryKeychain {
         return text.contains("could not be found")
     }
 
-    static func readState(for keychain: String) throws -> State? {
+    static func readState(for keychain: String, fileSystem: any FileSystem) throws -> State? {
         let path = statePath(for: keychain)
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let bytes = try? fileSystem.read(path) else { return nil }
         do {
-            return try JSONDecoder().decode(State.self, from: data)
+            return try JSONDecoder().decode(State.self, from: Data(bytes))
         } catch {
             throw SigningInstallError.unreadableKeychainState(path: path, detail: "\(error)")
         }
     }
 
-    private static func writeState(_ state: State) throws {
+    private static func writeState(_ state: State, fileSystem: any FileSystem) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data
         do { data = try encoder.encode(state) } catch {
             throw SigningInstallError.cannotWrite(path: statePath(for: state.keychain), detail: "\(error)")
         }
-        try AtomicFile.store(Array(data), at: statePath(for: state.keychain), mode: 0o600)
+        try AtomicFile.store(Array(data), at: statePath(for: state.keychain), mode: 0o600, fileSystem: fileSystem)
     }
 }

@@ -53,11 +53,11 @@ struct SigningInstallOptions: ParsableArguments {
         if how == "directory" {
             let directory = installDirectory.hasPrefix("/") ? installDirectory : env.projectDirectory + "/" + installDirectory
             let password = p12PasswordEnv.flatMap { env.environment[$0] } ?? ""
-            report = try await DirectorySigningInstaller(directory: directory, p12Password: password).install(identity: identity, profiles: profiles)
+            report = try await DirectorySigningInstaller(directory: directory, p12Password: password, fileSystem: env.fileSystem).install(identity: identity, profiles: profiles)
         } else {
             report = try await KeychainSigningInstaller(keychain: try target(env), runner: env.processRunner,
                                                         homeDirectory: env.environment["HOME"] ?? NSHomeDirectory(),
-                                                        environment: env.environment.variables)
+                                                        environment: env.environment.variables, fileSystem: env.fileSystem)
                 .install(identity: identity, profiles: profiles)
         }
         return SigningInstallSummary(report)

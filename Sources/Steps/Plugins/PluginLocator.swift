@@ -45,7 +45,7 @@ public struct PluginLocator: Sendable {
     /// The plugin's kind for step `id`, or nil when no such plugin exists.
     public func kind(for id: String) async throws -> StepKind? {
         guard let path = try executable(for: id) else { return nil }
-        try trust?.check(path)
+        try trust?.check(path, workingDirectory: fileSystem.currentDirectoryPath)
         let description = try await describe(id: id, executable: path)
         let runner = processRunner
         return StepKind(description: description, origin: .plugin(executable: path)) { options in
@@ -76,7 +76,7 @@ public struct PluginLocator: Sendable {
     private func describe(id: String, executable: String) async throws -> StepDescription {
         let request = PluginProtocol.Request(
             protocol: PluginProtocol.version, action: .describe, step: id, lane: "", options: [:],
-            inputs: [:], outputs: [:], workingDirectory: FileManager.default.currentDirectoryPath, dryRun: true)
+            inputs: [:], outputs: [:], workingDirectory: fileSystem.currentDirectoryPath, dryRun: true)
         let spec = ProcessSpec(executable: executable, arguments: [], environment: environment.variables,
                                standardInput: try PluginStep.encode(request))
         let name = (executable as NSString).lastPathComponent

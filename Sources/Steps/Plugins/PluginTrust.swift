@@ -60,17 +60,18 @@ public struct PluginTrust: Sendable {
     }
 
     /// Whether the executable at `path` comes from the checkout: it, or the real file it links
-    /// to, lies inside the project.
-    public func isCheckoutContent(_ path: String) -> Bool {
+    /// to, lies inside the project. A relative `path` is taken from `workingDirectory`.
+    public func isCheckoutContent(_ path: String, workingDirectory: String) -> Bool {
         let project = Self.resolved(projectDirectory)
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
         return Self.isInside(ProjectPath.normalize(absolute), project) || Self.isInside(Self.resolved(absolute), project)
             || Self.isInside(Self.resolved(ProjectPath.parent(absolute)), project)
     }
 
-    /// Throws `PluginError.untrusted` when `path` may not be executed under this policy.
-    public func check(_ path: String) throws {
-        guard !runsCheckoutPlugins, isCheckoutContent(path) else { return }
+    /// Throws `PluginError.untrusted` when `path` may not be executed under this policy. A
+    /// relative `path` is taken from `workingDirectory` (the file system's current directory).
+    public func check(_ path: String, workingDirectory: String) throws {
+        guard !runsCheckoutPlugins, isCheckoutContent(path, workingDirectory: workingDirectory) else { return }
         let digest = (try? FileHasher(streams: LocalFileStreams()).sha256(of: path)) ?? ""
         guard !trustedDigests.contains(digest) else { return }
         throw PluginError.untrusted(path: displayPath(path), sha256: digest)

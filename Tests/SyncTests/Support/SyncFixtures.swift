@@ -170,15 +170,20 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     }
 
     func read(_ path: String) throws -> [UInt8] { try base.read(path) }
-    func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int?) throws {
         try countWrite(path)
         try checkFolder(path, operation: "write")
-        try base.writeAtomically(bytes, to: path)
+        try base.writeAtomically(bytes, to: path, permissions: permissions)
     }
-    func createDirectory(_ path: String) throws {
+    func createDirectory(_ path: String, permissions: Int?) throws {
         try checkFolder(path, operation: "create the directory")
-        try base.createDirectory(path)
+        try base.createDirectory(path, permissions: permissions)
     }
+    func copyItem(_ source: String, to destination: String) throws {
+        try checkFolder(destination, operation: "copy")
+        try base.copyItem(source, to: destination)
+    }
+    var currentDirectoryPath: String { base.currentDirectoryPath }
     func contents(ofDirectory path: String) throws -> [String] { try base.contents(ofDirectory: path) }
     func move(_ source: String, to destination: String) throws {
         try checkFolder(source, operation: "move")

@@ -50,7 +50,7 @@ public struct AppleStapleStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let path = context.resolve(file)
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard context.fileSystem.existsFollowingLinks(path) else {
             throw StepError.invalidOption(name: "file", problem: "'\(path)' does not exist. Give the .app, .dmg or .pkg apple.notarize accepted")
         }
         try await context.runChecked(context.processSpec("xcrun", ["stapler", "staple", path]))

@@ -58,7 +58,8 @@ public struct SigningCleanupStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let path = context.resolve(keychain)
         let removal = try await TemporaryKeychain.remove(path: path, runner: context.processRunner, security: "security",
-                                                         environment: context.environment.variables)
+                                                         environment: context.environment.variables,
+                                                         fileSystem: context.fileSystem)
         if removal.deletedKeychain {
             context.events.log(.info, "deleted the temporary keychain \(path)")
         } else {

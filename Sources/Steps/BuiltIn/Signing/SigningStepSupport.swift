@@ -96,13 +96,15 @@ enum SigningStepSupport {
             let profiles = result.profiles.compactMap(\.profile)
             if install == "directory" {
                 let directory = context.resolve(try options.requiredString("install-directory"))
-                return try await DirectorySigningInstaller(directory: directory, p12Password: try options.string("p12-password") ?? "")
+                return try await DirectorySigningInstaller(directory: directory, p12Password: try options.string("p12-password") ?? "",
+                                                     fileSystem: context.fileSystem)
                     .install(identity: identity, profiles: profiles)
             }
             let installer = KeychainSigningInstaller(keychain: try keychain(context: context, masker: masker),
                                                      runner: context.processRunner,
                                                      homeDirectory: context.environment["HOME"] ?? NSHomeDirectory(),
-                                                     security: "security", environment: context.environment.variables)
+                                                     security: "security", environment: context.environment.variables,
+                                                     fileSystem: context.fileSystem)
             return try await installer.install(identity: identity, profiles: profiles)
         }
 

@@ -11,7 +11,8 @@ struct VersionCommand: ParsableCommand {
         discussion: """
             The next version comes from the conventional commits since the latest tag: a breaking \
             change bumps major, feat minor, fix/perf patch (before 1.0.0: breaking and feat bump \
-            minor). Nothing is written; the version.bump step writes it.
+            minor). Nothing is written; the version.bump step writes it. When no commit since the \
+            latest tag calls for a release, --next exits 4 (nothing to release), not 1 or 2.
 
             Examples:
               slipway version
@@ -64,7 +65,8 @@ struct ChangelogCommand: ParsableCommand {
               slipway changelog --template templates/changelog-entry.mustache
 
             --version prints Slipway's version, as on every command; the release's version is \
-            --release-version.
+            --release-version. Exits 4 when there is nothing to release (no feat, fix, perf or \
+            breaking commit since the tag) and no --release-version is given.
             """
     )
 

@@ -55,11 +55,11 @@ public struct LaneWorkspace: Sendable {
                 let lane = try store.load(name)
                 return LaneSummary(name: name, file: lane.file, description: lane.description,
                                    inputs: lane.inputs.map(LaneSummary.Input.init), secrets: lane.secrets.map(\.name),
-                                   steps: lane.steps.flatMap(\.invocations).count, problems: [])
+                                   steps: lane.stepCount.steps, finallySteps: lane.stepCount.finally, problems: [])
             } catch {
                 let problems = (error as? DiagnosticsError)?.diagnostics.map(\.description) ?? [errorText(error)]
                 return LaneSummary(name: name, file: store.displayPath(of: name), description: nil, inputs: [],
-                                   secrets: [], steps: 0, problems: problems)
+                                   secrets: [], steps: 0, finallySteps: 0, problems: problems)
             }
         }
     }
@@ -90,7 +90,10 @@ public struct LaneSummary: Sendable, Codable {
     public var description: String?
     public var inputs: [Input]
     public var secrets: [String]
+    /// Main steps (parallel groups flattened), not counting `finally`.
     public var steps: Int
+    /// `finally` steps.
+    public var finallySteps: Int
     /// Parse problems (the lane is listed anyway, so one broken file does not hide the others).
     public var problems: [String]
 }

@@ -46,6 +46,9 @@ public enum PinsError: Error, Sendable, Equatable {
     case executableMissing(tool: String, path: String)
     /// A download could not be completed.
     case downloadFailed(tool: String, url: String, reason: String)
+    /// An archive URL whose scheme is not http or https (`file://`, `ftp://`, ...): refused
+    /// before anything is downloaded or written.
+    case refusedScheme(tool: String, url: String)
     /// A download broke a limit (`HTTPError.responseTooLarge`, `.stalled`); `reason` is that
     /// error's message, which names the URL, the limit and how to raise it.
     case downloadStopped(tool: String, reason: String)
@@ -135,7 +138,10 @@ extension PinsError: LocalizedError {
             return "'\(path)' is not an executable file in what was installed for '\(tool)'. Set 'executable' "
                 + "(archive) or 'product' (git) in the Toolfile to the right path or product name."
         case let .downloadFailed(tool, url, reason):
+            let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return "Downloading '\(tool)' from '\(url)' failed: \(reason). Check the URL and the network."
+        case let .refusedScheme(tool, url):
+            return "Refusing to download '\(tool)' from '\(url)': \(ArchiveURLPolicy.reason) \(ArchiveURLPolicy.remedy)"
         case let .downloadStopped(tool, reason):
             return "Downloading '\(tool)' was stopped: \(reason)"
         case let .networkUnavailable(tool):

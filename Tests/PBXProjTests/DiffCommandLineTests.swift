@@ -105,6 +105,30 @@ struct DiffCommandLineTests {
         #expect(absent.standardError == "error: 'Other/Other.xcodeproj/project.pbxproj' does not exist at revision 'HEAD' in '\(repository.path)'. Check the path with 'git ls-tree HEAD -- Other/Other.xcodeproj/project.pbxproj' (it is relative to the repository root).\n")
     }
 
+    @Test("--rev A..B reads both sides from git: the project (and its folder) deleted from the working copy")
+    func rangeOfADeletedProject() throws {
+        guard let binary = try slipway("deleted") else { return }
+        let repository = try GitFixture(prefix: "pbx-diff-deleted")
+        try repository.commit("base", files: ["App/App.xcodeproj/project.pbxproj": SampleProject.text])
+        try repository.commit("bump", files: ["App/App.xcodeproj/project.pbxproj": Self.newVersion])
+        try FileManager.default.removeItem(atPath: repository.path + "/App")
+        let before = try Snapshot.of(repository.path)
+        let range = try CommandResult.run(binary, ["xcodeproj", "diff", "App/App.xcodeproj", "--rev", "HEAD~1..HEAD"],
+                                          in: repository.path)
+        #expect(range.status == 1, "\(range.standardError)")
+        #expect(range.standardError == "")
+        #expect(range.standardOutput.contains("    ~ MARKETING_VERSION: 1.2.0 → 1.3.0\n"))
+        let json = try CommandResult.run(binary, ["xcodeproj", "diff", repository.path + "/App/App.xcodeproj", "--rev", "HEAD~1..HEAD", "--json"])
+        #expect(json.status == 1, "\(json.standardError)")
+        #expect(json.standardOutput.contains("\"old\" : \"HEAD~1:App/App.xcodeproj/project.pbxproj\""))
+        #expect(json.standardOutput.contains("\"new\" : \"HEAD:App/App.xcodeproj/project.pbxproj\""))
+        // One revision against the working copy still needs the project on disk.
+        let single = try CommandResult.run(binary, ["xcodeproj", "diff", "App/App.xcodeproj", "--rev", "HEAD"], in: repository.path)
+        #expect(single.status == 2)
+        #expect(single.standardError.hasPrefix("error: "))
+        #expect(try Snapshot.of(repository.path) == before)
+    }
+
     @Test("--textconv: git diff shows semantic lines, and nothing for a reformatted file")
     func textconv() throws {
         guard let binary = try slipway("textconv") else { return }

@@ -92,7 +92,7 @@ import TestThreads
         _ = try slipway(["init", "--force"], in: folder.path)
         let valid = try slipway(["validate"], in: folder.path)
         #expect(valid.status == 0, "\(valid.standardError)")
-        #expect(valid.standardOutput.contains("✓ ci: 3 steps, valid"))
+        #expect(valid.standardOutput.contains("✓ ci: 2 steps + 1 finally, valid"))
     }
 
     /// What scripts/quickstart.sh does: the demo package from templates/, the lanes of `slipway

@@ -28,6 +28,32 @@ public struct Lane: Sendable {
     public var allInvocations: [StepInvocation] {
         (steps + finally).flatMap(\.invocations)
     }
+
+    /// How many step invocations the lane has, main and `finally` counted apart (what
+    /// `slipway lanes` and `slipway validate` print).
+    public var stepCount: StepCount {
+        StepCount(steps: steps.flatMap(\.invocations).count, finally: finally.flatMap(\.invocations).count)
+    }
+}
+
+/// A lane's step invocations (parallel groups flattened): the main steps and the `finally` ones.
+public struct StepCount: Sendable, Hashable, CustomStringConvertible {
+    /// Main steps.
+    public var steps: Int
+    /// `finally` steps.
+    public var finally: Int
+
+    /// Counts `steps` main and `finally` finally steps.
+    public init(steps: Int, finally: Int) {
+        self.steps = steps
+        self.finally = finally
+    }
+
+    /// "2 steps + 1 finally", or "1 step" when there is no `finally`.
+    public var description: String {
+        let main = "\(steps) step\(steps == 1 ? "" : "s")"
+        return finally == 0 ? main : "\(main) + \(finally) finally"
+    }
 }
 
 /// A declared input.

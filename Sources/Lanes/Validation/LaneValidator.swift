@@ -63,6 +63,11 @@ public struct LaneValidator: Sendable {
             if byKind[invocation.kind] == nil {
                 do {
                     guard let kind = try await registry.kind(for: invocation.kind) else {
+                        if StepRegistry.macOSOnlyBuiltInTypes.contains(where: { $0.description.id == invocation.kind }) {
+                            diagnostics.error("step '\(invocation.kind)' runs only on macos, not on \(Platform.current.rawValue); run this lane on macos or remove the step", at: invocation.kindLocation)
+                            failed.insert(invocation.kind)
+                            continue
+                        }
                         let hint = Suggestions.didYouMean(invocation.kind, in: registry.knownIDs)
                         diagnostics.error("unknown step '\(invocation.kind)'.\(hint) Run 'slipway steps' for the built-in steps; a plugin would be an executable 'slipway-step-\(invocation.kind)' on PATH.", at: invocation.kindLocation)
                         failed.insert(invocation.kind)

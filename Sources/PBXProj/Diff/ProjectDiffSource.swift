@@ -81,12 +81,16 @@ public struct ProjectDiffSource {
     /// The sides for `--rev REV` (the project at `REV` against the working copy) or `--rev A..B`.
     /// `open` finds the repository holding the project file it is given (and throws when there is
     /// none, or the file lies outside it).
-    /// - Throws: `ProjectDiffInputError.notAProject` when the project's folder does not exist, and
-    ///   what `open` throws.
+    /// - Throws: `ProjectDiffInputError.notAProject` when the project's folder does not exist
+    ///   (only for `REV`: with `A..B` both sides come from git, so the project may be missing
+    ///   from the working copy), and what `open` throws.
     public static func revisions(_ rev: String, of path: String,
                                  open: (_ pbxprojPath: String) throws -> any ProjectRevisions) throws -> (ProjectDiffSource, ProjectDiffSource) {
         let file = ProjectFile(path: path)
-        guard access(folder(of: file.pbxprojPath), F_OK) == 0 else {
+        let parts = rev.split(separator: "..", omittingEmptySubsequences: false)
+        let isRange = parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+        // A..B reads both sides from git: the project may be gone from the working copy.
+        guard isRange || access(folder(of: file.pbxprojPath), F_OK) == 0 else {
             throw ProjectDiffInputError.notAProject(path: path, pbxproj: file.pbxprojPath)
         }
         let revisions = try open(file.pbxprojPath)
@@ -95,8 +99,7 @@ public struct ProjectDiffSource {
                 try revisions.contents(at: revision)
             }
         }
-        let parts = rev.split(separator: "..", omittingEmptySubsequences: false)
-        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty {
+        if isRange {
             return (atRevision(String(parts[0])), atRevision(String(parts[1])))
         }
         return (atRevision(rev), workingCopy(path))

@@ -32,6 +32,10 @@ extension ToolfileParser {
                                           example: "https://example.com/tool-{version}-{os}-{arch}.tar.gz", into: &collector)
         else { return nil }
         checkPlaceholders(template, at: node.location, into: &collector)
+        if !ArchiveURLPolicy.allows(template) {
+            collector.error("the archive URL of tool '\(fields.name)' is not an https:// or http:// URL: "
+                            + "\(ArchiveURLPolicy.reason) \(ArchiveURLPolicy.remedy)", at: node.location)
+        }
         if ArchiveUnpacker.format(of: template) == nil {
             collector.error("the archive URL of tool '\(fields.name)' must end in .tar.gz, .tgz or .zip, the formats "
                             + "Slipway unpacks", at: node.location)

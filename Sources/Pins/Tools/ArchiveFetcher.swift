@@ -26,10 +26,11 @@ struct ArchiveFetcher: Sendable {
     ///   unpacker's errors, `.executableMissing`.
     func fetch(tool: String, url: String, executable: String, expectedSHA256: String?, in folder: String) async throws
         -> Fetched {
-        guard let http = context.http else { throw PinsError.networkUnavailable(tool: tool) }
         guard let parsed = URL(string: url), parsed.scheme != nil else {
             throw PinsError.downloadFailed(tool: tool, url: url, reason: "it is not a valid URL")
         }
+        guard ArchiveURLPolicy.allows(url) else { throw PinsError.refusedScheme(tool: tool, url: url) }
+        guard let http = context.http else { throw PinsError.networkUnavailable(tool: tool) }
         let archive = folder + "/archive"
         let events = self.events
         let response: HTTPResponse

@@ -52,17 +52,29 @@ struct DepsVerifyCommand: AsyncParsableCommand {
         if !report.isOK { throw ExitCodes.failure }
     }
 
+    /// Each file's line, then that file's failures indented under it (so a detail is never read
+    /// as the next file's), then failures that belong to no listed file, then the notes.
     static func printHuman(_ report: DepsReport, env: CommandEnvironment) {
         let style = env.style
+        var shown = Set<Int>()
         for file in report.files {
             let findings = report.findings.filter { $0.file == file }
-            let failures = report.failures.filter { $0.file == file || ($0.file.hasPrefix(".build") && file.hasSuffix("Package.resolved")) }
+            let failures = report.failures.enumerated().filter { belongs($0.element.file, to: file) }
             let mark = failures.isEmpty ? style.paint("✓", .green) : style.paint("✗", .red)
             env.print("\(mark) \(file): \(findings.count) check(s), \(failures.count) failed")
+            for (index, failure) in failures where !shown.contains(index) {
+                shown.insert(index)
+                env.print("    " + failure.summary)
+            }
         }
-        for failure in report.failures {
+        for (index, failure) in report.failures.enumerated() where !shown.contains(index) {
             env.print("    " + failure.summary)
         }
         for note in report.notes { env.print(style.paint("note: ", .dim) + note) }
+    }
+
+    /// A failure in `.build/...` (the checkouts) belongs to the Package.resolved that pins them.
+    private static func belongs(_ failureFile: String, to file: String) -> Bool {
+        failureFile == file || (failureFile.hasPrefix(".build") && file.hasSuffix("Package.resolved"))
     }
 }

@@ -46,7 +46,8 @@ struct LanesCommand: AsyncParsableCommand {
         }
         if !lane.secrets.isEmpty { lines.append("    secrets: \(lane.secrets.joined(separator: ", "))") }
         if lane.problems.isEmpty {
-            lines.append(style.paint("    \(lane.steps) step\(lane.steps == 1 ? "" : "s") · \(lane.file)", .dim))
+            let count = StepCount(steps: lane.steps, finally: lane.finallySteps)
+            lines.append(style.paint("    \(count) · \(lane.file)", .dim))
         } else {
             lines.append(style.paint("    invalid: \(lane.problems.count) problem(s); run 'slipway validate \(lane.name)'", .red))
         }
@@ -81,7 +82,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 do {
                     let validated = try await workspace.validate(name)
                     env.printDiagnostics(validated.warnings)
-                    env.print(env.style.paint("✓", .green) + " \(name): \(validated.lane.allInvocations.count) steps, valid")
+                    env.print(env.style.paint("✓", .green) + " \(name): \(validated.lane.stepCount), valid")
                 } catch let error as DiagnosticsError {
                     failed = true
                     env.printDiagnostics(error.diagnostics)

@@ -11,7 +11,8 @@ struct VersionCommand: ParsableCommand {
         discussion: """
             The next version comes from the conventional commits since the latest tag: a breaking \
             change bumps major, feat minor, fix/perf patch (before 1.0.0: breaking and feat bump \
-            minor). Nothing is written; the version.bump step writes it.
+            minor). Nothing is written; the version.bump step writes it. When no commit since the \
+            latest tag calls for a release, --next exits 4 (nothing to release), not 1 or 2.
 
             Examples:
               slipway version
@@ -60,8 +61,12 @@ struct ChangelogCommand: ParsableCommand {
         discussion: """
             Examples:
               slipway changelog
-              slipway changelog --since v1.2.0 --version 1.3.0
+              slipway changelog --since v1.2.0 --release-version 1.3.0
               slipway changelog --template templates/changelog-entry.mustache
+
+            --version prints Slipway's version, as on every command; the release's version is \
+            --release-version. Exits 4 when there is nothing to release (no feat, fix, perf or \
+            breaking commit since the tag) and no --release-version is given.
             """
     )
 
@@ -70,8 +75,19 @@ struct ChangelogCommand: ParsableCommand {
     @Option(help: "List commits since this tag (default: the latest semver tag).")
     var since: String?
 
-    @Option(help: "The version to show (default: the next version from the commits).")
-    var version: String?
+    @Option(name: .customLong("release-version"),
+            help: ArgumentHelp("The release's version to show (default: the next version from the commits).", valueName: "version"))
+    var releaseVersion: String?
+
+    /// `--version`, which ArgumentParser's own version flag would answer for every other command.
+    /// Parsed here (hidden) because earlier releases took `--version VERSION`: with a value it
+    /// is refused with the new spelling instead of silently printing Slipway's version.
+    @Flag(name: .customLong("version"), help: .hidden)
+    var showVersion = false
+
+    /// Stray words; only there so that the value of an old `--version VERSION` gets a useful error.
+    @Argument(help: .hidden)
+    var stray: [String] = []
 
     @Option(help: "A Mustache template for the section.")
     var template: String?
@@ -79,13 +95,26 @@ struct ChangelogCommand: ParsableCommand {
     @Option(help: "The prefix of release tags.")
     var tagPrefix = "v"
 
+    func validate() throws {
+        guard let word = stray.first else { return }
+        if showVersion {
+            throw ValidationError("--version prints Slipway's version and takes no value; "
+                                  + "to preview the changelog of release \(word), use --release-version \(word).")
+        }
+        throw ValidationError("Unexpected argument '\(word)'; changelog takes options only (see 'slipway changelog --help').")
+    }
+
     func run() throws {
         let env = global.environment()
+        if showVersion {
+            env.print(SlipwayVersion.current)
+            return
+        }
         do {
             let planner = try ReleasePlanner(directory: env.projectDirectory, tagPrefix: tagPrefix)
             let state = try planner.state(since: since)
-            let semver = try version.map { try VersionStrategy(parsing: $0) }.map { strategy -> SemanticVersion in
-                guard case .exact(let value) = strategy else { throw ValidationError("--version takes a version such as 1.3.0") }
+            let semver = try releaseVersion.map { try VersionStrategy(parsing: $0) }.map { strategy -> SemanticVersion in
+                guard case .exact(let value) = strategy else { throw ValidationError("--release-version takes a version such as 1.3.0, not '\(releaseVersion ?? "")'") }
                 return value
             } ?? planner.nextVersion(.auto, state: state)
             let path = template.map { $0.hasPrefix("/") ? $0 : env.projectDirectory + "/" + $0 }

@@ -119,8 +119,8 @@ struct GitProjectRevisions: ProjectRevisions {
     /// - Throws: `GitError` when there is no repository; `ProjectDiffInputError.outsideRepository`
     ///   when the file lies outside the one found.
     init(pbxproj: String, path: String) throws {
-        let absolute = URL(fileURLWithPath: pbxproj).standardizedFileURL.resolvingSymlinksInPath().path
-        repository = try GitRepository.discover(from: (absolute as NSString).deletingLastPathComponent)
+        let absolute = Self.resolved(URL(fileURLWithPath: pbxproj).standardizedFileURL.path)
+        repository = try GitRepository.discover(from: Self.nearestExisting((absolute as NSString).deletingLastPathComponent))
         let root = URL(fileURLWithPath: repository.workingDirectory ?? repository.gitDirectory)
             .standardizedFileURL.resolvingSymlinksInPath().path
         guard absolute.hasPrefix(root + "/") else { throw ProjectDiffInputError.outsideRepository(path: path, repository: root) }
@@ -129,5 +129,23 @@ struct GitProjectRevisions: ProjectRevisions {
 
     func contents(at revision: String) throws -> [UInt8] {
         try repository.fileContents(relativePath, at: revision)
+    }
+
+    /// `path` with symbolic links resolved in the part of it that exists: with `--rev A..B` the
+    /// project (even its folder) may be gone from the working copy.
+    static func resolved(_ path: String) -> String {
+        let existing = nearestExisting(path)
+        let rest = path.dropFirst(existing.count)
+        let base = URL(fileURLWithPath: existing).resolvingSymlinksInPath().path
+        return rest.isEmpty ? base : (base == "/" ? "" : base) + (rest.hasPrefix("/") ? "" : "/") + rest
+    }
+
+    /// The longest prefix of `path` (whole components) that exists on disk.
+    static func nearestExisting(_ path: String) -> String {
+        var current = path
+        while current.count > 1, !FileManager.default.fileExists(atPath: current) {
+            current = (current as NSString).deletingLastPathComponent
+        }
+        return current
     }
 }

@@ -9,6 +9,10 @@ import Steps
 enum Failure {
     /// Prints `error` and returns the exit code it stands for.
     static func report(_ error: any Error, in env: CommandEnvironment) -> ExitCode {
+        if let release = error as? ReleaseError, case .nothingToRelease = release {
+            env.printError(errorText(release))
+            return ExitCodes.nothingToRelease
+        }
         switch error {
         case let exit as ExitCode:
             return exit

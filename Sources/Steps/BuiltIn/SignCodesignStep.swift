@@ -66,12 +66,16 @@ public struct SignCodesignStep: Step {
 extension StepRegistry {
     /// Built-ins that exist only where they can run. `sign.codesign` is listed on macOS only:
     /// its examples cannot validate elsewhere, and on Linux a lane using it is refused at
-    /// validation (as an unknown step) before anything runs.
+    /// validation (saying it runs on macOS only) before anything runs.
     static var platformBuiltInTypes: [any Step.Type] {
         #if os(macOS)
-        return [SignCodesignStep.self]
+        return macOSOnlyBuiltInTypes
         #else
         return []
         #endif
     }
+
+    /// The built-ins that exist on macOS only, whatever the platform this is: for messages that
+    /// tell a Linux user a step is macOS-only rather than unknown, and for the docs' check.
+    public static var macOSOnlyBuiltInTypes: [any Step.Type] { [SignCodesignStep.self] }
 }

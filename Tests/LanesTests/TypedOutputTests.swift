@@ -218,6 +218,30 @@ import TestThreads
         ])
     }
 
+    @Test func aWholeSigningStepReachesTheExport() async throws {
+        let lane = """
+            secrets: [SIGNING_PASSPHRASE]
+            steps:
+              - signing.sync:
+                  type: app-store
+                  bundle-ids: [com.example.app, com.example.app.widget]
+                  storage: signing-store
+                  passphrase: "${{ secrets.SIGNING_PASSPHRASE }}"
+                id: signing
+              - xcode.export: { archive: build/App.xcarchive, method: app-store-connect, signing: "${{ steps.signing }}" }
+                id: export
+            """
+        let validated = try await validate(lane, registry: StepRegistry(), platform: .macOS)
+        let export = try #require(validated.lane.allInvocations.first { $0.id == "export" })
+        let kind = try #require(validated.kinds["export"])
+        // What the run gives for ${{ steps.signing }}: every output, `profiles` a mapping.
+        let options = try StepOptionsBuilder.build(export, description: kind.description) { _ in
+            .map(["team-id": .string("AB12CD34EF"), "profiles": .map(["com.example.app": .string("App Store"), "com.example.app.widget": .string("Widget Store")])])
+        }
+        #expect(try options.stringMap("signing") == ["team-id": "AB12CD34EF", "profiles": #"{"com.example.app":"App Store","com.example.app.widget":"Widget Store"}"#])
+        _ = try kind.makeAction(options: options)
+    }
+
     @Test func stepPagesShowTheTypeOfTypedOutputs() throws {
         let kind = try #require(StepRegistry().builtInKinds.first { $0.description.id == "signing.sync" })
         let page = StepDocumentation.page(kind)

@@ -170,6 +170,27 @@ import TestThreads
         ])
     }
 
+    @Test func aMismatchStopsTheRunBeforeAnythingChanges() async throws {
+        let fixture = try LaneFixture(["l": """
+            steps:
+              - run: touch ran.txt
+              - test.emit: {}
+                id: emit
+              - test.take: { profiles: "${{ steps.emit.outputs.files }}" }
+            """])
+        let before = try fixture.snapshot()
+        let lane = try fixture.workspace.store.load("l")
+        do {
+            _ = try await LaneValidator(registry: Self.registry).validate(lane)
+            Issue.record("expected a validation error")
+        } catch let error as DiagnosticsError {
+            #expect(error.diagnostics.map(\.description) == [
+                "lanes/l.yml:5:29: error: option 'profiles' expects a mapping of strings, but 'steps.emit.outputs.files' is a list of strings (declared by step 'emit' (test.emit)); pass an output that is a mapping, or write the mapping in the lane file",
+            ])
+        }
+        #expect(try fixture.snapshot() == before)
+    }
+
     @Test func wholeStepReferencesAreCheckedLikeOutputReferences() async throws {
         let found = try await problems("""
             steps:

@@ -82,8 +82,10 @@ struct OnlyRun: Sendable {
             let chosen = node.invocations.filter { selected.contains($0.id) }
             for invocation in chosen {
                 for template in validated.templates[invocation.id] ?? [] {
-                    for case .stepOutput(let step, let output) in template.references where !available.contains(step) {
-                        throw HandOverError.missingOutput(step: invocation.id, reference: "steps.\(step).outputs.\(output)", source: step)
+                    for reference in template.references {
+                        if let step = reference.step, !available.contains(step) {
+                            throw HandOverError.missingOutput(step: invocation.id, reference: "\(reference)", source: step)
+                        }
                     }
                 }
             }

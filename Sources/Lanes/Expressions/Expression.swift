@@ -1,3 +1,5 @@
+import Foundation
+
 /// An expression inside `${{ ... }}`: references such as `inputs.bump` or
 /// `steps.version.outputs.version`, literals, `==`, `!=`, `&&`, `||`, `!`, parentheses, and the
 /// status functions `success()`, `failure()`, `always()`, `cancelled()`.
@@ -56,6 +58,16 @@ public enum Reference: Sendable, Hashable, CustomStringConvertible {
     case secret(String)
     case env(String)
     case stepOutput(step: String, output: String)
+    /// `steps.ID` (or `steps.ID.outputs`): every output of a step, as a mapping.
+    case step(String)
+
+    /// The step whose output(s) this refers to, if any.
+    public var step: String? {
+        switch self {
+        case .stepOutput(let step, _), .step(let step): return step
+        default: return nil
+        }
+    }
 
     public var description: String {
         switch self {
@@ -63,6 +75,7 @@ public enum Reference: Sendable, Hashable, CustomStringConvertible {
         case .secret(let name): return "secrets.\(name)"
         case .env(let name): return "env.\(name)"
         case .stepOutput(let step, let output): return "steps.\(step).outputs.\(output)"
+        case .step(let step): return "steps.\(step)"
         }
     }
 }
@@ -73,18 +86,24 @@ public enum ExpressionValue: Sendable, Hashable, CustomStringConvertible {
     case number(Double)
     case bool(Bool)
     case null
+    /// A list, from an output declared as a list (or a whole step's outputs).
+    case list([ExpressionValue])
+    /// A mapping, from an output declared as a mapping or `steps.ID`.
+    case map([String: ExpressionValue])
 
-    /// Falsy: false, null, empty string, 0. Everything else is truthy.
+    /// Falsy: false, null, empty string, 0. Everything else (lists and mappings too, even
+    /// empty ones, as in GitHub Actions) is truthy.
     public var isTruthy: Bool {
         switch self {
         case .bool(let value): return value
         case .null: return false
         case .string(let value): return !value.isEmpty
         case .number(let value): return value != 0
+        case .list, .map: return true
         }
     }
 
-    /// The text substituted into a string.
+    /// The text substituted into a string: lists and mappings as JSON (keys sorted).
     public var description: String {
         switch self {
         case .string(let value): return value
@@ -92,7 +111,36 @@ public enum ExpressionValue: Sendable, Hashable, CustomStringConvertible {
             return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
         case .bool(let value): return String(value)
         case .null: return ""
+        case .list, .map: return json
         }
+    }
+
+    /// The value as JSON text.
+    public var json: String {
+        switch self {
+        case .string(let value): return Self.quoted(value)
+        case .number, .bool: return description
+        case .null: return "null"
+        case .list(let items): return "[" + items.map(\.json).joined(separator: ",") + "]"
+        case .map(let entries):
+            return "{" + entries.keys.sorted().map { "\(Self.quoted($0)):\(entries[$0]?.json ?? "null")" }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 
     /// Loose equality: same kinds compare directly, strings compare case-sensitively,

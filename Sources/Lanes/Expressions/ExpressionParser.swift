@@ -111,8 +111,14 @@ struct ExpressionParser {
             return root == "inputs" ? .input(parts[1]) : root == "secrets" ? .secret(parts[1]) : .env(parts[1])
         case "steps":
             // Step ids may contain dots (git.ensure-clean), so split at ".outputs.".
+            // `steps.ID` and `steps.ID.outputs` stand for all of a step's outputs.
             guard let range = path.range(of: ".outputs."), range.lowerBound > path.index(path.startIndex, offsetBy: 6) else {
-                throw Failure(message: "'\(path)' should be 'steps.ID.outputs.NAME'", offset: offset)
+                var step = String(path.dropFirst(6))
+                if step.hasSuffix(".outputs") { step = String(step.dropLast(8)) }
+                guard path.hasPrefix("steps."), !step.isEmpty, !step.hasPrefix("."), !step.hasSuffix(".") else {
+                    throw Failure(message: "'\(path)' should be 'steps.ID.outputs.NAME' or 'steps.ID'", offset: offset)
+                }
+                return .step(step)
             }
             let step = String(path[path.index(path.startIndex, offsetBy: 6)..<range.lowerBound])
             let output = String(path[range.upperBound...])

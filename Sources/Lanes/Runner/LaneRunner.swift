@@ -99,7 +99,8 @@ public struct LaneRunner: Sendable {
                                                 inputs: plan.inputs.mapValues(\.description), redactor: redactor))
         }
         let state = try RunState(inputs: plan.inputs, secrets: plan.secrets, processEnvironment: services.environment,
-                                 laneEnvironment: plan.lane.env, isDryRun: plan.isDryRun)
+                                 laneEnvironment: plan.lane.env, isDryRun: plan.isDryRun,
+                                 outputTypes: plan.validated.outputTypes)
         state.seed(outputs: plan.handedOverOutputs, failed: plan.earlierJobFailed)
         return LaneExecution(plan: plan, services: services, state: state, bus: EventBus(reporters: allReporters, redactor: redactor),
                              runID: runID, handOver: writer)

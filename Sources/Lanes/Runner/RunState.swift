@@ -18,11 +18,14 @@ final class RunState: @unchecked Sendable {
     let secrets: [String: String]
     let processEnvironment: Environment
     let isDryRun: Bool
+    /// The declared type of each output, by step id then output name (undeclared: strings).
+    let outputTypes: [String: [String: OptionType]]
     private(set) var laneEnvironment: [String: String] = [:]
     private let progress = Locked(Progress())
 
     init(inputs: [String: ExpressionValue], secrets: [String: String], processEnvironment: Environment,
-         laneEnvironment: [EnvironmentEntry], isDryRun: Bool) throws {
+         laneEnvironment: [EnvironmentEntry], isDryRun: Bool, outputTypes: [String: [String: OptionType]] = [:]) throws {
+        self.outputTypes = outputTypes
         self.inputs = inputs
         self.secrets = secrets
         self.processEnvironment = processEnvironment
@@ -100,7 +103,7 @@ final class RunState: @unchecked Sendable {
         case .number(let value): return .number(value)
         case .bool(let value): return .bool(value)
         case .null: return .null
-        case .reference(let reference): return value(of: reference, environment: environment)
+        case .reference(let reference): return try value(of: reference, environment: environment)
         case .not(let inner): return .bool(!(try evaluate(inner, environment: environment).isTruthy))
         case .equal(let a, let b):
             return .bool(try evaluate(a, environment: environment).looselyEquals(try evaluate(b, environment: environment)))
@@ -122,7 +125,7 @@ final class RunState: @unchecked Sendable {
         }
     }
 
-    private func value(of reference: Reference, environment: (String) -> String?) -> ExpressionValue {
+    private func value(of reference: Reference, environment: (String) -> String?) throws -> ExpressionValue {
         switch reference {
         case .input(let name): return inputs[name] ?? .null
         case .secret(let name):
@@ -130,8 +133,24 @@ final class RunState: @unchecked Sendable {
             return isDryRun ? .string(Redactor.mask) : .null
         case .env(let name): return environment(name).map(ExpressionValue.string) ?? .null
         case .stepOutput(let step, let output):
-            if let value = progress.withLock({ $0.outputs[step]?[output] }) { return .string(value) }
+            if let value = progress.withLock({ $0.outputs[step]?[output] }) {
+                return try typed(value, step: step, output: output)
+            }
             return isDryRun ? .string("<\(reference)>") : .null
+        case .step(let step):
+            // A planned step (dry run) has no outputs yet: stand in for them.
+            guard let outputs = progress.withLock({ $0.outputs[step] }), !(isDryRun && outputs.isEmpty) else {
+                return isDryRun ? .string("<\(reference)>") : .null
+            }
+            var result: [String: ExpressionValue] = [:]
+            for (name, value) in outputs { result[name] = try typed(value, step: step, output: name) }
+            return .map(result)
         }
+    }
+
+    /// An output's text as its declared type (text when it has none).
+    private func typed(_ text: String, step: String, output: String) throws -> ExpressionValue {
+        guard let type = outputTypes[step]?[output] else { return .string(text) }
+        return try ExpressionValue.decode(text, as: type, reference: "steps.\(step).outputs.\(output)")
     }
 }

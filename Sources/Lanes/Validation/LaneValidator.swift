@@ -11,6 +11,14 @@ public struct ValidatedLane: Sendable {
     public var warnings: [Diagnostic]
     /// The expressions each step uses (options, env, if, working-directory), by step id.
     var templates: [String: [Template]] = [:]
+
+    /// The declared type of each step's outputs that are not plain strings, by step id.
+    var outputTypes: [String: [String: OptionType]] {
+        kinds.mapValues { kind in
+            Dictionary(kind.description.outputs.filter { $0.type != .string }.map { ($0.name, $0.type) },
+                       uniquingKeysWith: { first, _ in first })
+        }.filter { !$0.value.isEmpty }
+    }
 }
 
 /// Checks a lane completely before anything runs: unknown steps, unknown or mistyped options,
@@ -99,7 +107,7 @@ public struct LaneValidator: Sendable {
             if let condition = invocation.condition { templates.append(condition) }
             if let directory = invocation.workingDirectory { templates.append(directory) }
             if let kind = kinds[invocation.id] {
-                templates += checkOptions(invocation, kind: kind, diagnostics: &diagnostics)
+                templates += checkOptions(invocation, kind: kind, outputs: OutputTypes(kinds: kinds), diagnostics: &diagnostics)
             }
             for template in templates {
                 scope.check(template, in: invocation, available: available, diagnostics: &diagnostics)
@@ -109,7 +117,8 @@ public struct LaneValidator: Sendable {
         return used
     }
 
-    private func checkOptions(_ invocation: StepInvocation, kind: StepKind, diagnostics: inout DiagnosticCollector) -> [Template] {
+    private func checkOptions(_ invocation: StepInvocation, kind: StepKind, outputs: OutputTypes,
+                              diagnostics: inout DiagnosticCollector) -> [Template] {
         let description = kind.description
         let entries = OptionChecker.entries(of: invocation, description: description, diagnostics: &diagnostics)
         var templates: [Template] = []
@@ -123,7 +132,8 @@ public struct LaneValidator: Sendable {
                 diagnostics.error("step '\(invocation.kind)' has no option '\(entry.name)'.\(hint) (\(list))", at: entry.location)
                 continue
             }
-            templates += OptionChecker.check(entry.value, against: spec.type, option: entry.name, diagnostics: &diagnostics)
+            templates += OptionChecker.check(entry.value, against: spec.type, option: entry.name,
+                                             outputs: outputs, diagnostics: &diagnostics)
         }
         for spec in description.options where spec.isRequired && !given.contains(spec.name) {
             diagnostics.error("step '\(invocation.kind)' needs option '\(spec.name)' (\(spec.type)): \(spec.summary)", at: invocation.kindLocation)
@@ -155,7 +165,7 @@ public enum StepOptionsBuilder {
         var values: [String: OptionValue] = [:]
         for entry in OptionChecker.entries(of: invocation, description: description, diagnostics: &diagnostics) {
             let type = description.option(named: entry.name)?.type
-            values[entry.name] = try OptionChecker.resolve(entry.value, type: type, evaluate: evaluate)
+            values[entry.name] = try OptionChecker.resolve(entry.value, type: type, option: entry.name, evaluate: evaluate)
         }
         for spec in description.options where values[spec.name] == nil {
             if let value = spec.defaultValue { values[spec.name] = value }

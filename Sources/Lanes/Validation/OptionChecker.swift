@@ -1,4 +1,5 @@
 import Basics
+import Foundation
 import Steps
 import YAMLSupport
 
@@ -26,16 +27,26 @@ struct OptionChecker {
     }
 
     /// Checks one value against a type; returns the templates found in it (for reference checks).
+    /// `outputs` gives the declared types of step outputs, so that a whole-value
+    /// `${{ steps.ID.outputs.NAME }}` (or `${{ steps.ID }}`) is checked against the option.
     static func check(_ value: YAMLValue, against type: OptionType, option: String,
-                      diagnostics: inout DiagnosticCollector) -> [Template] {
+                      outputs: OutputTypes = OutputTypes(), diagnostics: inout DiagnosticCollector) -> [Template] {
         func mismatch(_ expected: String) {
             diagnostics.error("option '\(option)' expects \(expected), but this is \(value.kindDescription)\(value.scalar.map { " '\($0.text)'" } ?? "")", at: value.location)
         }
-        if let scalar = value.scalar, scalar.text.contains("${{"), !isContainer(type) || isScalarList(type) {
+        if let scalar = value.scalar, scalar.text.contains("${{") {
+            let template: Template
             switch Template.parse(scalar.text, at: scalar.contentLocation) {
-            case .success(let template): return [template]
+            case .success(let parsed): template = parsed
             case .failure(let error): diagnostics.append(contentsOf: error.diagnostics); return []
             }
+            if case .reference(let reference)? = template.soleExpression, reference.step != nil {
+                if let problem = outputs.problem(giving: reference, to: type, option: option) {
+                    diagnostics.error(problem, at: template.location)
+                }
+                return [template]
+            }
+            if !isContainer(type) || isScalarList(type) { return [template] }
         }
         switch type {
         case .string:
@@ -80,12 +91,15 @@ struct OptionChecker {
     }
 
     /// Converts a value to an `OptionValue` with expressions evaluated.
-    static func resolve(_ value: YAMLValue, type: OptionType?, evaluate: (Template) throws -> ExpressionValue) throws -> OptionValue {
+    static func resolve(_ value: YAMLValue, type: OptionType?, option: String = "",
+                        evaluate: (Template) throws -> ExpressionValue) throws -> OptionValue {
         switch value {
         case .scalar(let scalar):
             if scalar.text.contains("${{") {
                 let template = try Template.parse(scalar.text, at: scalar.location).get()
-                return coerce(try evaluate(template), to: type)
+                var source = template.source
+                if template.parts.count == 1, case .expression(_, let inner) = template.parts[0] { source = inner }
+                return try coerce(try evaluate(template), to: type, option: option, source: source)
             }
             switch scalar.resolved {
             case .string(let text): return .string(text)
@@ -96,25 +110,60 @@ struct OptionChecker {
         case .sequence(let items, _):
             var element: OptionType?
             if case .list(let inner)? = type { element = inner }
-            return .list(try items.map { try resolve($0, type: element, evaluate: evaluate) })
+            return .list(try items.map { try resolve($0, type: element, option: option, evaluate: evaluate) })
         case .mapping(let entries, _):
             var element: OptionType?
             if case .map(let inner)? = type { element = inner }
             var result: [String: OptionValue] = [:]
-            for entry in entries { result[entry.key.text] = try resolve(entry.value, type: element, evaluate: evaluate) }
+            for entry in entries {
+                result[entry.key.text] = try resolve(entry.value, type: element, option: "\(option).\(entry.key.text)", evaluate: evaluate)
+            }
             return .map(result)
         }
     }
 
-    /// An expression's value as the option type wants it (`"3"` for an int option becomes 3).
-    static func coerce(_ value: ExpressionValue, to type: OptionType?) -> OptionValue {
+    /// An expression's value as the option type wants it (`"3"` for an int option becomes 3; a
+    /// mapping for a mapping option stays one; an undeclared output's JSON text for a mapping
+    /// option is decoded, and anything else there is an error, never a guess).
+    static func coerce(_ value: ExpressionValue, to type: OptionType?, option: String = "", source: String = "") throws -> OptionValue {
         switch (value, type) {
         case (.bool(let flag), .bool?): return .bool(flag)
         case (.number(let number), .int?) where number == number.rounded(): return .int(Int(number))
+        case (.number(let number), .duration?) where number == number.rounded(): return .int(Int(number))
         case (.string(let text), .int?): return Int(text).map(OptionValue.int) ?? .string(text)
         case (.string(let text), .bool?): return Bool(text).map(OptionValue.bool) ?? .string(text)
         case (.null, _): return .null
+        case (.list(let items), .list(let element)?):
+            return .list(try items.map { try coerce($0, to: element, option: option, source: source) })
+        case (.map(let entries), .map(let element)?):
+            var result: [String: OptionValue] = [:]
+            for (key, item) in entries { result[key] = try coerce(item, to: element, option: "\(option).\(key)", source: source) }
+            return .map(result)
+        case (.string(let text), .map?) where text.hasPrefix("<steps.") && text.hasSuffix(">"):
+            // A dry run's stand-in for an output that does not exist yet.
+            return .map([text: .string(text)])
+        case (.string(let text), .map(let element)?):
+            if let data = text.data(using: .utf8), let decoded = try? JSONDecoder().decode([String: JSONScalar].self, from: data) {
+                return try coerce(.map(decoded.mapValues(\.value)), to: .map(element), option: option, source: source)
+            }
+            throw TypedValueError.optionMismatch(option: option, expected: type?.phrase ?? "a mapping", source: source,
+                                                 actual: value.kindPhrase + ", not a JSON object")
+        case (.list, .map?), (.map, .list?), (.list, .int?), (.map, .int?), (.list, .bool?), (.map, .bool?):
+            throw TypedValueError.optionMismatch(option: option, expected: type?.phrase ?? "", source: source, actual: value.kindPhrase)
         default: return .string(value.description)
         }
+    }
+}
+
+/// A JSON scalar inside an undeclared output's JSON object (nested values are refused).
+private struct JSONScalar: Decodable {
+    let value: ExpressionValue
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { value = .null }
+        else if let flag = try? container.decode(Bool.self) { value = .bool(flag) }
+        else if let number = try? container.decode(Double.self) { value = .number(number) }
+        else { value = .string(try container.decode(String.self)) }
     }
 }

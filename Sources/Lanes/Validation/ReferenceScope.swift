@@ -30,20 +30,24 @@ struct ReferenceScope {
             case .stepOutput(let step, let output):
                 checkStepReference(reference, step: step, output: output, in: invocation, available: available,
                                    at: location, diagnostics: &diagnostics)
+            case .step(let step):
+                checkStepReference(reference, step: step, output: nil, in: invocation, available: available,
+                                   at: location, diagnostics: &diagnostics)
             default:
                 break
             }
         }
     }
 
-    private func checkStepReference(_ reference: Reference, step: String, output: String, in invocation: StepInvocation?,
+    private func checkStepReference(_ reference: Reference, step: String, output: String?, in invocation: StepInvocation?,
                                     available: Set<String>, at location: SourceLocation, diagnostics: inout DiagnosticCollector) {
         guard let target = allSteps[step] else {
             diagnostics.error("'\(reference)' refers to an unknown step '\(step)'.\(Suggestions.didYouMean(step, in: Array(allSteps.keys))) Give the step 'id: \(step)'.", at: location)
             return
         }
         if let invocation, invocation.id == step {
-            diagnostics.error("step '\(step)' refers to its own output '\(output)'; a step can only use outputs of steps that ran before it", at: location)
+            let what = output.map { "its own output '\($0)'" } ?? "its own outputs"
+            diagnostics.error("step '\(step)' refers to \(what); a step can only use outputs of steps that ran before it", at: location)
             return
         }
         guard invocation == nil || available.contains(step) else {
@@ -54,7 +58,7 @@ struct ReferenceScope {
             diagnostics.error("lane-level 'env' cannot use step outputs ('\(reference)'); set it in the step's own 'env:'", at: location)
             return
         }
-        if let kind = kinds[target.id], !kind.description.hasDynamicOutputs,
+        if let output, let kind = kinds[target.id], !kind.description.hasDynamicOutputs,
            !kind.description.outputs.contains(where: { $0.name == output }) {
             let known = kind.description.outputs.map(\.name)
             let list = known.isEmpty ? "it has no outputs" : "its outputs are \(known.joined(separator: ", "))"

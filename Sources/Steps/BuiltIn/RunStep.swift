@@ -18,7 +18,7 @@ public struct RunStep: Step {
             .required("command", .string, "The command line, run by the shell (may span lines)."),
             .optional("shell", .string, default: .string("/bin/sh"), "The shell that runs the command."),
         ],
-        outputs: [OutputSpec("exit-code", "The command's exit code (0 when the step succeeds).")],
+        outputs: [OutputSpec("exit-code", "The command's exit code (0 when the step succeeds).", type: .int)],
         hasDynamicOutputs: true,
         primaryOption: "command",
         examples: [

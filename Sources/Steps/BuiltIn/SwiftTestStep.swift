@@ -22,10 +22,10 @@ public struct SwiftTestStep: Step {
             .optional("arguments", .list(.string), "More arguments for swift test."),
         ],
         outputs: [
-            OutputSpec("passed", "Number of tests that passed."),
-            OutputSpec("failed", "Number of tests that failed."),
-            OutputSpec("skipped", "Number of tests skipped."),
-            OutputSpec("total", "Number of tests run."),
+            OutputSpec("passed", "Number of tests that passed.", type: .int),
+            OutputSpec("failed", "Number of tests that failed.", type: .int),
+            OutputSpec("skipped", "Number of tests skipped.", type: .int),
+            OutputSpec("total", "Number of tests run.", type: .int),
         ],
         examples: [
             StepExample("All tests", "- swift.test"),

@@ -109,11 +109,16 @@ public struct OutputSpec: Sendable, Hashable {
     public var name: String
     /// What it holds.
     public var summary: String
+    /// The type its value has in an expression. Outputs travel as text (journals, hand-over
+    /// records, CI); a `.list` or `.map` output is JSON text, an `.int` one decimal digits, a
+    /// `.bool` one `true`/`false`, and `${{ steps.ID.outputs.NAME }}` decodes it to this type.
+    public var type: OptionType
 
-    /// Creates an output spec.
-    public init(_ name: String, _ summary: String) {
+    /// Creates an output spec (a string unless `type` says otherwise).
+    public init(_ name: String, _ summary: String, type: OptionType = .string) {
         self.name = name
         self.summary = summary
+        self.type = type
     }
 }
 

@@ -27,7 +27,10 @@ public enum StepDocumentation {
         }
         lines += ["", "OUTPUTS:"]
         if description.outputs.isEmpty && !description.hasDynamicOutputs { lines.append("  (none)") }
-        for output in description.outputs { lines.append("  \(output.name): \(output.summary)") }
+        for output in description.outputs {
+            let type = output.type == .string ? "" : " (\(output.type))"
+            lines.append("  \(output.name)\(type): \(output.summary)")
+        }
         if description.hasDynamicOutputs { lines.append("  (and any name the step writes; see above)") }
         let platforms = description.platforms.map(\.rawValue).sorted().joined(separator: ", ")
         lines += ["", "PLATFORMS: \(platforms)"]

@@ -22,6 +22,7 @@ public struct XcodeExportStep: Step {
             .optional("signing-style", .choice(["automatic", "manual"]), "Automatic or manual signing."),
             .optional("profiles", .map(.string), "Provisioning profiles by bundle id (name or UUID), for manual signing."),
             .optional("signing-certificate", .string, "The certificate (e.g. 'Apple Distribution'), for manual signing."),
+            .optional("signing", .map(.string), "Every output of a signing.sync step (\"${{ steps.signing }}\"): manual signing with its team-id, certificate-name and profiles, unless those options are given."),
             .optional("manage-version", .bool, "Let Xcode change the version and build number (manageAppVersionAndBuildNumber)."),
             .optional("upload-symbols", .bool, "Include symbols for App Store Connect (uploadSymbols)."),
             .optional("destination", .choice(["export", "upload"]), "Export to the folder, or upload to App Store Connect from xcodebuild."),
@@ -45,6 +46,12 @@ public struct XcodeExportStep: Step {
                     signing-certificate: Apple Distribution
                     profiles: { com.example.app: "App Ad Hoc" }
                 """),
+            StepExample("Signing handed over from signing.sync (every bundle id's profile)", """
+                - xcode.export:
+                    archive: build/App.xcarchive
+                    method: app-store-connect
+                    signing: "${{ steps.earlier }}"
+                """),
         ],
         platforms: [.macOS]
     )
@@ -63,7 +70,7 @@ public struct XcodeExportStep: Step {
         optionsPlist = try options.string("options-plist")
         allowProvisioningUpdates = try options.bool("allow-provisioning-updates")
         run = try XcodeRunOptions(options: options)
-        let typed = ["method", "team-id", "signing-style", "profiles", "signing-certificate", "manage-version", "upload-symbols", "destination"]
+        let typed = ["method", "team-id", "signing-style", "profiles", "signing-certificate", "signing", "manage-version", "upload-symbols", "destination"]
         let given = typed.filter { options.values[$0] != nil }
         if optionsPlist != nil {
             guard given.isEmpty else {
@@ -78,10 +85,13 @@ public struct XcodeExportStep: Step {
         }
         var export = ExportOptions(method: try Self.method(method))
         methodNote = ExportMethod.deprecationNote(for: method)
-        export.teamID = try options.string("team-id")
+        let signing = try Self.handedOverSigning(try options.stringMap("signing"))
+        export.teamID = try options.string("team-id") ?? signing?.teamID
         export.signingStyle = try options.string("signing-style").flatMap(ExportOptions.SigningStyle.init(rawValue:))
-        export.provisioningProfiles = try options.stringMap("profiles")
-        export.signingCertificate = try options.string("signing-certificate")
+            ?? (signing == nil ? nil : .manual)
+        let profiles = try options.stringMap("profiles")
+        export.provisioningProfiles = profiles.isEmpty ? signing?.profiles ?? [:] : profiles
+        export.signingCertificate = try options.string("signing-certificate") ?? signing?.certificate
         export.manageAppVersionAndBuildNumber = options.values["manage-version"] == nil ? nil : try options.bool("manage-version")
         export.uploadSymbols = options.values["upload-symbols"] == nil ? nil : try options.bool("upload-symbols")
         export.destination = try options.string("destination").flatMap(ExportOptions.Destination.init(rawValue:))
@@ -89,6 +99,20 @@ public struct XcodeExportStep: Step {
             throw StepError.invalidOption(name: "method", problem: "and the other export options do not fit: \(problem)")
         }
         exportOptions = export
+    }
+
+    /// The team, certificate and profiles from a signing.sync step's outputs (`${{ steps.ID }}`);
+    /// nil when not given, or in a dry run before the step has run (its stand-in `<steps.ID>`).
+    static func handedOverSigning(_ outputs: [String: String]) throws -> (teamID: String?, certificate: String?, profiles: [String: String])? {
+        if outputs.isEmpty || outputs.keys.contains(where: { $0.hasPrefix("<steps.") }) { return nil }
+        let hint = "Pass every output of a signing.sync step: signing: \"${{ steps.ID }}\"."
+        guard let text = outputs["profiles"] else {
+            throw StepError.invalidOption(name: "signing", problem: "has no 'profiles' (it has \(outputs.keys.sorted().joined(separator: ", "))). \(hint)")
+        }
+        guard let data = text.data(using: .utf8), let profiles = try? JSONDecoder().decode([String: String].self, from: data) else {
+            throw StepError.invalidOption(name: "signing", problem: "'profiles' is not a JSON object of profile names by bundle id. \(hint)")
+        }
+        return (outputs["team-id"].flatMap { $0.isEmpty ? nil : $0 }, outputs["certificate-name"].flatMap { $0.isEmpty ? nil : $0 }, profiles)
     }
 
     private static func method(_ name: String) throws -> ExportMethod {

@@ -9,13 +9,18 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
     case versionNotAfter(String, String)
     /// The next version's tag already names a commit outside HEAD's history.
     case tagExistsElsewhere(version: String, tag: String, commit: String, alternative: String)
-    case nothingToRelease(since: String, commits: Int)
+    /// `auto` found no releasable commit since the tag `since`; `remedy` says how to release
+    /// anyway where the error was met (a CLI flag, a step option), completing "To release anyway, …".
+    case nothingToRelease(since: String, commits: Int, remedy: String = ReleaseError.stepRemedy)
     case patternNotFound(file: String, pattern: String)
     case invalidPattern(String, reason: String)
     case settingMissing(file: String, setting: String, targets: [String])
     case plistKeyMissing(file: String, key: String)
     case invalidTemplate(String, reason: String)
     case noUnreleasedSection(file: String)
+
+    /// How to release anyway from a lane: the `nothingToRelease` remedy of `version.bump`.
+    public static let stepRemedy = "set the step's option 'strategy: patch' (or minor, major)"
 
     public var errorDescription: String? {
         switch self {
@@ -32,8 +37,8 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
             return "the next version is \(version), but tag '\(tag)' already exists on commit \(commit), which is not in HEAD's history. "
                 + "Merge that commit (its tag then counts as the latest release), give another version (strategy: \(alternative)), "
                 + "or delete the tag with 'git tag -d \(tag)' if it was never published."
-        case .nothingToRelease(let since, let commits):
-            return "none of the \(commits) commit(s) since \(since) is a feat, fix, perf or breaking change, so 'auto' has nothing to release. Use strategy patch/minor/major to release anyway."
+        case .nothingToRelease(let since, let commits, let remedy):
+            return "none of the \(commits) commit(s) since \(since) is a feat, fix, perf or breaking change, so 'auto' has nothing to release. To release anyway, \(remedy)."
         case .patternNotFound(let file, let pattern):
             return "'\(file)' has no match for the version pattern '\(pattern)'; check the file or the pattern (its first capture group must match the version)"
         case .invalidPattern(let pattern, let reason):

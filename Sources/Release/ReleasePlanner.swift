@@ -19,12 +19,21 @@ public struct ReleasePlanner: Sendable {
         /// `commits` read as conventional commits (nil where a message is not one), parsed
         /// once for both the next version and the changelog.
         public private(set) var conventional: [ConventionalCommit?]
+        /// The prefix the next release tag gets: the scheme of `previousTag` (see
+        /// `ReleasePlanner.init(directory:tagPrefix:)`).
+        public var tagPrefix: String
+        /// What the reader of the plan or log should know about the tags, e.g. that they use
+        /// two schemes; each names the tags and how to set the prefix explicitly.
+        public var warnings: [String]
 
-        init(previousTag: String?, previous: SemanticVersion?, commits: [GitCommit], links: RepositoryLinks?) {
+        init(previousTag: String?, previous: SemanticVersion?, commits: [GitCommit], links: RepositoryLinks?,
+             tagPrefix: String, warnings: [String] = []) {
             self.previousTag = previousTag
             self.previous = previous
             self.commits = commits
             self.links = links
+            self.tagPrefix = tagPrefix
+            self.warnings = warnings
             conventional = Self.parse(commits)
         }
 
@@ -35,12 +44,24 @@ public struct ReleasePlanner: Sendable {
 
     let repository: GitRepository
     let tagPrefix: String
+    /// True when the user set `tagPrefix`; false for the default `v`.
+    let prefixIsExplicit: Bool
 
     /// A planner over the repository containing `directory`; tags look like `<prefix>1.2.3`.
-    public init(directory: String, tagPrefix: String = "v") throws {
+    ///
+    /// - Parameter tagPrefix: nil for the default: the latest release is the highest version
+    ///   among the `v1.2.3` and the `1.2.3` tags, and new tags follow its scheme (a warning in
+    ///   `State.warnings` says so when the schemes disagree). A prefix the user gives counts
+    ///   alone (a warning says when a higher version is tagged without it); an empty prefix
+    ///   counts both `1.2.3` and `v1.2.3` and gives new tags no prefix.
+    public init(directory: String, tagPrefix: String? = nil) throws {
         repository = try GitRepository.discover(from: directory)
-        self.tagPrefix = tagPrefix
+        self.tagPrefix = tagPrefix ?? Self.defaultTagPrefix
+        prefixIsExplicit = tagPrefix != nil
     }
+
+    /// The prefix of release tags when none is set.
+    public static let defaultTagPrefix = "v"
 
     /// The state as of HEAD; `since` overrides the previous tag.
     ///
@@ -75,40 +96,49 @@ public struct ReleasePlanner: Sendable {
     }
 
     private func readState(since: String?) throws -> State {
-        var previousTag = since
-        var previous = since.flatMap { SemanticVersion(tag: String($0.dropFirst($0.hasPrefix(tagPrefix) ? tagPrefix.count : 0))) }
-        let commits: [GitCommit]
-        if try repository.head().isUnborn {
-            commits = []
-        } else if since == nil {
-            // One walk finds the tag and the commits since it.
-            let latest = try repository.latestSemverTagAndCommits(from: "HEAD", prefix: tagPrefix.isEmpty ? nil : tagPrefix)
-            previousTag = latest.tag?.tag.name
-            previous = latest.tag?.version
-            commits = latest.commits
-        } else {
-            commits = try repository.commits(from: "HEAD", until: previousTag)
-        }
         let links = (try? repository.remoteURL(name: "origin")).flatMap(RepositoryLinks.init(remoteURL:))
-        return State(previousTag: previousTag, previous: previous, commits: commits, links: links)
+        if try repository.head().isUnborn {
+            let previous = since.flatMap { SemanticVersion(tag: String($0.dropFirst($0.hasPrefix(tagPrefix) ? tagPrefix.count : 0))) }
+            return State(previousTag: since, previous: previous, commits: [], links: links, tagPrefix: tagPrefix)
+        }
+        if let since {
+            let prefixed = !tagPrefix.isEmpty && since.hasPrefix(tagPrefix)
+            let previous = SemanticVersion(tag: String(since.dropFirst(prefixed ? tagPrefix.count : 0)))
+            // A bare `1.2.3` given with the default prefix is a tag of the bare scheme.
+            let prefix = !prefixed && !prefixIsExplicit && SemanticVersion(since) != nil ? "" : tagPrefix
+            return State(previousTag: since, previous: previous, commits: try repository.commits(from: "HEAD", until: since),
+                         links: links, tagPrefix: prefix)
+        }
+        let latest = try latestRelease()
+        return State(previousTag: latest.tag?.tag.name, previous: latest.tag?.version, commits: latest.commits,
+                     links: links, tagPrefix: latest.prefix, warnings: latest.warnings)
     }
 
     /// The next version for `strategy`. Throws `ReleaseError.nonSemverTags` when the repository
-    /// has tags but none is a semantic version (and the strategy needs one).
-    public func nextVersion(_ strategy: VersionStrategy, state: State) throws -> SemanticVersion {
+    /// has tags but none is a semantic version (and the strategy needs one), and
+    /// `ReleaseError.nothingToRelease` naming the latest release tag and `remedy` when `auto`
+    /// finds nothing to release.
+    /// - Parameter remedy: how to release anyway where the caller is (a CLI flag, a step
+    ///   option); it completes "To release anyway, …".
+    public func nextVersion(_ strategy: VersionStrategy, state: State,
+                            remedy: String = ReleaseError.stepRemedy) throws -> SemanticVersion {
         if state.previous == nil, case .exact = strategy {} else if state.previous == nil {
             let names = try repository.tags().map(\.name)
             if !names.isEmpty { throw ReleaseError.nonSemverTags(names) }
         }
-        return try VersionCalculator().next(after: state.previous, strategy: strategy, commits: state.conventional)
+        do {
+            return try VersionCalculator().next(after: state.previous, strategy: strategy, commits: state.conventional)
+        } catch ReleaseError.nothingToRelease(let since, let commits, _) {
+            throw ReleaseError.nothingToRelease(since: state.previousTag ?? since, commits: commits, remedy: remedy)
+        }
     }
 
     /// Throws `ReleaseError.tagExistsElsewhere` when the release tag for `version` already
     /// exists on a commit other than HEAD. `nextVersion` is above every release tag in HEAD's
     /// history, so such a tag was made on another branch; finding it here lets a release lane
     /// stop before it writes anything, rather than at `git.tag` after the release commit.
-    public func checkTagIsFree(for version: SemanticVersion) throws {
-        let name = tagPrefix + version.description
+    public func checkTagIsFree(for version: SemanticVersion, state: State) throws {
+        let name = state.tagPrefix + version.description
         guard let existing = try repository.tag(named: name), existing.commit != (try repository.head().commit) else { return }
         let alternative = (try? version.bumped(.patch))?.description ?? "a higher version"
         throw ReleaseError.tagExistsElsewhere(version: version.description, tag: name, commit: existing.commit.short,
@@ -119,7 +149,7 @@ public struct ReleasePlanner: Sendable {
     public func entry(for version: SemanticVersion, state: State, date: Date = Date()) -> ChangelogEntry {
         ChangelogEntry(version: version.description, date: Self.day(date), conventional: state.conventional,
                        commits: state.commits, links: state.links, previousTag: state.previousTag,
-                       tag: tagPrefix + version.description)
+                       tag: state.tagPrefix + version.description)
     }
 
     /// `YYYY-MM-DD` in UTC (proleptic Gregorian calendar), computed directly: a DateFormatter

@@ -3,13 +3,19 @@ import Basics
 import Foundation
 
 /// `slipway init`: writes starter lanes.
-struct InitCommand: ParsableCommand {
+struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Write starter lanes: lanes/ci.yml (build and test) and lanes/release.yml, or an iOS app's release lane.",
         discussion: """
-            --template package (the default) writes lanes/ci.yml and lanes/release.yml for a Swift \
-            package; --template ios writes lanes/ios-release.yml (test on a simulator, archive, export \
+            --template package (the default) writes lanes/ci.yml and lanes/release.yml for the Swift \
+            package in this folder, and picks the release lane from its products: for an executable, \
+            build, archive, checksums, sign, tag and upload; for a library, test, version, changelog, \
+            tag, push and a GitHub release, with no build or archive. It reads the products with \
+            'swift package dump-package', which runs Package.swift (it is code: run init on \
+            projects you trust), and from Package.swift's text when swift cannot; it prints what it \
+            found. --template executable or --template library chooses without looking. \
+            --template ios writes lanes/ios-release.yml (test on a simulator, archive, export \
             an .ipa, changelog, tag, upload; it needs macOS with Xcode to run). Existing files are \
             kept unless --force is given. The templates are the files under templates/lanes and \
             templates/ios in Slipway's repository.
@@ -18,7 +24,7 @@ struct InitCommand: ParsableCommand {
 
     /// Which starter lanes.
     enum Template: String, ExpressibleByArgument, CaseIterable {
-        case package, ios
+        case package, executable, library, ios
     }
 
     @OptionGroup var global: GlobalOptions
@@ -26,15 +32,27 @@ struct InitCommand: ParsableCommand {
     @Flag(help: "Overwrite existing lane files.")
     var force = false
 
-    @Option(help: "package (ci.yml and release.yml) or ios (ios-release.yml).")
+    @Option(help: "package (ci.yml and release.yml for the package's products), executable, library, or ios (ios-release.yml).")
     var template: Template = .package
 
-    func run() throws {
+    func run() async throws {
         let env = global.environment()
         let directory = env.projectDirectory + "/lanes"
+        let kind: PackageProducts.Kind
+        switch template {
+        case .ios, .executable: kind = .executable
+        case .library: kind = .library
+        case .package:
+            let products = await PackageProducts.detect(in: env.projectDirectory, env: env)
+            env.print(products.finding + ".")
+            kind = products.kind
+        }
         do {
             try env.fileSystem.createDirectory(directory)
-            let lanes = template == .ios ? EmbeddedTemplates.ios : EmbeddedTemplates.lanes
+            let lanes = switch template {
+            case .ios: EmbeddedTemplates.ios
+            default: kind == .library ? EmbeddedTemplates.lanes.merging(EmbeddedTemplates.library) { $1 } : EmbeddedTemplates.lanes
+            }
             for (name, text) in lanes.sorted(by: { $0.key < $1.key }) {
                 let path = "\(directory)/\(name)"
                 if env.fileSystem.exists(path) && !force {
@@ -46,7 +64,9 @@ struct InitCommand: ParsableCommand {
             }
             env.print(template == .ios
                 ? "Next: 'slipway validate ios-release' on a Mac with Xcode, then 'slipway run ios-release --dry-run' with the inputs the lane lists."
-                : "Next: 'slipway lanes' to see them, 'slipway run ci' to build and test.")
+                : "Next: 'slipway lanes' to see them, 'slipway run ci' to build and test, "
+                    + (kind == .library ? "'slipway run release --input repository=OWNER/NAME --dry-run' to preview a release."
+                                        : "'slipway run release --input product=NAME --dry-run' to preview a release."))
         } catch {
             throw Failure.report(error, in: env)
         }

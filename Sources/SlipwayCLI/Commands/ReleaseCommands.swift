@@ -29,8 +29,8 @@ struct VersionCommand: ParsableCommand {
     @Option(help: "auto, major, minor, patch, 'prerelease ID' or a version.")
     var strategy = "auto"
 
-    @Option(help: "The prefix of release tags.")
-    var tagPrefix = "v"
+    @Option(help: "The prefix of release tags (default: the scheme of the latest of the v1.2.3 and 1.2.3 tags; '' counts both).")
+    var tagPrefix: String?
 
     func run() throws {
         let env = global.environment()
@@ -38,8 +38,10 @@ struct VersionCommand: ParsableCommand {
             let planner = try ReleasePlanner(directory: env.projectDirectory, tagPrefix: tagPrefix)
             let state = try planner.state()
             defer { ProcessLifetime.keepUntilExit(state) }
+            env.printTagWarnings(state)
             if next {
-                env.print(try planner.nextVersion(try VersionStrategy(parsing: strategy), state: state).description)
+                let remedy = "run 'slipway version --next --strategy patch' (or minor, major)"
+                env.print(try planner.nextVersion(try VersionStrategy(parsing: strategy), state: state, remedy: remedy).description)
             } else {
                 guard let previous = state.previous else {
                     _ = try planner.nextVersion(.auto, state: state)
@@ -92,8 +94,8 @@ struct ChangelogCommand: ParsableCommand {
     @Option(help: "A Mustache template for the section.")
     var template: String?
 
-    @Option(help: "The prefix of release tags.")
-    var tagPrefix = "v"
+    @Option(help: "The prefix of release tags (default: the scheme of the latest of the v1.2.3 and 1.2.3 tags; '' counts both).")
+    var tagPrefix: String?
 
     func validate() throws {
         guard let word = stray.first else { return }
@@ -113,10 +115,13 @@ struct ChangelogCommand: ParsableCommand {
         do {
             let planner = try ReleasePlanner(directory: env.projectDirectory, tagPrefix: tagPrefix)
             let state = try planner.state(since: since)
+            env.printTagWarnings(state)
+            let example = (try? state.previous?.bumped(.patch))?.description ?? "1.0.0"
+            let remedy = "give the version: 'slipway changelog --release-version \(example)'"
             let semver = try releaseVersion.map { try VersionStrategy(parsing: $0) }.map { strategy -> SemanticVersion in
                 guard case .exact(let value) = strategy else { throw ValidationError("--release-version takes a version such as 1.3.0, not '\(releaseVersion ?? "")'") }
                 return value
-            } ?? planner.nextVersion(.auto, state: state)
+            } ?? planner.nextVersion(.auto, state: state, remedy: remedy)
             let path = template.map { $0.hasPrefix("/") ? $0 : env.projectDirectory + "/" + $0 }
             let renderer = try path.map { try ChangelogRenderer(template: env.fileSystem.readText($0), name: $0) } ?? ChangelogRenderer()
             let entry = planner.entry(for: semver, state: state)
@@ -125,6 +130,16 @@ struct ChangelogCommand: ParsableCommand {
             ProcessLifetime.keepUntilExit((state, entry, text))
         } catch {
             throw Failure.report(error, in: env)
+        }
+    }
+}
+
+extension CommandEnvironment {
+    /// Prints what the release planner says about the tags (e.g. two tag schemes) on standard
+    /// error, so that standard output keeps only the answer.
+    func printTagWarnings(_ state: ReleasePlanner.State) {
+        for warning in state.warnings {
+            standardError.write(style.paint("warning: ", .yellow) + warning + "\n")
         }
     }
 }

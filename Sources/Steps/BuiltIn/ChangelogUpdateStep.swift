@@ -20,7 +20,7 @@ public struct ChangelogUpdateStep: Step {
             .optional("path", .string, default: .string("CHANGELOG.md"), "The changelog file."),
             .optional("template", .string, "A Mustache template for the section (default: Slipway's built-in one)."),
             .optional("since", .string, "The tag to list commits from (default: the latest semver tag)."),
-            .optional("tag-prefix", .string, default: .string("v"), "The prefix of release tags."),
+            .optional("tag-prefix", .string, "The prefix of release tags. Unset: the latest release is the highest of the v1.2.3 and 1.2.3 tags, and new tags follow its scheme (with a warning when the two disagree); set, only its tags count (\"\" counts both)."),
         ],
         outputs: [
             OutputSpec("entry", "The section as Markdown."),
@@ -40,14 +40,15 @@ public struct ChangelogUpdateStep: Step {
     let path: String
     let template: String?
     let since: String?
-    let tagPrefix: String
+    /// nil for the default (see `ReleasePlanner.init(directory:tagPrefix:)`).
+    let tagPrefix: String?
 
     public init(options: StepOptions) throws {
         version = try options.requiredString("version")
         path = try options.requiredString("path")
         template = try options.string("template")
         since = try options.string("since")
-        tagPrefix = try options.requiredString("tag-prefix")
+        tagPrefix = try options.string("tag-prefix")
     }
 
     func render(_ context: StepContext) throws -> (entry: String, updated: String, unchanged: Bool) {

@@ -20,7 +20,7 @@ public struct VersionBumpStep: Step {
             """,
         options: [
             .optional("strategy", .string, default: .string("auto"), "auto, major, minor, patch, 'prerelease ID', or a version such as 1.4.0."),
-            .optional("tag-prefix", .string, default: .string("v"), "The prefix of release tags."),
+            .optional("tag-prefix", .string, "The prefix of release tags. Unset: the latest release is the highest of the v1.2.3 and 1.2.3 tags, and new tags follow its scheme (with a warning when the two disagree); set, only its tags count (\"\" counts both)."),
             .optional("version-file", .string, "A file that holds only the version (e.g. VERSION)."),
             .optional("files", .list(.map(.string)), "Files with the version inside: [{ path, pattern }], the pattern's first capture group is replaced."),
             .optional("info-plists", .list(.string), "Info.plist files: CFBundleShortVersionString (and CFBundleVersion with build-number)."),
@@ -53,13 +53,14 @@ public struct VersionBumpStep: Step {
     )
 
     let strategy: VersionStrategy
-    let tagPrefix: String
+    /// nil for the default (see `ReleasePlanner.init(directory:tagPrefix:)`).
+    let tagPrefix: String?
     let targets: [VersionStamper.Target]
     let buildNumber: String?
 
     public init(options: StepOptions) throws {
         strategy = try VersionStrategy(parsing: try options.requiredString("strategy"))
-        tagPrefix = try options.requiredString("tag-prefix")
+        tagPrefix = try options.string("tag-prefix")
         var targets: [VersionStamper.Target] = []
         if let file = try options.string("version-file") { targets.append(.versionFile(path: file)) }
         if case .list(let entries)? = options.values["files"] {
@@ -94,13 +95,14 @@ public struct VersionBumpStep: Step {
         let planner = try ReleasePlanner(directory: context.workingDirectory, tagPrefix: tagPrefix)
         let state = try planner.state()
         let next = try planner.nextVersion(strategy, state: state)
-        try planner.checkTagIsFree(for: next)
+        try planner.checkTagIsFree(for: next, state: state)
         return (state, next)
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
         let (state, next) = try compute(context)
-        var effects = [Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))")]
+        var effects = state.warnings.map { Effect(.check, "warning: " + $0) }
+        effects.append(Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
         for edit in try VersionStamper(fileSystem: context.fileSystem).edits(resolved(context), version: next.description, buildNumber: buildNumber) {
             effects.append(Effect(.write, "write \(next) into \(edit.path)"))
         }
@@ -111,8 +113,9 @@ public struct VersionBumpStep: Step {
         let (state, next) = try compute(context)
         let edits = try VersionStamper(fileSystem: context.fileSystem)
             .stamp(resolved(context), version: next.description, buildNumber: buildNumber)
+        for warning in state.warnings { context.events.log(.warning, warning) }
         context.events.log(.info, "version \(state.previous?.description ?? "(none)") → \(next)" + (edits.isEmpty ? "" : "; wrote \(edits.map(\.path).joined(separator: ", "))"))
         return ["version": next.description, "previous": state.previous?.description ?? "",
-                "tag": tagPrefix + next.description, "previous-tag": state.previousTag ?? ""]
+                "tag": state.tagPrefix + next.description, "previous-tag": state.previousTag ?? ""]
     }
 }

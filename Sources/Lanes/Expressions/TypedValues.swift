@@ -76,12 +76,18 @@ extension ExpressionValue {
             guard let flag = Bool(text.trimmingCharacters(in: .whitespaces)) else { throw failure }
             return .bool(flag)
         case .list, .map:
-            guard let data = text.data(using: .utf8),
-                  let value = try? JSONDecoder().decode(JSONValue.self, from: data).value,
-                  value.conforms(to: type) else { throw failure }
+            guard let value = JSONValue.decode(text), value.conforms(to: type) else { throw failure }
             return value
         case .string, .duration, .choice:
             return .string(text)
+        }
+    }
+
+    /// Whether the value is a string, number, boolean or null (not a list or a mapping).
+    var isScalar: Bool {
+        switch self {
+        case .list, .map: return false
+        case .string, .number, .bool, .null: return true
         }
     }
 
@@ -112,8 +118,14 @@ extension ExpressionValue {
 }
 
 /// Decodes any JSON text into an `ExpressionValue`.
-private struct JSONValue: Decodable {
+struct JSONValue: Decodable {
     let value: ExpressionValue
+
+    /// The value `text` holds as JSON; nil when it is not JSON.
+    static func decode(_ text: String) -> ExpressionValue? {
+        guard let data = text.data(using: .utf8) else { return nil }
+        return try? JSONDecoder().decode(JSONValue.self, from: data).value
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -143,8 +143,9 @@ struct OptionChecker {
             // A dry run's stand-in for an output that does not exist yet.
             return .map([text: .string(text)])
         case (.string(let text), .map(let element)?):
-            if let data = text.data(using: .utf8), let decoded = try? JSONDecoder().decode([String: JSONScalar].self, from: data) {
-                return try coerce(.map(decoded.mapValues(\.value)), to: .map(element), option: option, source: source)
+            // An undeclared output's JSON object of scalars (nested values are refused).
+            if case .map(let entries)? = JSONValue.decode(text), entries.values.allSatisfy(\.isScalar) {
+                return try coerce(.map(entries), to: .map(element), option: option, source: source)
             }
             throw TypedValueError.optionMismatch(option: option, expected: type?.phrase ?? "a mapping", source: source,
                                                  actual: value.kindPhrase + ", not a JSON object")
@@ -152,18 +153,5 @@ struct OptionChecker {
             throw TypedValueError.optionMismatch(option: option, expected: type?.phrase ?? "", source: source, actual: value.kindPhrase)
         default: return .string(value.description)
         }
-    }
-}
-
-/// A JSON scalar inside an undeclared output's JSON object (nested values are refused).
-private struct JSONScalar: Decodable {
-    let value: ExpressionValue
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { value = .null }
-        else if let flag = try? container.decode(Bool.self) { value = .bool(flag) }
-        else if let number = try? container.decode(Double.self) { value = .number(number) }
-        else { value = .string(try container.decode(String.self)) }
     }
 }

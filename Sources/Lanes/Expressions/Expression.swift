@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// An expression inside `${{ ... }}`: references such as `inputs.bump` or
@@ -118,30 +119,15 @@ public enum ExpressionValue: Sendable, Hashable, CustomStringConvertible {
     /// The value as JSON text.
     public var json: String {
         switch self {
-        case .string(let value): return Self.quoted(value)
+        case .string(let value): return JSONFormatting.quoted(value)
         case .number, .bool: return description
         case .null: return "null"
         case .list(let items): return "[" + items.map(\.json).joined(separator: ",") + "]"
         case .map(let entries):
-            return "{" + entries.keys.sorted().map { "\(Self.quoted($0)):\(entries[$0]?.json ?? "null")" }.joined(separator: ",") + "}"
+            return "{" + entries.keys.sorted().map { "\(JSONFormatting.quoted($0)):\(entries[$0]?.json ?? "null")" }.joined(separator: ",") + "}"
         }
     }
 
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
 
     /// Loose equality: same kinds compare directly, strings compare case-sensitively,
     /// mixed kinds compare by their text.

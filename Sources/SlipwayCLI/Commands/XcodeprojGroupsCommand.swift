@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import PBXProj
 
@@ -95,22 +96,7 @@ enum GroupTreeText {
             ("path", node.element.path), ("resolvedPath", node.resolvedPath.description), ("sourceTree", node.element.sourceTree),
         ]
         fields.sort { $0.0 < $1.0 }
-        return fields.map { "\(quote($0.0)) : \($0.1.map(quote) ?? "null")" }
+        return fields.map { "\(JSONFormatting.quoted($0.0)) : \($0.1.map(JSONFormatting.quoted) ?? "null")" }
     }
 
-    private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }

@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "CIExport", "Steps", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics",
+                "Lanes", "CIExport", "FastlaneImport", "Steps", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,6 +120,11 @@ let package = Package(
         /// not Xcode's, so that Lanes does not depend on Xcode; not in Basics, which holds side
         /// effects behind protocols, not report formats.
         .target(name: "TestReports", dependencies: ["Basics"]),
+        /// `slipway init --from-fastlane`: fastlane's Fastfile, Appfile and Matchfile read without
+        /// running Ruby (a tokenizer and statement reader for the subset they use), and their lanes
+        /// translated into Slipway lanes. Xcode: the project survey that fills in what fastlane
+        /// leaves to Xcode (schemes, bundle ids, where the version lives).
+        .target(name: "FastlaneImport", dependencies: ["Xcode", "PBXProj", "Basics"]),
         /// Group/directory sync: plans moves from the Xcode group tree and applies them as a
         /// journaled transaction (recoverable, git-staged as renames).
         .target(
@@ -217,6 +222,7 @@ let package = Package(
         .testTarget(name: "CIExportTests", dependencies: ["CIExport", "Lanes", "Steps", "Basics", "TestSupport", "TestThreads", "Yams"],
                     exclude: ["Fixtures"]),
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
+        .testTarget(name: "FastlaneImportTests", dependencies: ["FastlaneImport", "TestSupport", "TestThreads"]),
         .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestReports", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         // Crypto: App Store Connect keys made by the appstore command's tests.
         .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "ProjectLint", "TestSupport", "TestThreads",

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Basics
+import FastlaneImport
 import Foundation
+import Xcode
 
 /// `slipway init`: writes starter lanes.
 struct InitCommand: AsyncParsableCommand {
@@ -16,9 +18,17 @@ struct InitCommand: AsyncParsableCommand {
             projects you trust), and from Package.swift's text when swift cannot; it prints what it \
             found. --template executable or --template library chooses without looking. \
             --template ios writes lanes/ios-release.yml (test on a simulator, archive, export \
-            an .ipa, changelog, tag, upload; it needs macOS with Xcode to run). Existing files are \
-            kept unless --force is given. The templates are the files under templates/lanes and \
-            templates/ios in Slipway's repository.
+            an .ipa, changelog, tag, upload; it needs macOS with Xcode to run) for the Xcode \
+            project in this folder: it finds the workspace or project, its shared schemes, the \
+            app and extension targets with their bundle ids, and where the version is kept, and \
+            prints what it found. --from-fastlane reads fastlane/Fastfile (with Appfile and \
+            Matchfile) without running it and writes one lane per fastlane lane, translating \
+            gym, scan, match, pilot, increment_build_number, increment_version_number, \
+            changelog_from_git_commits, ensure_git_status_clean, add_git_tag, push_to_git_remote, \
+            commit_version_bump and sh; every action, argument or Ruby statement it could not \
+            translate is listed with its line, and kept as a comment at the end of the lane. \
+            Existing files are kept unless --force is given. The templates are the files under \
+            templates/lanes and templates/ios in Slipway's repository.
             """
     )
 
@@ -32,11 +42,21 @@ struct InitCommand: AsyncParsableCommand {
     @Flag(help: "Overwrite existing lane files.")
     var force = false
 
-    @Option(help: "package (ci.yml and release.yml for the package's products), executable, library, or ios (ios-release.yml).")
+    @Option(help: "package (ci.yml and release.yml for the package's products), executable, library, or ios (ios-release.yml for the Xcode project here).")
     var template: Template = .package
+
+    @Flag(help: "Translate fastlane/Fastfile's lanes (with Appfile and Matchfile) into lanes/NAME.yml, listing what was not translated.")
+    var fromFastlane = false
+
+    @Flag(help: "With --from-fastlane: print the translation as JSON.")
+    var json = false
 
     func run() async throws {
         let env = global.environment()
+        if fromFastlane || template == .ios {
+            try InitFromProject(env: env, force: force, json: json).run(fromFastlane: fromFastlane)
+            return
+        }
         let directory = env.projectDirectory + "/lanes"
         let kind: PackageProducts.Kind
         switch template {

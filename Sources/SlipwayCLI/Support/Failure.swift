@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import CIExport
+import FastlaneImport
 import Lanes
 import Release
 import Steps
@@ -31,7 +32,7 @@ enum Failure {
             if case .busy = lock { return ExitCodes.busy }
             return ExitCodes.failure
         case is LaneStoreError, is CIExportError, is LaneRunError, is HandOverError, is FileSystemError, is PluginError, is ReleaseError,
-             is StateFileError:
+             is StateFileError, is FastlaneImportError:
             env.printError(errorText(error))
             return ExitCodes.invalidInput
         default:

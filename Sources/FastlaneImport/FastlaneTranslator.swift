@@ -1,0 +1,95 @@
+import Basics
+import Xcode
+
+/// Something in fastlane's files that did not become part of a Slipway lane.
+public struct UntranslatedItem: Sendable, Hashable {
+    /// `fastlane/Fastfile:42`.
+    public var location: String
+    /// The action or statement, as written (first line).
+    public var what: String
+    /// Why, and what to do instead.
+    public var reason: String
+}
+
+/// The result of translating a Fastfile.
+public struct FastlaneTranslation: Sendable {
+    /// A translated lane and where it came from.
+    public struct Lane: Sendable {
+        public var draft: LaneDraft
+        /// The fastlane lane (`ios beta`).
+        public var source: String
+        /// Actions translated, by action name.
+        public var translated: [String]
+        /// Per-lane differences a user should know (fastlane does X, Slipway does Y).
+        public var differences: [String]
+        public var untranslated: [UntranslatedItem]
+    }
+
+    public var lanes: [Lane] = []
+    /// Lanes with nothing translatable (only Ruby, or only unknown actions).
+    public var skippedLanes: [(name: String, reason: String)] = []
+    /// Settings of the Appfile and Matchfile that were not used.
+    public var notes: [String] = []
+}
+
+/// Turns a Fastfile (with its Appfile and Matchfile, and a survey of the Xcode project) into
+/// Slipway lanes. Public lanes become lane files; private lanes and `before_all` are inlined where
+/// fastlane would run them. Every action or statement it cannot translate is listed with its
+/// line, never dropped without a word.
+public struct FastlaneTranslator: Sendable {
+    public var fastfile: Fastfile
+    public var appfile: FastlaneSettings?
+    public var matchfile: FastlaneSettings?
+    public var survey: XcodeProjectSurvey
+
+    public init(fastfile: Fastfile, appfile: FastlaneSettings?, matchfile: FastlaneSettings?, survey: XcodeProjectSurvey) {
+        self.fastfile = fastfile
+        self.appfile = appfile
+        self.matchfile = matchfile
+        self.survey = survey
+    }
+
+    /// Translates every public lane.
+    public func translate() -> FastlaneTranslation {
+        var result = FastlaneTranslation()
+        let names = Dictionary(fastfile.lanes.map { ($0.name, 1) }, uniquingKeysWith: +)
+        for lane in fastfile.lanes where !lane.isPrivate {
+            let clash = (names[lane.name] ?? 0) > 1
+            let name = clash ? "\(lane.platform ?? "default")-\(lane.name)" : lane.name
+            var builder = LaneBuilder(translator: self, name: LaneSlug.make(name), lane: lane)
+            builder.run()
+            let translated = builder.output
+            if translated.draft.steps.isEmpty {
+                result.skippedLanes.append((translated.source, "no action in it has a Slipway step"
+                    + (translated.untranslated.isEmpty ? "" : " (\(translated.untranslated.count) statements listed below)")))
+                result.lanes.append(translated)
+                continue
+            }
+            result.lanes.append(translated)
+        }
+        for file in [appfile, matchfile].compactMap({ $0 }) {
+            for entry in file.skipped {
+                result.notes.append("\(file.path):\(entry.line): '\(entry.text.prefix(80))' was not read (only plain settings are)")
+            }
+        }
+        return result
+    }
+
+    /// A setting from the Matchfile, else the Appfile.
+    func setting(_ name: String, preferMatchfile: Bool = true) -> RubyValue? {
+        let files = preferMatchfile ? [matchfile, appfile] : [appfile, matchfile]
+        return files.lazy.compactMap { $0?.value(name) }.first
+    }
+}
+
+/// Lane and input names from Ruby names: lowercase ASCII letters, digits and dashes.
+enum LaneSlug {
+    static func make(_ name: String) -> String {
+        var result = ""
+        for character in name.lowercased() {
+            if character.isASCII, character.isLetter || character.isNumber { result.append(character) } else if !result.hasSuffix("-") { result.append("-") }
+        }
+        while result.hasSuffix("-") { result.removeLast() }
+        return result.isEmpty ? "lane" : result
+    }
+}

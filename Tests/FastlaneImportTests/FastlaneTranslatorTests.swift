@@ -1,0 +1,168 @@
+@testable import FastlaneImport
+import Testing
+import TestThreads
+import Xcode
+
+/// Translating fastlane's common actions into steps; everything else is listed with its line.
+@Suite(.dedicatedThreads) struct FastlaneTranslatorTests {
+    /// A survey of an app with one extension, as `XcodeProjectSurvey.survey` would find it.
+    static var survey: XcodeProjectSurvey {
+        var survey = XcodeProjectSurvey()
+        survey.container = try? XcodeContainer(path: "App.xcworkspace")
+        survey.project = "App.xcodeproj"
+        survey.shippingTargets = [
+            .init(name: "App", productType: "com.apple.product-type.application", bundleID: "com.example.app", versionSource: "Config/Version.xcconfig"),
+            .init(name: "Widget", productType: "com.apple.product-type.app-extension", bundleID: "com.example.app.widget", versionSource: "Config/Version.xcconfig"),
+        ]
+        return survey
+    }
+
+    func translate(_ source: String, appfile: String? = nil, matchfile: String? = nil) throws -> FastlaneTranslation {
+        FastlaneTranslator(fastfile: try Fastfile(source: source, path: "fastlane/Fastfile"),
+                           appfile: try appfile.map { try FastlaneSettings(source: $0, path: "fastlane/Appfile") },
+                           matchfile: try matchfile.map { try FastlaneSettings(source: $0, path: "fastlane/Matchfile") },
+                           survey: Self.survey).translate()
+    }
+
+    @Test func theCommonActionsBecomeOneLaneWithTypedHandOvers() throws {
+        let translation = try translate("""
+            lane :beta do
+              ensure_git_status_clean
+              match(type: "appstore")
+              increment_version_number(bump_type: "minor")
+              increment_build_number(build_number: latest_testflight_build_number + 1)
+              scan(devices: ["iPhone 15 (17.2)"], only_testing: "AppTests")
+              gym(scheme: "App", export_method: "app-store", output_directory: "build")
+              notes = changelog_from_git_commits
+              pilot(changelog: notes, groups: ["QA"])
+              commit_version_bump(message: "Bump")
+              add_git_tag(tag: "v1")
+              push_to_git_remote
+            end
+            """, appfile: "app_identifier 'com.example.app'\nteam_id 'ABCDE12345'\n",
+            matchfile: "git_url 'https://git.example.com/certs.git'\ngit_branch 'main'\n")
+        let lane = try #require(translation.lanes.first)
+        #expect(lane.untranslated == [])
+        #expect(lane.draft.steps.map(\.kind) == [
+            "git.ensure-clean", "signing.sync", "appstore.build-number", "version.bump", "xcode.test", "xcode.archive", "xcode.export",
+            "changelog.update", "appstore.upload", "testflight.distribute", "git.commit", "git.tag", "git.push",
+        ])
+        func step(_ kind: String) throws -> DraftStep { try #require(lane.draft.steps.first { $0.kind == kind }) }
+        #expect(try step("signing.sync").options == [
+            DraftPair("type", .string("app-store")),
+            DraftPair("bundle-ids", .list([.string("com.example.app")])),
+            DraftPair("passphrase", .string("${{ secrets.MATCH_PASSWORD }}")),
+            DraftPair("storage", .string("https://git.example.com/certs.git")),
+            DraftPair("git-branch", .string("main")),
+            DraftPair("format", .string("match")),
+        ])
+        #expect(try step("version.bump").options == [
+            DraftPair("xcodeproj", .string("App.xcodeproj")),
+            DraftPair("strategy", .string("minor")),
+            DraftPair("build-number", .string("${{ steps.build-number.outputs.next }}")),
+        ])
+        #expect(try step("xcode.test").options == [
+            DraftPair("workspace", .string("App.xcworkspace")),
+            DraftPair("scheme", .string("${{ inputs.scheme }}")),
+            DraftPair("destinations", .list([.string("platform=iOS Simulator,name=iPhone 15,OS=17.2")])),
+            DraftPair("only-testing", .list([.string("AppTests")])),
+        ])
+        #expect(try step("xcode.export").options == [
+            DraftPair("archive", .string("${{ steps.archive.outputs.archive }}")),
+            DraftPair("export-path", .string("build")),
+            DraftPair("method", .string("app-store-connect")),
+            DraftPair("team-id", .string("ABCDE12345")),
+            DraftPair("signing", .string("${{ steps.signing }}")),
+        ])
+        #expect(try step("appstore.upload").option("ipa") == .string("${{ steps.export.outputs.path }}"))
+        #expect(try step("testflight.distribute").option("changelog") == .string("CHANGELOG.md"))
+        #expect(try step("testflight.distribute").option("version") == .string("${{ steps.version.outputs.version }}"))
+        #expect(try step("testflight.distribute").option("bundle-id") == .string("com.example.app"))
+        #expect(try step("git.commit").option("paths") == .list([.string("Config/Version.xcconfig")]))
+        #expect(try step("git.push").option("tags") == .list([.string("${{ steps.tag.outputs.tag }}")]))
+        #expect(lane.draft.secrets.map(\.name) == ["MATCH_PASSWORD", "ASC_KEY_ID", "ASC_ISSUER_ID", "ASC_KEY"])
+        #expect(lane.draft.inputs.map(\.name) == ["scheme"])
+    }
+
+    @Test func whatIsNotTranslatedIsListedWithItsLineAndReason() throws {
+        let translation = try translate("""
+            lane :ship do |options|
+              hockey(notes: "x")
+              gym(scheme: "App", xcargs: "-quiet", export_method: options[:method])
+              if is_ci
+                match(type: "adhoc")
+              end
+              match(type: "appstore", readonly: some_helper)
+              UI.message("done")
+              increment_build_number(build_number: compute_number())
+              slack(message: "shipped") if ENV["SLACK_URL"]
+            end
+            """)
+        let lane = try #require(translation.lanes.first)
+        #expect(lane.untranslated.map { "\($0.location) \($0.what): \($0.reason)" } == [
+            "fastlane/Fastfile:2 hockey(notes: \"x\"): Slipway has no step for 'hockey'; use a 'run' step or a plugin step",
+            "fastlane/Fastfile:3 gym(xcargs: …): xcode.archive has no such option",
+            "fastlane/Fastfile:4 if is_ci …: a Ruby 'if' block (lines 4-6): what runs depends on Ruby; translate the branch you need by hand",
+            "fastlane/Fastfile:7 match(readonly: …): its value is only known when Ruby runs",
+            "fastlane/Fastfile:8 UI.message(\"done\"): Ruby code, not an action; do it in a 'run' step or drop it",
+            "fastlane/Fastfile:9 increment_build_number(build_number: …): its value is only known when Ruby runs",
+            "fastlane/Fastfile:10 slack(message: \"shipped\") if ENV[\"SLACK_URL\"]: runs only 'if ENV[\"SLACK_URL\"]'; Slipway lanes have no Ruby conditions: keep the step or drop it by hand",
+        ])
+        // The lane option became an input.
+        #expect(lane.draft.inputs.map(\.name) == ["method", "signing-storage"])
+        #expect(lane.draft.steps.first { $0.kind == "xcode.export" }?.option("method") == .string("${{ inputs.method }}"))
+        #expect(lane.draft.yaml().contains("#   fastlane/Fastfile:2 hockey(notes: \"x\"): Slipway has no step for 'hockey'"))
+    }
+
+    @Test func privateLanesAndBeforeAllAreInlinedWhereFastlaneRunsThem() throws {
+        let translation = try translate("""
+            before_all do
+              ensure_git_status_clean
+            end
+            private_lane :tests do
+              scan(scheme: "AppTests")
+            end
+            lane :ci do
+              tests
+              sh("cd .. && make lint")
+            end
+            """)
+        #expect(translation.lanes.map(\.draft.name) == ["ci"])
+        let lane = try #require(translation.lanes.first)
+        #expect(lane.draft.steps.map(\.kind) == ["git.ensure-clean", "xcode.test", "run"])
+        #expect(lane.draft.steps.last?.option("command") == .string("cd fastlane && cd .. && make lint"))
+    }
+
+    @Test func theWrittenLaneReadsBackAsTheSameSteps() throws {
+        let translation = try translate("""
+            lane :tag do
+              increment_build_number(build_number: ENV["BUILD_NUMBER"])
+              add_git_tag
+              push_to_git_remote(remote: "upstream", tags: false)
+            end
+            """)
+        let text = try #require(translation.lanes.first).draft.yaml()
+        #expect(text == """
+            # Translated by 'slipway init --from-fastlane' from the lane 'tag' in fastlane/Fastfile:1.
+            # Check it with 'slipway validate tag --platform macos'; what was not translated is listed
+            # at the end of this file and was printed by init.
+            description: Translated from fastlane's 'tag' lane
+
+            steps:
+              # fastlane/Fastfile:2 increment_build_number(build_number: ENV["BUILD_NUMBER"])
+              - version.bump:
+                  xcodeproj: App.xcodeproj
+                  build-number: "${{ env.BUILD_NUMBER }}"
+                  strategy: keep
+                id: version
+              # fastlane/Fastfile:3 add_git_tag
+              - git.tag:
+                  name: "builds/tag/${{ env.BUILD_NUMBER }}"
+                id: tag
+              # fastlane/Fastfile:4 push_to_git_remote(remote: "upstream", tags: false)
+              - git.push:
+                  remote: upstream
+
+            """)
+    }
+}

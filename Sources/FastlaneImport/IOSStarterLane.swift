@@ -8,11 +8,14 @@ public enum IOSStarterLane {
     public static func make(_ survey: XcodeProjectSurvey) -> (lane: LaneDraft, findings: [String]) {
         var lane = LaneDraft(name: "ios-release", description: "Version, build number, test, archive, export, changelog, tag and publish an iOS app")
         lane.header = [
-            "Release an iOS app: a new version and build number, tests on a simulator (flaky tests retried",
-            "once), an archive, a signed .ipa, a CHANGELOG.md section, a release commit and tag, and the",
-            ".ipa copied into a local folder. The xcode.* steps need macOS with Xcode; check it from Linux",
-            "with 'slipway validate ios-release --platform macos'. Written by 'slipway init --template ios'",
-            "from the project in this folder.",
+            "Release an iOS app: a new version and build number in the Xcode project, tests on a simulator",
+            "(flaky tests retried once), an archive, a signed .ipa, a CHANGELOG.md section, a release commit",
+            "and tag, and the .ipa copied into a local folder. The xcode.* steps need macOS with Xcode; check",
+            "it from Linux with 'slipway validate ios-release --platform macos'. It needs a CHANGELOG.md with",
+            "a '## [Unreleased]' heading. 'slipway init --template ios' writes it with the workspace or",
+            "project, scheme and version files it finds in the folder (templates/ios/ios-release.yml is what",
+            "it writes where it finds none). Try it first with:",
+            "  slipway run ios-release --input team-id=ABCDE12345 --input build-number=42 --dry-run --platform macos",
         ]
         var findings: [String] = []
         let containerKey: String
@@ -41,6 +44,8 @@ public enum IOSStarterLane {
         lane.requireInput("build-number", "The build number (CI's run number, for instance)")
         lane.requireInput("strategy", "auto (from the commits), major, minor, patch, or a version", default: "auto")
         lane.requireInput("simulator", "The simulator the tests run on", default: "platform=iOS Simulator,name=iPhone 16")
+        lane.requireInput("method", "The export method", default: "app-store-connect",
+                          choices: ["app-store-connect", "release-testing", "enterprise", "debugging"])
         lane.requireInput("upload-directory", "The folder the .ipa is copied into", default: ".slipway/published")
         let container = DraftPair(containerKey, .string("${{ inputs.\(containerKey) }}"))
         lane.steps.append(DraftStep(kind: "git.ensure-clean", id: nil, options: [], origin: nil))
@@ -58,7 +63,7 @@ public enum IOSStarterLane {
         ], origin: nil))
         lane.steps.append(DraftStep(kind: "xcode.export", id: "export", options: [
             DraftPair("archive", .string("${{ steps.archive.outputs.archive }}")),
-            DraftPair("method", .string("app-store-connect")),
+            DraftPair("method", .string("${{ inputs.method }}")),
             DraftPair("team-id", .string("${{ inputs.team-id }}")),
         ], origin: nil))
         lane.steps.append(DraftStep(kind: "changelog.update", id: nil, options: [

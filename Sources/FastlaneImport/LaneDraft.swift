@@ -27,7 +27,7 @@ public indirect enum DraftValue: Sendable, Hashable {
         let allowed = "._/-,()' ".unicodeScalars
         let isASCIIAlphanumeric = { (scalar: Unicode.Scalar) in scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) }
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-              isASCIIAlphanumeric(first) || first == "_" || first == "/", last != " ",
+              isASCIIAlphanumeric(first) || first == "_" || first == "/" || first == ".", last != " ",
               text.unicodeScalars.allSatisfy({ isASCIIAlphanumeric($0) || allowed.contains($0) }),
               !keywords.contains(text.lowercased()), Double(text) == nil else {
             return JSONFormatting.quoted(text)
@@ -69,6 +69,8 @@ public struct DraftInput: Sendable, Hashable {
     public var name: String
     public var description: String
     public var defaultValue: String?
+    /// The values allowed, when limited.
+    public var choices: [String] = []
 }
 
 /// A lane being written.
@@ -93,8 +95,10 @@ public struct LaneDraft: Sendable, Hashable {
     public func step(_ id: String) -> DraftStep? { steps.first(where: { $0.id == id }) }
 
     /// Adds an input once.
-    public mutating func requireInput(_ name: String, _ description: String, default value: String? = nil) {
-        if !inputs.contains(where: { $0.name == name }) { inputs.append(DraftInput(name: name, description: description, defaultValue: value)) }
+    public mutating func requireInput(_ name: String, _ description: String, default value: String? = nil, choices: [String] = []) {
+        if !inputs.contains(where: { $0.name == name }) {
+            inputs.append(DraftInput(name: name, description: description, defaultValue: value, choices: choices))
+        }
     }
 
     /// Declares a secret once.
@@ -117,6 +121,7 @@ public struct LaneDraft: Sendable, Hashable {
                 } else {
                     lines.append("    required: true")
                 }
+                if !input.choices.isEmpty { lines.append("    choices: " + DraftValue.list(input.choices.map(DraftValue.string)).yaml) }
             }
         }
         if !secrets.isEmpty {

@@ -28,7 +28,8 @@ struct InitCommand: AsyncParsableCommand {
             commit_version_bump and sh; every action, argument or Ruby statement it could not \
             translate is listed with its line, and kept as a comment at the end of the lane. \
             Existing files are kept unless --force is given. The templates are the files under \
-            templates/lanes and templates/ios in Slipway's repository.
+            templates/lanes and templates/library in Slipway's repository; templates/ios holds what \
+            --template ios writes in a folder without an Xcode project.
             """
     )
 
@@ -69,10 +70,7 @@ struct InitCommand: AsyncParsableCommand {
         }
         do {
             try env.fileSystem.createDirectory(directory)
-            let lanes = switch template {
-            case .ios: EmbeddedTemplates.ios
-            default: kind == .library ? EmbeddedTemplates.lanes.merging(EmbeddedTemplates.library) { $1 } : EmbeddedTemplates.lanes
-            }
+            let lanes = kind == .library ? EmbeddedTemplates.lanes.merging(EmbeddedTemplates.library) { $1 } : EmbeddedTemplates.lanes
             for (name, text) in lanes.sorted(by: { $0.key < $1.key }) {
                 let path = "\(directory)/\(name)"
                 if env.fileSystem.exists(path) && !force {
@@ -82,9 +80,7 @@ struct InitCommand: AsyncParsableCommand {
                 try env.fileSystem.writeAtomically(text, to: path)
                 env.print("wrote    lanes/\(name)")
             }
-            env.print(template == .ios
-                ? "Next: 'slipway validate ios-release' on a Mac with Xcode, then 'slipway run ios-release --dry-run' with the inputs the lane lists."
-                : "Next: 'slipway lanes' to see them, 'slipway run ci' to build and test, "
+            env.print("Next: 'slipway lanes' to see them, 'slipway run ci' to build and test, "
                     + (kind == .library ? "'slipway run release --input repository=OWNER/NAME --dry-run' to preview a release."
                                         : "'slipway run release --input product=NAME --dry-run' to preview a release."))
         } catch {

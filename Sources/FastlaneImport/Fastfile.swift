@@ -20,6 +20,8 @@ public struct Fastfile: Sendable {
         public var kind: Kind
         /// The source, as written (first line only for long statements).
         public var text: String
+        /// The file it is in (a Fastfile can import others).
+        public var file: String
         public var line: Int
         public var endLine: Int
     }
@@ -33,6 +35,8 @@ public struct Fastfile: Sendable {
         /// The `desc` before it.
         public var description: String?
         public var statements: [Statement]
+        /// The file it is in.
+        public var file: String
         public var line: Int
     }
 
@@ -70,8 +74,8 @@ public struct Fastfile: Sendable {
                     if let name = call.positional.first?.text {
                         lanes.append(Lane(name: name, platform: platform, isPrivate: call.name == "private_lane",
                                           description: description,
-                                          statements: block.body.map { Self.statement($0, reader: reader) },
-                                          line: statement.line))
+                                          statements: block.body.map { Self.statement($0, reader: reader, file: path) },
+                                          file: path, line: statement.line))
                         description = nil
                         continue
                     }
@@ -81,7 +85,7 @@ public struct Fastfile: Sendable {
                         continue
                     }
                 case "before_all", "before_each":
-                    beforeAll.append(contentsOf: block.body.map { Self.statement($0, reader: reader) })
+                    beforeAll.append(contentsOf: block.body.map { Self.statement($0, reader: reader, file: path) })
                     continue
                 default: break
                 }
@@ -93,11 +97,27 @@ public struct Fastfile: Sendable {
             if let call, ["default_platform", "fastlane_version", "min_fastlane_version", "fastlane_require"].contains(call.name) {
                 continue
             }
-            otherTopLevel.append(Self.statement(statement, reader: reader))
+            otherTopLevel.append(Self.statement(statement, reader: reader, file: path))
         }
     }
 
-    static func statement(_ statement: RubyStatement, reader: RubyCallReader) -> Statement {
+    /// Adds the lanes and hooks of an imported file (`import './lanes/ios.rb'`).
+    public mutating func merge(_ other: Fastfile) {
+        lanes += other.lanes
+        beforeAll += other.beforeAll
+        otherTopLevel += other.otherTopLevel
+    }
+
+    /// The paths of `import 'path'` statements with a literal path, and their statements.
+    public var imports: [(path: String, statement: Statement)] {
+        otherTopLevel.compactMap { statement in
+            guard case .call(let call) = statement.kind, call.name == "import", call.keywords.isEmpty,
+                  call.positional.count == 1, case .string(let path) = call.positional[0], call.condition == nil else { return nil }
+            return (path, statement)
+        }
+    }
+
+    static func statement(_ statement: RubyStatement, reader: RubyCallReader, file: String) -> Statement {
         let full = reader.text(statement.head[...])
         let firstLine = full.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? full
         let text = firstLine.count < full.count || statement.block != nil ? firstLine + " …" : full
@@ -113,7 +133,7 @@ public struct Fastfile: Sendable {
         } else {
             kind = .other
         }
-        return Statement(kind: kind, text: text, line: statement.line, endLine: statement.endLine)
+        return Statement(kind: kind, text: text, file: file, line: statement.line, endLine: statement.endLine)
     }
 }
 

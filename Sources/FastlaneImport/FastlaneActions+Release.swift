@@ -172,7 +172,7 @@ extension LaneBuilder {
             }
         }
         if isNew {
-            let origin = "\(path):\(statement.line) \(statement.text)"
+            let origin = "\(statement.file):\(statement.line) \(statement.text)"
             step.origin = String(origin.prefix(160))
             draft.steps.append(step)
         } else if let index = draft.steps.firstIndex(where: { $0.id == "version" }) {

@@ -20,9 +20,9 @@ extension LaneBuilder {
             add("git.ensure-clean", [], from: statement)
             for pair in call.keywords { skipArgument(call.name, pair.key, statement, "git.ensure-clean has no such option") }
         case "gym", "build_app", "build_ios_app", "build_mac_app":
-            gym(call, statement)
+            gym(Self.withDefaults(call, from: translator.gymfile), statement)
         case "scan", "run_tests":
-            scan(call, statement)
+            scan(Self.withDefaults(call, from: translator.scanfile), statement)
         case "match", "sync_code_signing":
             match(call, statement)
         case "pilot", "upload_to_testflight":
@@ -39,6 +39,16 @@ extension LaneBuilder {
             commit(call, statement)
         case "sh":
             shell(call, statement)
+        case "notarize":
+            var options = appStoreKeyOptions()
+            if let file = literal(call, "package", statement) { options.append(DraftPair("file", file)) } else {
+                draft.requireInput("notarize-file", "The .zip, .pkg or .dmg to notarize")
+                options.append(DraftPair("file", .string("${{ inputs.notarize-file }}")))
+            }
+            for pair in call.keywords where !["package", "bundle_id", "verbose", "api_key", "username", "asc_provider", "print_log"].contains(pair.key) {
+                skipArgument(call.name, pair.key, statement, "apple.notarize has no such option")
+            }
+            add("apple.notarize", id: "notarize", options, from: statement)
         case "cocoapods":
             add("run", ["command": .string("pod install")].pairs, from: statement)
             for pair in call.keywords { skipArgument(call.name, pair.key, statement, "write the pod command line in the run step") }
@@ -56,6 +66,16 @@ extension LaneBuilder {
     }
 
     // MARK: - Xcode
+
+    /// The call with a Gymfile's or Scanfile's settings added where it does not set them.
+    static func withDefaults(_ call: RubyCall, from file: FastlaneSettings?) -> RubyCall {
+        guard let file else { return call }
+        var merged = call
+        for entry in file.entries where call.argument(entry.name) == nil {
+            merged.keywords.append(RubyPair(key: entry.name, value: entry.value))
+        }
+        return merged
+    }
 
     /// The project or workspace options: the action's, else the surveyed container.
     private mutating func container(_ call: RubyCall, _ statement: Fastfile.Statement) -> [DraftPair] {
@@ -145,25 +165,25 @@ extension LaneBuilder {
             for pair in pairs {
                 switch pair.key {
                 case "method": break
-                case "provisioningProfiles":
-                    if let profiles = value(pair.value, statement: statement) { export.append(DraftPair("profiles", profiles)) }
-                case "signingStyle":
-                    if let style = value(pair.value, statement: statement) { export.append(DraftPair("signing-style", style)) }
-                case "manageAppVersionAndBuildNumber":
-                    if let flag = value(pair.value, statement: statement) { export.append(DraftPair("manage-version", flag)) }
-                case "uploadSymbols":
-                    if let flag = value(pair.value, statement: statement) { export.append(DraftPair("upload-symbols", flag)) }
-                case "teamID":
-                    if let team = value(pair.value, statement: statement) {
-                        export.removeAll { $0.key == "team-id" }
-                        export.append(DraftPair("team-id", team))
+                case "provisioningProfiles", "signingStyle", "manageAppVersionAndBuildNumber", "uploadSymbols", "teamID":
+                    let option = ["provisioningProfiles": "profiles", "signingStyle": "signing-style", "teamID": "team-id",
+                                  "manageAppVersionAndBuildNumber": "manage-version", "uploadSymbols": "upload-symbols"][pair.key] ?? pair.key
+                    guard let converted = value(pair.value, statement: statement) else {
+                        skipArgument(call.name, "export_options[\(pair.key)]", statement,
+                                     option == "profiles" ? "its value is only known when Ruby runs; a signing.sync step's outputs give xcode.export its profiles (signing: \"${{ steps.signing }}\")"
+                                                          : "its value is only known when Ruby runs")
+                        continue
                     }
+                    export.removeAll { $0.key == option }
+                    export.append(DraftPair(option, converted))
                 default:
                     skipArgument(call.name, "export_options[\(pair.key)]", statement, "xcode.export has no such option; use options-plist for a full ExportOptions.plist")
                 }
             }
+        } else if case .string(let plist)? = options {
+            export.append(DraftPair("options-plist", .string(plist)))
         } else if options != nil {
-            skipArgument(call.name, "export_options", statement, "not a literal hash; use xcode.export's options-plist")
+            skipArgument(call.name, "export_options", statement, "not a literal hash or plist path; use xcode.export's options-plist")
         }
         if draft.steps.contains(where: { $0.kind == "signing.sync" }), !export.contains(where: { $0.key == "profiles" }) {
             let id = draft.steps.last(where: { $0.kind == "signing.sync" })?.id ?? "signing"

@@ -6,6 +6,34 @@ public struct FastlaneFiles: Sendable {
     public var fastfile: Fastfile
     public var appfile: FastlaneSettings?
     public var matchfile: FastlaneSettings?
+    /// Defaults of gym and scan (`Gymfile`, `Scanfile`).
+    public var gymfile: FastlaneSettings?
+    public var scanfile: FastlaneSettings?
+    /// `import` statements that were not followed, with the reason.
+    public var skippedImports: [UntranslatedItem] = []
+
+    /// At most this many files are imported (fastlane projects split a Fastfile into a dozen).
+    public static let maximumImports = 64
+
+    init(fastfile: Fastfile) {
+        self.fastfile = fastfile
+    }
+
+    /// `base/relative` with `.` and `..` resolved; nil when it climbs above the project.
+    static func normalize(_ base: String, _ relative: String) -> String? {
+        guard !relative.hasPrefix("/") else { return nil }
+        var parts: [Substring] = []
+        for part in (base + "/" + relative).split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..":
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
+    }
 
     /// Reads them; paths in messages are relative to `directory`.
     ///
@@ -21,6 +49,14 @@ public struct FastlaneFiles: Sendable {
         func text(_ name: String) throws -> (String, String)? {
             let relative = folder + "/" + name
             let path = directory + "/" + relative
+            // No component may be a link: a linked folder could lead out of the project.
+            var prefix = directory
+            for component in relative.split(separator: "/").dropLast() {
+                prefix += "/" + component
+                if fileSystem.kind(of: prefix) == .symbolicLink {
+                    throw FastlaneImportError.unreadable(file: relative, reason: "'\(prefix.dropFirst(directory.count + 1))' is a symbolic link; Slipway reads only regular files and folders there")
+                }
+            }
             guard let kind = fileSystem.kind(of: path) else { return nil }
             guard kind == .file else {
                 throw FastlaneImportError.unreadable(file: relative, reason: "it is not a regular file (a link or a folder); Slipway reads only regular files there")
@@ -36,9 +72,38 @@ public struct FastlaneFiles: Sendable {
             return (source, relative)
         }
         guard let (source, path) = try text("Fastfile") else { throw FastlaneImportError.noFastfile(directory: directory) }
-        let fastfile = try Fastfile(source: source, path: path)
-        let appfile = try text("Appfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
-        let matchfile = try text("Matchfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
-        return FastlaneFiles(fastfile: fastfile, appfile: appfile, matchfile: matchfile)
+        var files = FastlaneFiles(fastfile: try Fastfile(source: source, path: path))
+        files.appfile = try text("Appfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
+        files.matchfile = try text("Matchfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
+        files.gymfile = try text("Gymfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
+        files.scanfile = try text("Scanfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
+        // `import 'relative/path.rb'`, followed inside the fastlane folder only.
+        var queue = files.fastfile.imports.map { (folder, $0.path, $0.statement) }
+        var seen: Set<String> = [path]
+        while !queue.isEmpty {
+            let (base, relative, statement) = queue.removeFirst()
+            let location = "\(statement.file):\(statement.line)"
+            guard let normalized = Self.normalize(base, relative), normalized.hasPrefix(folder + "/") else {
+                files.skippedImports.append(UntranslatedItem(location: location, what: statement.text,
+                                                             reason: "imports a file outside the \(folder) folder; Slipway reads only files inside it"))
+                continue
+            }
+            guard seen.insert(normalized).inserted else { continue }
+            guard seen.count <= maximumImports else {
+                throw FastlaneImportError.unreadable(file: normalized, reason: "more than \(maximumImports) imported files")
+            }
+            guard let (importedSource, importedPath) = try text(String(normalized.dropFirst(folder.count + 1))) else {
+                files.skippedImports.append(UntranslatedItem(location: location, what: statement.text, reason: "the file does not exist"))
+                continue
+            }
+            let imported = try Fastfile(source: importedSource, path: importedPath)
+            let importedFolder = String(importedPath[..<(importedPath.lastIndex(of: "/") ?? importedPath.startIndex)])
+            queue += imported.imports.map { (importedFolder, $0.path, $0.statement) }
+            files.fastfile.merge(imported)
+        }
+        files.fastfile.otherTopLevel.removeAll { statement in
+            if case .call(let call) = statement.kind, call.name == "import" { return true } else { return false }
+        }
+        return files
     }
 }

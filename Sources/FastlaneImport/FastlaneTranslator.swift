@@ -23,6 +23,8 @@ public struct FastlaneTranslation: Sendable {
         /// Per-lane differences a user should know (fastlane does X, Slipway does Y).
         public var differences: [String]
         public var untranslated: [UntranslatedItem]
+        /// The part of `untranslated` that comes from `before_all` (the same in every lane).
+        public var hookUntranslated: [UntranslatedItem] = []
     }
 
     public var lanes: [Lane] = []
@@ -41,12 +43,25 @@ public struct FastlaneTranslator: Sendable {
     public var appfile: FastlaneSettings?
     public var matchfile: FastlaneSettings?
     public var survey: XcodeProjectSurvey
+    /// gym's and scan's defaults.
+    public var gymfile: FastlaneSettings?
+    public var scanfile: FastlaneSettings?
+    /// Imports that were not followed, listed with every lane's untranslated items.
+    public var skippedImports: [UntranslatedItem] = []
 
     public init(fastfile: Fastfile, appfile: FastlaneSettings?, matchfile: FastlaneSettings?, survey: XcodeProjectSurvey) {
         self.fastfile = fastfile
         self.appfile = appfile
         self.matchfile = matchfile
         self.survey = survey
+    }
+
+    /// A translator for every file that was read.
+    public init(files: FastlaneFiles, survey: XcodeProjectSurvey) {
+        self.init(fastfile: files.fastfile, appfile: files.appfile, matchfile: files.matchfile, survey: survey)
+        gymfile = files.gymfile
+        scanfile = files.scanfile
+        skippedImports = files.skippedImports
     }
 
     /// Translates every public lane.
@@ -67,7 +82,8 @@ public struct FastlaneTranslator: Sendable {
             }
             result.lanes.append(translated)
         }
-        for file in [appfile, matchfile].compactMap({ $0 }) {
+        for item in skippedImports { result.notes.append("\(item.location): '\(item.what)' was not read: \(item.reason)") }
+        for file in [appfile, matchfile, gymfile, scanfile].compactMap({ $0 }) {
             for entry in file.skipped {
                 result.notes.append("\(file.path):\(entry.line): '\(entry.text.prefix(80))' was not read (only plain settings are)")
             }

@@ -10,6 +10,17 @@ struct LaneBuilder {
     private(set) var output: FastlaneTranslation.Lane
     /// Lanes being inlined, against recursion.
     private var inlining: Set<String> = []
+    /// What `options[:name]` means: the lane's inputs (the lane itself), or the arguments an
+    /// inlined lane was called with (nil where only Ruby knows the value).
+    private var optionFrames: [[String: DraftValue?]?] = [nil]
+    /// Local variables assigned so far (a bare name is a lane's return value, not an action).
+    private var assignedNames: Set<String> = []
+    /// Whether the statements being walked are `before_all`'s.
+    private var inHook = false
+    /// fastlane's own environment variables set with `ENV[…] =`.
+    private var fastlaneSettings: [String] = []
+    /// Set while inlining `lane(options)` from the lane itself: its options stay the inputs.
+    private var passThroughInputs = false
     /// Ruby variables bound to values a step makes (`log = changelog_from_git_commits`).
     var bindings: [String: Binding] = [:]
 
@@ -28,13 +39,14 @@ struct LaneBuilder {
         let source = (lane.platform.map { $0 + " " } ?? "") + lane.name
         var draft = LaneDraft(name: name, description: lane.description ?? "Translated from fastlane's '\(source)' lane")
         draft.header = [
-            "Translated by 'slipway init --from-fastlane' from the lane '\(source)' in \(translator.fastfile.path):\(lane.line).",
+            "Translated by 'slipway init --from-fastlane' from the lane '\(source)' in \(lane.file):\(lane.line).",
             "Check it with 'slipway validate \(name) --platform macos'; what was not translated is listed",
             "at the end of this file and was printed by init.",
         ]
         output = FastlaneTranslation.Lane(draft: draft, source: source, translated: [], differences: [], untranslated: [])
     }
 
+    /// The main Fastfile: fastlane runs actions in its folder.
     var path: String { translator.fastfile.path }
     var draft: LaneDraft {
         get { output.draft }
@@ -43,8 +55,13 @@ struct LaneBuilder {
 
     mutating func run() {
         inlining.insert(lane.name)
+        inHook = true
         walk(translator.fastfile.beforeAll)
+        inHook = false
         walk(lane.statements)
+        if !fastlaneSettings.isEmpty {
+            differ("ENV[\(fastlaneSettings.joined(separator: ", "))] = …: fastlane's own settings; Slipway's steps take options and secrets instead")
+        }
         if !output.untranslated.isEmpty {
             output.draft.footer = ["Not translated (see 'slipway init --from-fastlane' output):"]
                 + output.untranslated.map { "  \($0.location) \($0.what): \($0.reason)" }
@@ -58,9 +75,12 @@ struct LaneBuilder {
                 let lines = statement.line == statement.endLine ? "line \(statement.line)" : "lines \(statement.line)-\(statement.endLine)"
                 skip(statement, "a Ruby '\(keyword)' block (\(lines)): what runs depends on Ruby; translate the branch you need by hand")
             case .other:
-                skip(statement, "Ruby code, not an action; do it in a 'run' step or drop it")
+                if !environmentAssignment(statement) {
+                    skip(statement, "Ruby code, not an action; do it in a 'run' step or drop it")
+                }
             case .assignment(let name, let call, let source):
                 assign(name, call: call, source: source, statement: statement)
+                assignedNames.insert(name)
             case .call(let call):
                 handle(call, statement)
             }
@@ -74,6 +94,14 @@ struct LaneBuilder {
         } else if let call, call.condition == nil, ["gym", "build_app", "build_ios_app"].contains(call.name) {
             handle(call, statement)
             bindings[name] = .value(.string("${{ steps.export.outputs.path }}"))
+        } else if let call, call.condition == nil, translator.fastfile.lanes.contains(where: { $0.name == call.name }) {
+            // `ipa = create_archive`: the lane runs where it is called; what it returns is its
+            // last export's file when it made one.
+            let before = draft.steps.count
+            handle(call, statement)
+            if let export = draft.steps[before...].last(where: { $0.kind == "xcode.export" })?.id {
+                bindings[name] = .value(.string("${{ steps.\(export).outputs.path }}"))
+            }
         } else if call?.name == "get_version_number", draft.step("version") != nil {
             bindings[name] = .value(.string("${{ steps.version.outputs.version }}"))
         } else if let value = value(.expression(source), statement: statement) {
@@ -83,7 +111,29 @@ struct LaneBuilder {
         }
     }
 
+    /// `ENV['NAME'] = value`: fastlane's own variables are said once; others become the
+    /// lane's `env:`.
+    private mutating func environmentAssignment(_ statement: Fastfile.Statement) -> Bool {
+        var tokenizer = RubyTokenizer(source: statement.text, file: statement.file)
+        guard let tokens = try? tokenizer.tokenize().filter({ !$0.isNewline }), tokens.count > 5,
+              tokens[0].identifier == "ENV", tokens[1].isPunctuation("["), case .string(let parts) = tokens[2].kind,
+              tokens[3].isPunctuation("]"), tokens[4].isPunctuation("=") else { return false }
+        let name = RubyTokenizer.plainText(parts)
+        let prefixes = ["FASTLANE_", "FL_", "DELIVER_", "PILOT_", "SIGH_", "MATCH_", "GYM_", "SCAN_", "SNAPSHOT_", "SPACESHIP_"]
+        if prefixes.contains(where: name.hasPrefix) {
+            fastlaneSettings.append(name)
+            return true
+        }
+        let rubyValue = RubyCallReader(source: Array(statement.text.utf8)).value(tokens[5...])
+        guard let converted = value(rubyValue, statement: statement) else { return false }
+        draft.setEnvironment(name, converted)
+        return true
+    }
+
     private mutating func handle(_ call: RubyCall, _ statement: Fastfile.Statement) {
+        if call.positional.isEmpty, call.keywords.isEmpty, assignedNames.contains(call.name) || bindings[call.name] != nil {
+            return // a lane's return value
+        }
         if let reason = Self.absorbed[call.name] {
             differ("\(call.name): not needed; \(reason)")
             output.translated.append(call.name)
@@ -98,8 +148,17 @@ struct LaneBuilder {
                 skip(statement, "calls lane '\(inlined.name)' recursively")
                 return
             }
+            var frame: [String: DraftValue?] = [:]
+            if case .expression("options")? = call.positional.first, let outer = optionFrames.last {
+                frame = outer ?? [:]
+                if outer == nil { passThroughInputs = true }
+            }
+            for pair in call.keywords { frame[pair.key] = value(pair.value, statement: statement) }
             inlining.insert(inlined.name)
+            optionFrames.append(passThroughInputs && call.keywords.isEmpty ? nil : frame)
+            passThroughInputs = false
             walk(inlined.statements)
+            optionFrames.removeLast()
             inlining.remove(inlined.name)
             return
         }
@@ -111,11 +170,15 @@ struct LaneBuilder {
     // MARK: - Bookkeeping
 
     mutating func skip(_ statement: Fastfile.Statement, _ reason: String) {
-        output.untranslated.append(UntranslatedItem(location: "\(path):\(statement.line)", what: statement.text, reason: reason))
+        let item = UntranslatedItem(location: "\(statement.file):\(statement.line)", what: statement.text, reason: reason)
+        output.untranslated.append(item)
+        if inHook { output.hookUntranslated.append(item) }
     }
 
     mutating func skipArgument(_ action: String, _ key: String, _ statement: Fastfile.Statement, _ reason: String) {
-        output.untranslated.append(UntranslatedItem(location: "\(path):\(statement.line)", what: "\(action)(\(key): …)", reason: reason))
+        let item = UntranslatedItem(location: "\(statement.file):\(statement.line)", what: "\(action)(\(key): …)", reason: reason)
+        output.untranslated.append(item)
+        if inHook { output.hookUntranslated.append(item) }
     }
 
     mutating func differ(_ text: String) {
@@ -133,16 +196,37 @@ struct LaneBuilder {
                 counter += 1
             }
         }
-        let origin = "\(path):\(statement.line) \(statement.text)"
+        let origin = "\(statement.file):\(statement.line) \(statement.text)"
         draft.steps.append(DraftStep(kind: kind, id: unique, options: options, origin: String(origin.prefix(160))))
         return unique
     }
 
+    /// `latest_testflight_build_number(…)` or `app_store_build_number`, perhaps `+ 1`: the call
+    /// and whether one is added.
+    static func buildNumberQuery(_ source: String) -> (RubyCall, Bool)? {
+        var tokenizer = RubyTokenizer(source: source, file: "")
+        guard var tokens = try? tokenizer.tokenize() else { return nil }
+        tokens.removeAll(where: \.isNewline)
+        var next = false
+        if tokens.count >= 2, tokens[tokens.count - 2].isPunctuation("+"), tokens.last?.kind == .number("1") {
+            next = true
+            tokens.removeLast(2)
+        }
+        guard let call = RubyCallReader(source: Array(source.utf8)).call(tokens),
+              ["latest_testflight_build_number", "app_store_build_number"].contains(call.name) else { return nil }
+        return (call, next)
+    }
+
     /// The id of an `appstore.build-number` step, added once.
-    mutating func buildNumberStep(_ statement: Fastfile.Statement) -> String {
+    mutating func buildNumberStep(_ statement: Fastfile.Statement, query: RubyCall? = nil) -> String {
         if let step = draft.steps.first(where: { $0.kind == "appstore.build-number" }), let id = step.id { return id }
         var options = appStoreKeyOptions()
-        options.append(DraftPair("bundle-id", bundleID(nil, statement) ?? .string("${{ inputs.bundle-id }}")))
+        options.append(DraftPair("bundle-id", bundleID(query?.argument("app_identifier"), statement) ?? .string("${{ inputs.bundle-id }}")))
+        if let query, let version = literal(query, "version", statement) { options.append(DraftPair("version", version)) }
+        if let query, let platform = query.argument("platform")?.text {
+            let platforms = ["ios": "IOS", "osx": "MAC_OS", "appletvos": "TV_OS", "xros": "VISION_OS"]
+            if let mapped = platforms[platform] { options.append(DraftPair("platform", .string(mapped))) }
+        }
         add("appstore.build-number", id: "build-number", options, from: statement)
         // The version step may already be there; the build number must come before it.
         if let version = draft.steps.firstIndex(where: { $0.kind == "version.bump" }) {
@@ -203,6 +287,10 @@ struct LaneBuilder {
         case .environment(let name):
             return .string(environmentReference(name))
         case .laneOption(let name):
+            if let frame = optionFrames.last, let frame {
+                guard let given = frame[name] else { return nil }
+                return given
+            }
             let input = LaneSlug.make(name)
             draft.requireInput(input, "fastlane's lane option :\(name)")
             return .string("${{ inputs.\(input) }}")
@@ -222,15 +310,9 @@ struct LaneBuilder {
             return .string(text)
         case .expression(let source):
             if case .value(let bound)? = bindings[source] { return bound }
-            let compact = source.filter { !$0.isWhitespace }
-            for call in ["latest_testflight_build_number", "app_store_build_number"] where compact.hasPrefix(call) {
-                let rest = compact.dropFirst(call.count)
-                if rest == "+1" || (rest.hasPrefix("(") && rest.hasSuffix(")+1") && !rest.dropFirst().dropLast(3).contains("(")) {
-                    return .string("${{ steps.\(buildNumberStep(statement)).outputs.next }}")
-                }
-                if rest.isEmpty || (rest.hasPrefix("(") && rest.hasSuffix(")") && !rest.dropFirst().dropLast().contains("(")) {
-                    return .string("${{ steps.\(buildNumberStep(statement)).outputs.latest }}")
-                }
+            if let (call, next) = Self.buildNumberQuery(source) {
+                let id = buildNumberStep(statement, query: call)
+                return .string("${{ steps.\(id).outputs.\(next ? "next" : "latest") }}")
             }
             let reinterpreted = reinterpret(value)
             if reinterpreted != value { return self.value(reinterpreted, statement: statement) }

@@ -80,6 +80,8 @@ public struct LaneDraft: Sendable, Hashable {
     /// Comment lines at the top of the file.
     public var header: [String] = []
     public var inputs: [DraftInput] = []
+    /// The lane's `env:`.
+    public var environment: [DraftPair] = []
     /// Secrets by name, with their descriptions (the default values are unused).
     public var secrets: [DraftInput] = []
     public var steps: [DraftStep] = []
@@ -99,6 +101,12 @@ public struct LaneDraft: Sendable, Hashable {
         if !inputs.contains(where: { $0.name == name }) {
             inputs.append(DraftInput(name: name, description: description, defaultValue: value, choices: choices))
         }
+    }
+
+    /// Sets an `env:` variable.
+    public mutating func setEnvironment(_ name: String, _ value: DraftValue) {
+        environment.removeAll { $0.key == name }
+        environment.append(DraftPair(name, value))
     }
 
     /// Declares a secret once.
@@ -131,6 +139,11 @@ public struct LaneDraft: Sendable, Hashable {
                 lines.append("  \(secret.name):")
                 lines.append("    description: " + DraftValue.scalar(secret.description))
             }
+        }
+        if !environment.isEmpty {
+            lines.append("")
+            lines.append("env:")
+            for variable in environment { lines.append("  \(DraftValue.scalar(variable.key)): \(variable.value.yaml)") }
         }
         lines.append("")
         lines.append("steps:")

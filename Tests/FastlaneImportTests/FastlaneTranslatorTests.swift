@@ -165,4 +165,42 @@ import Xcode
 
             """)
     }
+
+    @Test func inlinedLanesSeeTheirCallersArgumentsAndEnvironmentSettingsAreSorted() throws {
+        let translation = try translate("""
+            private_lane :archive do |options|
+              gym(scheme: options[:scheme], output_directory: options[:output])
+              ipa_path = lane_context[:IPA]
+              ipa_path
+            end
+            lane :release do |options|
+              ENV['FASTLANE_USER'] = ENV['APPLE_ID']
+              ENV['LOKALISE_TOKEN'] = ENV.fetch('LOKALISE_API_TOKEN')
+              ENV['MODE'] = 'release'
+              path = archive(scheme: "App", output: options[:dir])
+              increment_build_number(build_number: latest_testflight_build_number(version: "2.0", app_identifier: "com.example.app") + 1)
+            end
+            """)
+        let lane = try #require(translation.lanes.first { $0.draft.name == "release" })
+        #expect(lane.draft.steps.first { $0.kind == "xcode.archive" }?.option("scheme") == .string("App"))
+        #expect(lane.draft.steps.first { $0.kind == "xcode.export" }?.option("export-path") == .string("${{ inputs.dir }}"))
+        #expect(lane.draft.inputs.map(\.name) == ["dir"])
+        #expect(lane.draft.environment == [DraftPair("LOKALISE_TOKEN", .string("${{ secrets.LOKALISE_API_TOKEN }}")), DraftPair("MODE", .string("release"))])
+        #expect(lane.differences.contains("ENV[FASTLANE_USER] = …: fastlane's own settings; Slipway's steps take options and secrets instead"))
+        #expect(lane.draft.steps.first { $0.kind == "appstore.build-number" }?.options.filter { ["bundle-id", "version"].contains($0.key) }
+                == [DraftPair("bundle-id", .string("com.example.app")), DraftPair("version", .string("2.0"))])
+        #expect(lane.untranslated.map(\.what) == ["ipa_path = lane_context[:IPA]"])
+    }
+
+    @Test func gymfileAndScanfileGiveDefaults() throws {
+        let fastfile = try Fastfile(source: "lane :ship do\n  gym\n  scan(scheme: \"Tests\")\nend\n", path: "fastlane/Fastfile")
+        var translator = FastlaneTranslator(fastfile: fastfile, appfile: nil, matchfile: nil, survey: Self.survey)
+        translator.gymfile = try FastlaneSettings(source: "scheme 'App-Release'\nconfiguration \"Release\"\n", path: "fastlane/Gymfile")
+        translator.scanfile = try FastlaneSettings(source: "scheme 'App'\ndevice 'iPad Air'\n", path: "fastlane/Scanfile")
+        let lane = try #require(translator.translate().lanes.first)
+        #expect(lane.draft.steps.first { $0.kind == "xcode.archive" }?.option("scheme") == .string("App-Release"))
+        #expect(lane.draft.steps.first { $0.kind == "xcode.archive" }?.option("configuration") == .string("Release"))
+        #expect(lane.draft.steps.first { $0.kind == "xcode.test" }?.option("scheme") == .string("Tests"))
+        #expect(lane.draft.steps.first { $0.kind == "xcode.test" }?.option("destinations") == .list([.string("platform=iOS Simulator,name=iPad Air")]))
+    }
 }

@@ -93,6 +93,31 @@ import TestThreads
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/lanes"))
     }
 
+    @Test func importsAreFollowedInsideTheFastlaneFolderOnly() throws {
+        let folder = try project(fastfile: """
+            import './lanes/release.rb'
+            import '../../outside.rb'
+            import 'linked/evil.rb'
+            """)
+        try folder.write("fastlane/lanes/release.rb", "lane :release do\n  ensure_git_status_clean\nend\n")
+        let outside = try TemporaryDirectory(prefix: "slipway-outside")
+        try outside.write("evil.rb", "lane :evil do\n  ensure_git_status_clean\nend\n")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/fastlane/linked", withDestinationPath: outside.path)
+        let result = try slipway(["init", "--from-fastlane"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.standardError == "error: cannot read fastlane/linked/evil.rb: 'fastlane/linked' is a symbolic link; Slipway reads only regular files and folders there\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/lanes"))
+
+        try FileManager.default.removeItem(atPath: folder.path + "/fastlane/linked")
+        try folder.write("fastlane/Fastfile", "import './lanes/release.rb'\nimport '../../outside.rb'\n")
+        let followed = try slipway(["init", "--from-fastlane"], in: folder.path)
+        #expect(followed.status == 0, "\(followed.standardError)")
+        #expect(followed.standardOutput.contains("lane 'release' → lanes/release.yml, 1 step from 1 action"))
+        #expect(followed.standardOutput.contains("note: fastlane/Fastfile:2: 'import '../../outside.rb'' was not read: imports a file outside the fastlane folder; Slipway reads only files inside it"))
+        let lane = try String(contentsOfFile: folder.path + "/lanes/release.yml", encoding: .utf8)
+        #expect(lane.contains("# fastlane/lanes/release.rb:2 ensure_git_status_clean"))
+    }
+
     @Test func theIOSTemplateFillsInTheProject() throws {
         let folder = try project(fastfile: "lane :a do\nend\n")
         let result = try slipway(["init", "--template", "ios"], in: folder.path)

@@ -31,7 +31,7 @@ struct InitFromProject {
 
     private func translate(_ survey: XcodeProjectSurvey) throws {
         let files = try FastlaneFiles.load(from: env.projectDirectory, fileSystem: env.fileSystem)
-        let translation = FastlaneTranslator(fastfile: files.fastfile, appfile: files.appfile, matchfile: files.matchfile, survey: survey).translate()
+        let translation = FastlaneTranslator(files: files, survey: survey).translate()
         let lanes = translation.lanes.filter { !$0.draft.steps.isEmpty }
         if json {
             try write(lanes.map(\.draft), quiet: true)
@@ -40,16 +40,22 @@ struct InitFromProject {
         }
         let count = files.fastfile.lanes.count
         env.print("read     \(files.fastfile.path): \(count) lane\(count == 1 ? "" : "s")"
-                  + [files.appfile, files.matchfile].compactMap { $0.map { ", \($0.path)" } }.joined())
+                  + [files.appfile, files.matchfile, files.gymfile, files.scanfile].compactMap { $0.map { ", \($0.path)" } }.joined())
         if let container = survey.container { env.print("found    \(container.path)") }
         try write(lanes.map(\.draft))
+        let hook = translation.lanes.first?.hookUntranslated ?? []
+        if !hook.isEmpty {
+            env.print("")
+            env.print("before_all (fastlane runs it before every lane; each lane file has its steps):")
+            for item in hook { env.print("  not translated: \(item.location) \(item.what) — \(item.reason)") }
+        }
         for lane in translation.lanes {
             let steps = lane.draft.steps.count
             env.print("")
             env.print("lane '\(lane.source)' → " + (steps == 0 ? "not written: nothing in it has a Slipway step"
                                                              : "lanes/\(lane.draft.name).yml, \(steps) step\(steps == 1 ? "" : "s") from \(lane.translated.count) action\(lane.translated.count == 1 ? "" : "s")"))
             for difference in lane.differences { env.print("  differs:        \(difference)") }
-            for item in lane.untranslated { env.print("  not translated: \(item.location) \(item.what) — \(item.reason)") }
+            for item in lane.untranslated where !hook.contains(item) { env.print("  not translated: \(item.location) \(item.what) — \(item.reason)") }
         }
         for note in translation.notes { env.print("note: \(note)") }
         let untranslated = translation.lanes.reduce(0) { $0 + $1.untranslated.count }

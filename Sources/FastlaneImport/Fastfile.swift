@@ -142,9 +142,9 @@ public struct Fastfile: Sendable {
 public struct FastlaneSettings: Sendable, Hashable {
     /// The file's path, for messages.
     public var path: String
-    /// Settings in order.
+    /// Settings in order, with the lane or platform they are limited to.
     public var entries: [Entry] = []
-    /// Statements that are not plain settings (`for_platform`, `for_lane` blocks, Ruby code).
+    /// Statements that are not plain settings (Ruby code).
     public var skipped: [Entry] = []
 
     public struct Entry: Sendable, Hashable {
@@ -152,27 +152,43 @@ public struct FastlaneSettings: Sendable, Hashable {
         public var value: RubyValue
         public var text: String
         public var line: Int
+        /// Inside `for_lane :NAME do … end`.
+        public var lane: String? = nil
+        /// Inside `for_platform :NAME do … end`.
+        public var platform: String? = nil
     }
 
-    /// Reads an Appfile or Matchfile.
+    /// Reads an Appfile, Matchfile, Gymfile or Scanfile.
     public init(source: String, path: String) throws {
         self.path = path
         var tokenizer = RubyTokenizer(source: source, file: path)
         var parser = RubyStatementParser(tokens: try tokenizer.tokenize(), file: path)
         let reader = RubyCallReader(source: Array(source.utf8))
-        for statement in try parser.parse() {
+        read(try parser.parse(), reader: reader, lane: nil, platform: nil)
+    }
+
+    private mutating func read(_ statements: [RubyStatement], reader: RubyCallReader, lane: String?, platform: String?) {
+        for statement in statements {
             let text = reader.text(statement.head[...])
-            if statement.block == nil, statement.compound == nil, let call = reader.call(statement.head),
-               call.keywords.isEmpty, call.positional.count == 1, call.condition == nil {
-                entries.append(Entry(name: call.name, value: call.positional[0], text: text, line: statement.line))
+            let call = statement.compound == nil ? reader.call(statement.head) : nil
+            if let call, let block = statement.block, ["for_lane", "for_platform"].contains(call.name),
+               let name = call.positional.first?.text {
+                read(block.body, reader: reader, lane: call.name == "for_lane" ? name : lane,
+                     platform: call.name == "for_platform" ? name : platform)
+            } else if statement.block == nil, let call, call.keywords.isEmpty, call.positional.count == 1, call.condition == nil {
+                entries.append(Entry(name: call.name, value: call.positional[0], text: text, line: statement.line, lane: lane, platform: platform))
             } else {
                 skipped.append(Entry(name: "", value: .nil, text: text, line: statement.line))
             }
         }
     }
 
-    /// A setting's value.
-    public func value(_ name: String) -> RubyValue? {
-        entries.first(where: { $0.name == name })?.value
+    /// A setting's value as fastlane sees it while running `lane` on `platform`: a `for_lane`
+    /// setting first, then a `for_platform` one, then the file's own.
+    public func value(_ name: String, lane: String? = nil, platform: String? = nil) -> RubyValue? {
+        let candidates = entries.filter { $0.name == name }
+        return candidates.last(where: { $0.lane != nil && $0.lane == lane && ($0.platform == nil || $0.platform == platform) })?.value
+            ?? candidates.last(where: { $0.lane == nil && $0.platform != nil && $0.platform == platform })?.value
+            ?? candidates.first(where: { $0.lane == nil && $0.platform == nil })?.value
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Signing, TestFlight, versions, changelog and git actions.
 extension LaneBuilder {
     mutating func match(_ call: RubyCall, _ statement: Fastfile.Statement) {
-        func argument(_ key: String) -> RubyValue? { call.argument(key) ?? translator.setting(key) }
+        func argument(_ key: String) -> RubyValue? { call.argument(key) ?? translator.setting(key, lane: lane) }
         var options: [DraftPair] = []
         let type = argument("type")?.text ?? "development"
         let types = ["appstore": "app-store", "adhoc": "ad-hoc", "development": "development", "enterprise": "enterprise",

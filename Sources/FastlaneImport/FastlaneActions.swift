@@ -20,9 +20,9 @@ extension LaneBuilder {
             add("git.ensure-clean", [], from: statement)
             for pair in call.keywords { skipArgument(call.name, pair.key, statement, "git.ensure-clean has no such option") }
         case "gym", "build_app", "build_ios_app", "build_mac_app":
-            gym(Self.withDefaults(call, from: translator.gymfile), statement)
+            gym(withDefaults(call, from: translator.gymfile), statement)
         case "scan", "run_tests":
-            scan(Self.withDefaults(call, from: translator.scanfile), statement)
+            scan(withDefaults(call, from: translator.scanfile), statement)
         case "match", "sync_code_signing":
             match(call, statement)
         case "pilot", "upload_to_testflight":
@@ -68,11 +68,14 @@ extension LaneBuilder {
     // MARK: - Xcode
 
     /// The call with a Gymfile's or Scanfile's settings added where it does not set them.
-    static func withDefaults(_ call: RubyCall, from file: FastlaneSettings?) -> RubyCall {
+    func withDefaults(_ call: RubyCall, from file: FastlaneSettings?) -> RubyCall {
         guard let file else { return call }
         var merged = call
-        for entry in file.entries where call.argument(entry.name) == nil {
-            merged.keywords.append(RubyPair(key: entry.name, value: entry.value))
+        var seen = Set<String>()
+        for entry in file.entries where call.argument(entry.name) == nil && seen.insert(entry.name).inserted {
+            if let value = file.value(entry.name, lane: lane.name, platform: lane.platform) {
+                merged.keywords.append(RubyPair(key: entry.name, value: value))
+            }
         }
         return merged
     }
@@ -158,7 +161,7 @@ extension LaneBuilder {
             differ("gym without export_method: fastlane asks or defaults to app-store; the lane says app-store-connect")
         }
         if let team = literal(call, "export_team_id", statement)
-            ?? translator.setting("team_id", preferMatchfile: false).flatMap({ value($0, statement: statement) }) {
+            ?? translator.setting("team_id", preferMatchfile: false, lane: lane).flatMap({ value($0, statement: statement) }) {
             export.append(DraftPair("team-id", team))
         }
         if case .hash(let pairs)? = options {
@@ -185,7 +188,7 @@ extension LaneBuilder {
         } else if options != nil {
             skipArgument(call.name, "export_options", statement, "not a literal hash or plist path; use xcode.export's options-plist")
         }
-        if draft.steps.contains(where: { $0.kind == "signing.sync" }), !export.contains(where: { $0.key == "profiles" }) {
+        if draft.steps.contains(where: { $0.kind == "signing.sync" }), !export.contains(where: { $0.key == "profiles" || $0.key == "options-plist" }) {
             let id = draft.steps.last(where: { $0.kind == "signing.sync" })?.id ?? "signing"
             export.append(DraftPair("signing", .string("${{ steps.\(id) }}")))
         }

@@ -91,10 +91,10 @@ public struct FastlaneTranslator: Sendable {
         return result
     }
 
-    /// A setting from the Matchfile, else the Appfile.
-    func setting(_ name: String, preferMatchfile: Bool = true) -> RubyValue? {
+    /// A setting from the Matchfile, else the Appfile, as fastlane sees it in `lane`.
+    func setting(_ name: String, preferMatchfile: Bool = true, lane: Fastfile.Lane? = nil) -> RubyValue? {
         let files = preferMatchfile ? [matchfile, appfile] : [appfile, matchfile]
-        return files.lazy.compactMap { $0?.value(name) }.first
+        return files.lazy.compactMap { $0?.value(name, lane: lane?.name, platform: lane?.platform) }.first
     }
 }
 

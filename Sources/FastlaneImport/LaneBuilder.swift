@@ -249,7 +249,7 @@ struct LaneBuilder {
     /// The bundle id: the argument, the Appfile's `app_identifier`, else the project's app.
     mutating func bundleID(_ argument: RubyValue?, _ statement: Fastfile.Statement) -> DraftValue? {
         if let argument, let value = value(argument.list.first ?? argument, statement: statement) { return value }
-        if let value = translator.setting("app_identifier", preferMatchfile: false)?.list.first?.text { return .string(value) }
+        if let value = translator.setting("app_identifier", preferMatchfile: false, lane: lane)?.list.first?.text { return .string(value) }
         return translator.survey.bundleIDs.first.map(DraftValue.string)
     }
 
@@ -258,7 +258,7 @@ struct LaneBuilder {
     /// The keyword argument `key` (or, with `settings`, the Matchfile's or Appfile's setting) as
     /// a lane value; listed as not translated when it is there but only Ruby knows its value.
     mutating func literal(_ call: RubyCall, _ key: String, _ statement: Fastfile.Statement, settings: Bool = false) -> DraftValue? {
-        guard let argument = call.argument(key) ?? (settings ? translator.setting(key) : nil) else { return nil }
+        guard let argument = call.argument(key) ?? (settings ? translator.setting(key, lane: lane) : nil) else { return nil }
         guard let converted = value(argument, statement: statement) else {
             skipArgument(call.name, key, statement, "its value is only known when Ruby runs")
             return nil

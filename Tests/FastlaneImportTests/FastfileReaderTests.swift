@@ -119,7 +119,19 @@ import TestThreads
         #expect(appfile.value("app_identifier") == .string("com.example.app"))
         #expect(appfile.value("apple_id") == .environment("APPLE_ID"))
         #expect(appfile.value("team_id") == .string("ABCDE12345"))
-        #expect(appfile.skipped.map(\.line) == [4])
+        #expect(appfile.skipped == [])
+        #expect(appfile.value("app_identifier", platform: "osx") == .string("com.example.mac"))
+        #expect(appfile.value("app_identifier", lane: "beta", platform: "ios") == .string("com.example.app"))
+        let matchfile = try FastlaneSettings(source: """
+            type "appstore"
+            for_lane :adhoc do
+              type "adhoc"
+            end
+            puts "hello" if true
+            """, path: "fastlane/Matchfile")
+        #expect(matchfile.value("type", lane: "adhoc") == .string("adhoc"))
+        #expect(matchfile.value("type", lane: "beta") == .string("appstore"))
+        #expect(matchfile.skipped.map(\.line) == [5])
     }
 
     @Test(arguments: [

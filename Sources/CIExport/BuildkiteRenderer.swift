@@ -68,7 +68,7 @@ enum BuildkiteRenderer {
         entries.append(PipelineEntry("agents", .map([agent])))
         if !job.secrets.isEmpty { entries.append(PipelineEntry("secrets", .flowList(job.secrets))) }
         entries.append(PipelineEntry("command", .block(command(job, plan: plan, options: options))))
-        entries.append(PipelineEntry("artifact_paths", .list(([".slipway/ci/*"] + job.artifacts).map(PipelineNode.string))))
+        entries.append(PipelineEntry("artifact_paths", .list(([".slipway/ci/**/*"] + job.artifacts).map(PipelineNode.string))))
         return .map(entries)
     }
 
@@ -77,7 +77,7 @@ enum BuildkiteRenderer {
         var lines: [String] = []
         let artifactsByJob = Dictionary(plan.jobs.map { ($0.id, $0.artifacts) }, uniquingKeysWith: { first, _ in first })
         for ancestor in job.ancestors {
-            for pattern in [".slipway/ci/*"] + (artifactsByJob[ancestor] ?? []) {
+            for pattern in [".slipway/ci/**/*"] + (artifactsByJob[ancestor] ?? []) {
                 let step = CICommands.shellQuoted(ancestor)
                 var line = "buildkite-agent artifact download \(CICommands.shellQuoted(pattern)) . --step \(step)"
                 // A step skipped after a failure uploaded nothing; the finally step goes on without it.

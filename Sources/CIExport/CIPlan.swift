@@ -50,7 +50,8 @@ public enum CIRunner: Sendable, Equatable {
     case label(String)
 }
 
-/// One CI job: one step, one member of a parallel group, or all `finally` steps.
+/// One CI job: consecutive steps that share a runner (or one step, with `ci-jobs: per-step`),
+/// one member of a parallel group, or all `finally` steps.
 public struct CIJob: Sendable, Equatable {
     /// The job's id in the pipeline (see `CIPlanner.jobID`).
     public var id: String
@@ -99,6 +100,9 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case outputThroughLink(String, link: String)
     /// A mapping of the pipeline would have `key` twice (two names that map to one key).
     case duplicatePipelineKey(key: String, path: String)
+    /// `consumer` uses a file `producer` writes, in another job, and `producer` has no
+    /// `artifacts:` to carry it there.
+    case fileNotHandedOver(consumer: String, location: String, reference: String, producer: String, producerJob: String, consumerJob: String)
 
     public var description: String {
         switch self {
@@ -127,6 +131,11 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputThroughLink(let output, let link):
             return "'\(output)' is inside '\(link)', which is a symbolic link; 'ci export' writes only inside the project: "
                 + "remove the link, or give --output a path without it"
+        case .fileNotHandedOver(let consumer, let location, let reference, let producer, let producerJob, let consumerJob):
+            return "\(location): step '\(consumer)' uses '\(reference)', a file that step '\(producer)' writes in job "
+                + "'\(producerJob)', but '\(consumer)' runs in job '\(consumerJob)' on another machine; add 'artifacts:' "
+                + "with the file's path to step '\(producer)' so that it travels, or keep both steps in one job "
+                + "(the same 'runs-on:', or 'ci-jobs: per-runner')"
         case .duplicatePipelineKey(let key, let path):
             return "refusing to write the pipeline: '\(key)' would appear twice in '\(path)'; rename the lane's input, "
                 + "secret or step that produces it"

@@ -17,20 +17,39 @@ public enum CIPlanner {
         var jobs: [CIJob] = []
         var previous: [String] = []
         var earlier: [String] = []
-        for node in lane.steps {
+        func addJobs(_ groups: [[StepInvocation]], runners: [CIRunner]) {
             var current: [String] = []
-            for invocation in node.invocations {
-                let id = ids.allocate(invocation.id)
-                let runner = try runner(for: invocation, platforms: platforms(of: invocation, in: validated))
-                jobs.append(CIJob(id: id, name: invocation.displayName, steps: [invocation.id], needs: previous,
-                                  ancestors: earlier, runner: runner,
-                                  secrets: secrets(of: [invocation], lane: lane, laneSecrets: laneSecrets),
-                                  artifacts: unique(invocation.artifacts), runsAlways: false))
+            for (group, runner) in zip(groups, runners) {
+                let id = ids.allocate(group[0].id)
+                jobs.append(CIJob(id: id, name: group.map(\.displayName).joined(separator: ", "), steps: group.map(\.id),
+                                  needs: previous, ancestors: earlier, runner: runner,
+                                  secrets: secrets(of: group, lane: lane, laneSecrets: laneSecrets),
+                                  artifacts: unique(group.flatMap(\.artifacts)), runsAlways: false))
                 current.append(id)
             }
             if !current.isEmpty { previous = current }
             earlier += current
         }
+        // Runs of single steps are laid out together; a parallel group's members are jobs of
+        // their own, side by side.
+        var run: [StepInvocation] = []
+        func flushRun() throws {
+            guard !run.isEmpty else { return }
+            let laidOut = try layOut(run, validated: validated)
+            for (group, runner) in zip(laidOut.groups, laidOut.runners) { addJobs([group], runners: [runner]) }
+            run = []
+        }
+        for node in lane.steps {
+            switch node {
+            case .step(let invocation):
+                run.append(invocation)
+            case .parallel(let group):
+                try flushRun()
+                let runners = try group.steps.map { try runner(for: $0, platforms: platforms(of: $0, in: validated)) }
+                addJobs(group.steps.map { [$0] }, runners: runners)
+            }
+        }
+        try flushRun()
         let finallySteps = lane.finally.flatMap(\.invocations)
         if !finallySteps.isEmpty {
             let others = jobs.map(\.id)
@@ -39,6 +58,7 @@ public enum CIPlanner {
                               secrets: secrets(of: finallySteps, lane: lane, laneSecrets: laneSecrets),
                               artifacts: unique(finallySteps.flatMap(\.artifacts)), runsAlways: true))
         }
+        try checkFileHandOvers(jobs, validated: validated)
         return CIPlan(lane: lane.name, laneFile: lane.file, description: lane.description,
                       inputs: lane.inputs.map(CIInput.init), jobs: jobs, installsTools: !lane.requires.isEmpty,
                       secrets: lane.secrets.map(\.name))
@@ -75,12 +95,12 @@ public enum CIPlanner {
         return id
     }
 
-    private static func platforms(of invocation: StepInvocation, in validated: ValidatedLane) -> Set<Platform> {
+    static func platforms(of invocation: StepInvocation, in validated: ValidatedLane) -> Set<Platform> {
         let platforms = validated.kinds[invocation.id]?.description.platforms ?? Set(Platform.allCases)
         return platforms.isEmpty ? Set(Platform.allCases) : platforms
     }
 
-    private static func runner(for invocation: StepInvocation, platforms: Set<Platform>) throws -> CIRunner {
+    static func runner(for invocation: StepInvocation, platforms: Set<Platform>) throws -> CIRunner {
         guard let runsOn = invocation.runsOn else {
             return .platform(platforms.contains(.linux) ? .linux : .macOS)
         }

@@ -40,6 +40,7 @@ import TestThreads
                 type: bool
                 default: false
             secrets: [TOKEN_1, _lower]
+            ci-jobs: per-step
             steps:
               - run: { command: "echo ${{ secrets.TOKEN_1 }}" }
                 id: build.a-1
@@ -188,7 +189,7 @@ import TestThreads
             #expect(fields.first?["default"] == .string(dollar("$(touch pwned)")))
             #expect(steps[1]["label"] == .string(dollar(Self.nasty)))
             #expect(steps[1]["agents"] == .map([.init(key: "queue", value: .string(dollar("q$HOME'x")))]))
-            #expect(steps[1]["artifact_paths"] == .list(([".slipway/ci/*"] + Self.artifacts).map { .string(dollar($0)) }))
+            #expect(steps[1]["artifact_paths"] == .list(([".slipway/ci/**/*"] + Self.artifacts).map { .string(dollar($0)) }))
             // No `$` is left for Buildkite to interpolate: every one is doubled.
             #expect(!text.replacingOccurrences(of: "$$", with: "").contains("$"))
         }
@@ -259,7 +260,7 @@ import TestThreads
             #expect(slipwayCalls[job] == [ShellSandbox.Call(argv: argv, environment: want.secrets)], "\(job)")
         }
         if engine == .buildkite {
-            let downloads = ([".slipway/ci/*"] + Self.artifacts).map { ["buildkite-agent", "artifact", "download", $0, ".", "--step", "build-a-1"] }
+            let downloads = ([".slipway/ci/**/*"] + Self.artifacts).map { ["buildkite-agent", "artifact", "download", $0, ".", "--step", "build-a-1"] }
             #expect(agentCalls["s-2x"]?.filter { $0.dropFirst().first == "artifact" } == downloads)
             let gets = agentCalls["s-2x"]?.filter { $0.dropFirst().first == "meta-data" }.map { Array($0.prefix(4)) }
             #expect(gets == ["a-b", "_c", "n1", "flag"].map { ["buildkite-agent", "meta-data", "get", "slipway-input-\($0)"] })

@@ -11,21 +11,22 @@ import TestThreads
     private func plan(_ lane: String) async throws -> CIPlan {
         let folder = try TemporaryDirectory(prefix: "slipway-ci-plan")
         try folder.write("lanes/l.yml", lane)
+        try folder.write("App.xcodeproj/project.pbxproj", SyntheticXcodeProject.pbxproj(files: 1, groups: 1))
         return try CIPlanner.plan(try await CIExportSupport.exporter(projectDirectory: folder.path).validate("l"))
     }
 
     @Test func matrixLaneJobs() async throws {
         let folder = try CIExportSupport.matrixProject()
         let plan = try CIPlanner.plan(try await CIExportSupport.exporter(projectDirectory: folder.path).validate("ios-matrix"))
-        #expect(plan.jobs.map(\.id) == ["linux-tests", "ios-tests", "xcarchive", "package", "publish", "finally"])
-        #expect(plan.jobs.map(\.needs) == [[], [], ["linux-tests", "ios-tests"], ["xcarchive"], ["package"],
-                                           ["linux-tests", "ios-tests", "xcarchive", "package", "publish"]])
-        #expect(plan.jobs[4].ancestors == ["linux-tests", "ios-tests", "xcarchive", "package"])
-        #expect(plan.jobs.map(\.runner) == [.platform(.linux), .platform(.macOS), .platform(.macOS), .platform(.macOS),
-                                            .platform(.linux), .platform(.linux)])
-        #expect(plan.jobs.map(\.secrets) == [[], [], ["SIGNING_PASSWORD"], [], ["UPLOAD_TOKEN"], []])
-        #expect(plan.jobs.map(\.artifacts) == [[], [], ["build/App.xcarchive"], ["dist/App.tar.gz"], [], []])
-        #expect(plan.jobs.map(\.runsAlways) == [false, false, false, false, false, true])
+        #expect(plan.jobs.map(\.id) == ["linux-tests", "ios-tests", "xcarchive", "publish", "finally"])
+        #expect(plan.jobs.map(\.steps) == [["linux-tests"], ["ios-tests"], ["xcarchive", "package"], ["publish"], ["summary"]])
+        #expect(plan.jobs.map(\.needs) == [[], [], ["linux-tests", "ios-tests"], ["xcarchive"],
+                                           ["linux-tests", "ios-tests", "xcarchive", "publish"]])
+        #expect(plan.jobs[3].ancestors == ["linux-tests", "ios-tests", "xcarchive"])
+        #expect(plan.jobs.map(\.runner) == [.platform(.linux), .platform(.macOS), .platform(.macOS), .platform(.linux), .platform(.linux)])
+        #expect(plan.jobs.map(\.secrets) == [[], [], ["SIGNING_PASSWORD"], ["UPLOAD_TOKEN"], []])
+        #expect(plan.jobs.map(\.artifacts) == [[], [], ["build/App.xcarchive", "dist/App.tar.gz"], [], []])
+        #expect(plan.jobs.map(\.runsAlways) == [false, false, false, false, true])
         #expect(plan.inputs.map(\.kind) == [.choice, .boolean])
         #expect(plan.inputs.map(\.environmentVariable) == ["SLIPWAY_INPUT_CONFIGURATION", "SLIPWAY_INPUT_PUBLISH"])
     }
@@ -48,8 +49,80 @@ import TestThreads
               - run: echo "${{ secrets.OTHER }}"
                 working-directory: .
             """)
-        #expect(plan.jobs.map(\.runner) == [.label("gpu-runner"), .platform(.linux)])
-        #expect(plan.jobs.map(\.secrets) == [["TOKEN"], ["TOKEN", "OTHER"]])
+        // The second step runs anywhere, so it stays on the machine of the first.
+        #expect(plan.jobs.map(\.runner) == [.label("gpu-runner")])
+        #expect(plan.jobs.map(\.steps) == [["run", "run-2"]])
+        #expect(plan.jobs.map(\.secrets) == [["TOKEN", "OTHER"]])
+    }
+
+    static let iosRelease = """
+        secrets: [MATCH_PASSWORD]
+        steps:
+          - git.ensure-clean
+          - version.bump: { strategy: "1.2.0", xcodeproj: App.xcodeproj, build-number: "7" }
+            id: version
+          - signing.sync: { type: app-store, bundle-ids: [com.example.app], passphrase: "${{ secrets.MATCH_PASSWORD }}" }
+            id: signing
+          - xcode.archive: { project: App.xcodeproj, scheme: App }
+            id: archive
+          - xcode.export: { archive: "${{ steps.archive.outputs.archive }}", signing: "${{ steps.signing }}" }
+            id: export
+          - git.commit: { message: "Release ${{ steps.version.outputs.version }}" }
+          - git.tag: { name: "${{ steps.version.outputs.tag }}" }
+        """
+
+    @Test func stepsThatShareTheMachineRunInOneJob() async throws {
+        let plan = try await plan(Self.iosRelease)
+        // Signing, the version bump and the archive and export share one macOS job; the commit
+        // and tag after them stay there too, where the changed files are.
+        #expect(plan.jobs.map(\.steps) == [["git.ensure-clean", "version", "signing", "archive", "export", "git.commit", "git.tag"]])
+        #expect(plan.jobs.map(\.runner) == [.platform(.macOS)])
+        #expect(plan.jobs.map(\.name) == ["git.ensure-clean, version, signing, archive, export, git.commit, git.tag"])
+    }
+
+    @Test func ciJobsPerStepAndRunsOnSplit() async throws {
+        // One job per step: the archive must then travel to the export's machine.
+        let withArtifacts = Self.iosRelease.replacingOccurrences(of: "    id: archive", with: "    id: archive\n    artifacts: [build/App.xcarchive]")
+        let perStep = try await plan("ci-jobs: per-step\n" + withArtifacts)
+        #expect(perStep.jobs.map(\.steps) == [["git.ensure-clean"], ["version"], ["signing"], ["archive"], ["export"], ["git.commit"], ["git.tag"]])
+        #expect(perStep.jobs.map(\.runner) == [.platform(.linux), .platform(.linux), .platform(.linux), .platform(.macOS),
+                                                .platform(.macOS), .platform(.linux), .platform(.linux)])
+        let split = try await plan(Self.iosRelease.replacingOccurrences(of: "  - git.tag:", with: "  - runs-on: linux\n    git.tag:"))
+        // The commit goes with the next step that has a fixed runner: the tag's Linux job, where
+        // the version bump's uncommitted files arrive through the hand-over.
+        #expect(split.jobs.map(\.steps) == [["git.ensure-clean", "version", "signing", "archive", "export"], ["git.commit", "git.tag"]])
+        #expect(split.jobs.map(\.runner) == [.platform(.macOS), .platform(.linux)])
+    }
+
+    @Test func aFileUsedInAnotherJobNeedsArtifacts() async throws {
+        let lane = """
+            steps:
+              - xcode.archive: { project: App.xcodeproj, scheme: App }
+                id: archive
+              - archive: { files: ["${{ steps.archive.outputs.archive }}"], output: dist/App.tar.gz }
+                id: package
+                runs-on: linux
+            """
+        await #expect {
+            _ = try await plan(lane)
+        } throws: { error in
+            (error as? CIExportError)?.description == "lanes/l.yml:4:5: step 'package' uses 'steps.archive.outputs.archive', a file that step "
+                + "'archive' writes in job 'archive', but 'package' runs in job 'package' on another machine; add 'artifacts:' with the "
+                + "file's path to step 'archive' so that it travels, or keep both steps in one job (the same 'runs-on:', or 'ci-jobs: per-runner')"
+        }
+        let carried = try await plan(lane.replacingOccurrences(of: "    id: archive", with: "    id: archive\n    artifacts: [build/App.xcarchive]"))
+        #expect(carried.jobs.map(\.steps) == [["archive"], ["package"]])
+        // Outputs that are not files (a version, a bundle id) need no artifacts.
+        let text = try await plan(lane.replacingOccurrences(of: "outputs.archive", with: "outputs.bundle-id"))
+        #expect(text.jobs.count == 2)
+    }
+
+    @Test func aBadCIJobsValueIsAnError() async throws {
+        await #expect {
+            _ = try await plan("ci-jobs: per-job\nsteps:\n  - run: echo hi\n")
+        } throws: { error in
+            "\(error)".contains("lanes/l.yml:1:10: error: 'ci-jobs' must be 'per-runner' or 'per-step', not 'per-job'")
+        }
     }
 
     @Test func finallyStepsShareOneRunner() async throws {

@@ -18,6 +18,7 @@ struct CIReleaseSimulationTests {
           strategy: { default: auto }
         secrets:
           SIGNING_KEY: { description: the ed25519 key }
+        ci-jobs: per-step
         steps:
           - git.ensure-clean
           - version.bump: { strategy: "${{ inputs.strategy }}", version-file: VERSION }

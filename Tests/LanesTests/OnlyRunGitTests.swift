@@ -35,7 +35,9 @@ import TestThreads
         let record = try S.record(jobA, "commit")
         #expect(record.baseCommit == base)
         #expect(record.git == HandOverRecord.GitState(head: commit, branch: "main", tags: [:]))
-        #expect(S.handOverFiles(jobA) == ["bump.json", "commit.json", "commit.pack"])
+        #expect(S.handOverFiles(jobA) == ["bump.json", "bump.tree", "commit.json", "commit.pack"])
+        #expect(try S.record(jobA, "bump").worktree == HandOverRecord.WorktreeState(changed: ["VERSION"], deleted: []))
+        #expect(try S.record(jobA, "commit").worktree == HandOverRecord.WorktreeState(changed: [], deleted: []))
 
         let jobB = try S.clone(origin)
         try S.handOver(from: jobA, to: jobB)
@@ -65,6 +67,50 @@ import TestThreads
         #expect(again.outputs("describe")["described"] == "v1.1.0")
     }
 
+    static let splitLane = """
+        steps:
+          - run: printf '1.1.0\\n' > VERSION && rm OLD
+            id: bump
+          - git.commit: { message: "chore(release): 1.1.0" }
+            id: commit
+        """
+
+    @Test func uncommittedChangesTravelToTheNextJob() async throws {
+        let origin = try S.origin(Self.splitLane, files: ["VERSION": "1.0.0\n", "OLD": "x\n"])
+        let jobA = try S.clone(origin)
+        let one = try await jobA.run("l") { $0.only = ["bump"] }
+        #expect(one.summary.status == .succeeded, "\(one.console)")
+        #expect(try S.record(jobA, "bump").worktree == HandOverRecord.WorktreeState(changed: ["VERSION"], deleted: ["OLD"]))
+
+        let jobB = try S.clone(origin)
+        try S.handOver(from: jobA, to: jobB)
+        let two = try await jobB.run("l") { $0.only = ["commit"] }
+        #expect(two.summary.status == .succeeded, "\(two.console)")
+        #expect(try S.git(jobB, "show", "HEAD:VERSION") == "1.1.0")
+        #expect(try S.git(jobB, "ls-tree", "--name-only", "HEAD").split(separator: "\n").contains("OLD") == false)
+        #expect(try S.git(jobB, "status", "--porcelain").isEmpty)
+    }
+
+    @Test func aHandedOverPathOutsideTheTrackedFilesIsRefused() async throws {
+        let origin = try S.origin(Self.splitLane, files: ["VERSION": "1.0.0\n", "OLD": "x\n"])
+        let jobA = try S.clone(origin)
+        _ = try await jobA.run("l") { $0.only = ["bump"] }
+        let jobB = try S.clone(origin)
+        try S.handOver(from: jobA, to: jobB)
+        for (path, reason) in [("../escape", "'../escape' is not a path inside the working tree"),
+                               (".git/config", "'.git/config' is not a path inside the working tree"),
+                               ("untracked.txt", "'untracked.txt' is not a file git tracks here")] {
+            let file = jobB.path + "/.slipway/ci/bump.json"
+            let original = try String(contentsOfFile: file, encoding: .utf8)
+            try original.replacingOccurrences(of: "\"changed\" : [\n      \"VERSION\"", with: "\"changed\" : [\n      \"\(path)\"")
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let before = try Snapshot.of(jobB.path)
+            #expect(await S.refusal(jobB, only: ["commit"]) == "hand-over record '.slipway/ci/bump.json' was not used: \(reason); it may be hostile, and nothing ran. Delete .slipway/ci/ and restore it only from the hand-over artifacts of this pipeline's earlier jobs.")
+            #expect(try Snapshot.of(jobB.path) == before)
+            try original.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+    }
+
     @Test func aMissingPackIsRefusedBeforeAnythingRuns() async throws {
         let origin = try S.origin(Self.releaseLane, files: ["VERSION": "1.0.0\n"])
         let jobA = try S.clone(origin)
@@ -76,7 +122,7 @@ import TestThreads
         #expect(await S.refusal(jobB, only: ["tag"])
                 == "hand-over record of step 'commit' says it changed git, but its pack '.slipway/ci/commit.pack' is missing; restore the hand-over artifacts of its job completely.")
         #expect(try S.git(jobB, "for-each-ref") == state)
-        #expect(S.handOverFiles(jobB) == ["bump.json", "commit.json"])
+        #expect(S.handOverFiles(jobB) == ["bump.json", "bump.tree", "commit.json"])
     }
 
     @Test func artifactPatternsMustMatchAndTheMatchesAreRecorded() async throws {

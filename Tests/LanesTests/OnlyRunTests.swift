@@ -40,7 +40,7 @@ import TestThreads
         let base = try S.git(jobOne, "rev-parse", "HEAD")
         #expect(record == HandOverRecord(lane: "l", laneDigest: try S.laneDigest(jobOne), baseCommit: base, stepID: "first",
                                          status: .succeeded, outputs: ["msg": "hello from job one", "token": Redactor.mask, "exit-code": "0"],
-                                         git: nil, artifacts: []))
+                                         git: nil, artifacts: [], worktree: HandOverRecord.WorktreeState(changed: [], deleted: [])))
         let text = try String(contentsOfFile: jobOne.path + "/.slipway/ci/first.json", encoding: .utf8)
         #expect(!text.contains("s3cr3t-value"))
         #expect(text.contains("\"git\" : null"), "every key is written, null included: \(text)")

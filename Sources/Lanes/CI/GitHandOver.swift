@@ -82,10 +82,11 @@ final class HandOverWriter: Sendable {
         state.withLock { state in
             do {
                 let git = try gitChange(step: result.id, previous: &state.previous)
+                let worktree = try repository.map { try WorktreeHandOver.capture($0, step: result.id, store: store) }
                 let record = HandOverRecord(
                     lane: lane, laneDigest: laneDigest, baseCommit: baseCommit?.hex, stepID: result.id,
                     status: HandOverRecord.status(of: result.status), outputs: redactor.redact(result.outputs),
-                    git: git, artifacts: result.artifacts)
+                    git: git, artifacts: result.artifacts, worktree: worktree)
                 try store.write(record)
             } catch {
                 state.errors.append("the hand-over record of step '\(result.id)' could not be written: \(errorText(error))")

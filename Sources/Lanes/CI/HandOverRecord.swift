@@ -55,10 +55,26 @@ public struct HandOverRecord: Codable, Sendable, Equatable {
     public var git: GitState?
     /// The paths (relative to the project) the step's `artifacts:` patterns matched.
     public var artifacts: [String]
+    /// Tracked files that differ from HEAD when the step ended (uncommitted changes, such as a
+    /// version bump), whose contents are kept next to the record; nil outside git.
+    public var worktree: WorktreeState?
+
+    /// Uncommitted changes to tracked files, relative to the repository's root.
+    public struct WorktreeState: Codable, Sendable, Equatable {
+        /// Files whose contents differ from HEAD (kept in `<step id>.tree/`).
+        public var changed: [String]
+        /// Files HEAD has that were deleted.
+        public var deleted: [String]
+
+        public init(changed: [String], deleted: [String]) {
+            self.changed = changed
+            self.deleted = deleted
+        }
+    }
 
     /// A record of the current version.
     public init(lane: String, laneDigest: String, baseCommit: String?, stepID: String, status: Status,
-                outputs: [String: String], git: GitState?, artifacts: [String]) {
+                outputs: [String: String], git: GitState?, artifacts: [String], worktree: WorktreeState? = nil) {
         version = Self.currentVersion
         self.lane = lane
         self.laneDigest = laneDigest
@@ -68,10 +84,11 @@ public struct HandOverRecord: Codable, Sendable, Equatable {
         self.outputs = outputs
         self.git = git
         self.artifacts = artifacts
+        self.worktree = worktree
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, lane, laneDigest, baseCommit, stepID, status, outputs, git, artifacts
+        case version, lane, laneDigest, baseCommit, stepID, status, outputs, git, artifacts, worktree
     }
 
     /// Writes every key, `null` included, so that readers in any language find them all.
@@ -86,6 +103,7 @@ public struct HandOverRecord: Codable, Sendable, Equatable {
         try container.encode(outputs, forKey: .outputs)
         try container.encode(git, forKey: .git)
         try container.encode(artifacts, forKey: .artifacts)
+        try container.encode(worktree, forKey: .worktree)
     }
 
     /// The record status of a step result: failures of every kind are `failed`.

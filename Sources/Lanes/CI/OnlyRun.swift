@@ -117,6 +117,9 @@ struct OnlyRun: Sendable {
     func applyGitHandOver() throws {
         guard !alreadyApplied, let repository else { return }
         try GitHandOver.apply(earlier, store: store, repository: repository)
+        if let last = earlier.last(where: { $0.worktree != nil }) {
+            try WorktreeHandOver.apply(last, store: store, repository: repository)
+        }
     }
 
     /// The writer of this run's records.

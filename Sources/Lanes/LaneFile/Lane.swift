@@ -19,6 +19,8 @@ public struct Lane: Sendable {
     public var env: [EnvironmentEntry]
     /// Pinned tools (from the Toolfile) that must be installed and verified before step one.
     public var requires: [String] = []
+    /// How `slipway ci export` lays the steps out as jobs (`ci-jobs:`).
+    public var ciJobs: CIJobLayout = .perRunner
     /// The steps.
     public var steps: [StepNode]
     /// Steps that run after the others, whatever happened (`if: always()` by default).
@@ -169,3 +171,13 @@ public struct RetryPolicy: Sendable, Hashable {
 }
 
 import Foundation
+
+/// How `slipway ci export` turns a lane's steps into CI jobs (the lane's `ci-jobs:` key).
+public enum CIJobLayout: String, Sendable, Hashable, CaseIterable {
+    /// One job per run of consecutive steps that can share a runner kind (the default): steps
+    /// that share machine state (installed signing, build folders, uncommitted changes) stay
+    /// on one machine.
+    case perRunner = "per-runner"
+    /// One job per step (and per member of a parallel group).
+    case perStep = "per-step"
+}

@@ -5,7 +5,7 @@ import YAMLSupport
 /// Turns a lane file's text into a `Lane`, collecting every structural problem (unknown keys,
 /// wrong types, bad expressions, duplicate ids) with its line and column.
 public struct LaneFileParser {
-    static let topLevelKeys = ["description", "inputs", "secrets", "env", "requires", "steps", "finally"]
+    static let topLevelKeys = ["description", "inputs", "secrets", "env", "requires", "ci-jobs", "steps", "finally"]
     static let stepKeys = ["id", "name", "if", "timeout", "retry", "continue-on-error", "env", "working-directory", "runs-on", "artifacts"]
     /// The YAML reader, with the wording of lane files.
     static let yamlReader = YAMLReader(documents: "lane files",
@@ -42,6 +42,14 @@ public struct LaneFileParser {
             case "secrets": lane.secrets = secrets(entry.value)
             case "env": lane.env = environment(entry.value)
             case "requires": lane.requires = requires(entry.value)
+            case "ci-jobs":
+                if let text = string(entry.value, what: "'ci-jobs'") {
+                    if let layout = CIJobLayout(rawValue: text) {
+                        lane.ciJobs = layout
+                    } else {
+                        diagnostics.error("'ci-jobs' must be \(CIJobLayout.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")), not '\(LaneNames.escaped(text))'", at: entry.value.location)
+                    }
+                }
             case "steps": sawSteps = true; lane.steps = stepList(entry.value, isFinally: false)
             case "finally": lane.finally = stepList(entry.value, isFinally: true)
             default: break

@@ -26,7 +26,7 @@ public struct ArchiveStep: Step {
             .optional("compression-level", .int, default: .int(6), "zlib's level, 0 (none) to 9 (smallest)."),
         ],
         outputs: [
-            OutputSpec("path", "The archive's path (relative to the working directory when inside it)."),
+            OutputSpec("path", "The archive's path (relative to the working directory when inside it).", file: true),
             OutputSpec("sha256", "The archive's SHA-256, lower-case hex."),
         ],
         examples: [

@@ -18,7 +18,7 @@ public struct ChecksumsStep: Step {
             .required("files", .list(.string), "The files or patterns (dist/*.tar.gz) to list."),
             .optional("output", .string, default: .string("dist/SHA256SUMS"), "The checksum file; the files must be in its folder."),
         ],
-        outputs: [OutputSpec("path", "The checksum file's path (relative to the working directory when inside it).")],
+        outputs: [OutputSpec("path", "The checksum file's path (relative to the working directory when inside it).", file: true)],
         examples: [
             StepExample("Checksums of every archive", "- checksums: { files: [\"dist/*.tar.gz\", \"dist/*.zip\"] }"),
             StepExample("A named checksum file", """

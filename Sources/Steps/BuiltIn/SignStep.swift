@@ -29,7 +29,7 @@ public struct SignStep: Step {
             .optional("trusted-comment", .string, default: .string("file:{file}"), "ed25519: minisign's signed comment; {file} is the file's name."),
             .optional("comment", .string, "ed25519: the untrusted comment of each .sig (default: verify with KEY.pub)."),
         ],
-        outputs: [OutputSpec("signatures", "The signature files written, one path per line.")],
+        outputs: [OutputSpec("signatures", "The signature files written, one path per line.", file: true)],
         examples: [
             StepExample("Sign archives with a signify key file", """
                 - sign: { files: ["dist/*.tar.gz"], key: keys/release.sec, public-key: keys/release.pub }

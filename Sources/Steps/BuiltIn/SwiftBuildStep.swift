@@ -14,7 +14,7 @@ public struct SwiftBuildStep: Step {
             .optional("scratch-path", .string, "SwiftPM's build folder (default .build)."),
             .optional("arguments", .list(.string), "More arguments for swift build."),
         ],
-        outputs: [OutputSpec("bin-path", "The folder with the built executables and libraries.")],
+        outputs: [OutputSpec("bin-path", "The folder with the built executables and libraries.", file: true)],
         examples: [
             StepExample("Release build of one product", "- swift.build: { configuration: release, product: slipway }"),
             StepExample("Static standard library", "- swift.build: { configuration: release, arguments: [--static-swift-stdlib] }"),

@@ -113,12 +113,16 @@ public struct OutputSpec: Sendable, Hashable {
     /// records, CI); a `.list` or `.map` output is JSON text, an `.int` one decimal digits, a
     /// `.bool` one `true`/`false`, and `${{ steps.ID.outputs.NAME }}` decodes it to this type.
     public var type: OptionType
+    /// True when the value is the path of a file or folder the step wrote (an archive, an .ipa,
+    /// a log): another machine (a later CI job) has it only through `artifacts:`.
+    public var isFile: Bool
 
     /// Creates an output spec (a string unless `type` says otherwise).
-    public init(_ name: String, _ summary: String, type: OptionType = .string) {
+    public init(_ name: String, _ summary: String, type: OptionType = .string, file: Bool = false) {
         self.name = name
         self.summary = summary
         self.type = type
+        self.isFile = file
     }
 }
 

@@ -16,7 +16,7 @@ public struct AppleStapleStep: Step {
         options: [
             .required("file", .string, "The .app, .dmg or .pkg that was notarized."),
         ],
-        outputs: [OutputSpec("path", "The stapled file (absolute).")],
+        outputs: [OutputSpec("path", "The stapled file (absolute).", file: true)],
         examples: [
             StepExample("Staple the notarized app", """
                 - apple.staple:

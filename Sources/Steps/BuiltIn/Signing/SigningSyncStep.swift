@@ -56,7 +56,7 @@ public struct SigningSyncStep: Step {
             OutputSpec("profiles", "Every profile name by bundle id (a mapping; JSON text inside a longer string).", type: .map(.string)),
             OutputSpec("profile-uuids", "Every profile UUID by bundle id (a mapping; JSON text inside a longer string).", type: .map(.string)),
             OutputSpec("keychain", "The keychain installed into (empty for a directory)."),
-            OutputSpec("install-directory", "The directory installed into (empty for a keychain)."),
+            OutputSpec("install-directory", "The directory installed into (empty for a keychain).", file: true),
         ],
         examples: [
             StepExample("CI: read-only into a temporary keychain (macOS) or a directory (Linux)", """

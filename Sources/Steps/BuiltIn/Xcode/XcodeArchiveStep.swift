@@ -17,9 +17,9 @@ public struct XcodeArchiveStep: Step, ProjectCheckedStep {
             .optional("allow-provisioning-updates", .bool, default: .bool(false), "Let xcodebuild create and update profiles (-allowProvisioningUpdates)."),
         ],
         outputs: [
-            OutputSpec("archive", "The .xcarchive."), OutputSpec("bundle-id", "The app's bundle identifier."),
+            OutputSpec("archive", "The .xcarchive.", file: true), OutputSpec("bundle-id", "The app's bundle identifier."),
             OutputSpec("version", "CFBundleShortVersionString."), OutputSpec("build-number", "CFBundleVersion."),
-            OutputSpec("app", "The .app inside the archive."), OutputSpec("log", "The raw xcodebuild log."),
+            OutputSpec("app", "The .app inside the archive.", file: true), OutputSpec("log", "The raw xcodebuild log.", file: true),
         ],
         examples: [
             StepExample("Archive for the App Store", """

@@ -19,7 +19,7 @@ public struct XcodeBuildStep: Step, ProjectCheckedStep {
         ],
         outputs: [
             OutputSpec("products", "The built products' paths (BUILT_PRODUCTS_DIR/FULL_PRODUCT_NAME), one per line."),
-            OutputSpec("log", "The raw xcodebuild log."),
+            OutputSpec("log", "The raw xcodebuild log.", file: true),
         ],
         examples: [
             StepExample("Build an app for the simulator", """

@@ -30,8 +30,8 @@ public struct XcodeExportStep: Step {
             .optional("allow-provisioning-updates", .bool, default: .bool(false), "Let xcodebuild create and update profiles (-allowProvisioningUpdates)."),
         ] + XcodeRunOptions.specs,
         outputs: [
-            OutputSpec("path", "The exported .ipa, .pkg or .app."), OutputSpec("export-path", "The export folder."),
-            OutputSpec("options-plist", "The ExportOptions.plist used."), OutputSpec("log", "The raw xcodebuild log."),
+            OutputSpec("path", "The exported .ipa, .pkg or .app.", file: true), OutputSpec("export-path", "The export folder.", file: true),
+            OutputSpec("options-plist", "The ExportOptions.plist used.", file: true), OutputSpec("log", "The raw xcodebuild log.", file: true),
         ],
         examples: [
             StepExample("An App Store .ipa with automatic signing", """

@@ -32,7 +32,7 @@ public struct XcodeTestStep: Step, ProjectCheckedStep {
             OutputSpec("failed", "Tests that failed."), OutputSpec("skipped", "Tests skipped."),
             OutputSpec("flaky", "Tests that failed, then passed on a retry."),
             OutputSpec("coverage", "Line coverage in percent, when coverage is on."),
-            OutputSpec("result-bundle", "The .xcresult bundle."), OutputSpec("log", "The raw xcodebuild log."),
+            OutputSpec("result-bundle", "The .xcresult bundle.", file: true), OutputSpec("log", "The raw xcodebuild log.", file: true),
         ],
         examples: [
             StepExample("Test on a simulator, retrying flaky tests once", """

@@ -20,8 +20,9 @@ let package = Package(
         .executable(name: "slipway", targets: ["slipway"]),
         // The libraries, for Fuzz/SlipwayFuzz (its libFuzzer targets) and for Swift users who
         // build their own binary with extra steps. Networking: the system HTTP client such a
-        // binary hands its lane workspace (StepServices), as the CLI does.
-        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "TestReports", "PBXProj", "YAMLSupport", "Networking", "URLSessionHTTP", "Basics"]),
+        // binary hands its lane workspace (StepServices), as the CLI does (URLSessionHTTP comes
+        // with it on macOS; it is not listed, so that a Linux binary does not link FoundationNetworking).
+        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "TestReports", "PBXProj", "YAMLSupport", "Networking", "Basics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -36,6 +36,8 @@ enum ClientKind: String, CaseIterable, Sendable, CustomStringConvertible {
 ///   `/holdbody/NAME`: sends 200, `Content-Length: 1000000` and 100000 bytes first, then holds.
 ///   `/seen/NAME` answers `yes` once that hold has its request (waits up to 30 s): the test's
 ///   cue, so no test sleeps to synchronise.
+/// - `/nolength/N`: like `/bytes/N` without `Content-Length` (the body ends when the connection does).
+/// - `/slow/N`: 100 bytes every 0.25 s, N times, with a `Content-Length`.
 /// - `/endless`: 200 and zeros without end; `/trickle`: 200 and 2 bytes every 0.5 s, 120 times.
 /// - `/log`: every request so far but the control routes, one `METHOD path` a line.
 final class ConformanceServer: Sendable {
@@ -102,6 +104,13 @@ final class ConformanceServer: Sendable {
                     elif parts[0] == 'endless':
                         self.send_response(200); self.end_headers()
                         while True: self.wfile.write(b'\0' * 65536)
+                    elif parts[0] == 'nolength':
+                        self.send_response(200); self.end_headers()
+                        self.wfile.write((bytes(range(256)) * (int(parts[1]) // 256 + 1))[:int(parts[1])])
+                    elif parts[0] == 'slow':
+                        self.send_response(200); self.send_header('Content-Length', str(100 * int(parts[1]))); self.end_headers()
+                        for _ in range(int(parts[1])):
+                            self.wfile.write(b'.' * 100); self.wfile.flush(); time.sleep(0.25)
                     elif parts[0] == 'trickle':
                         self.send_response(200); self.end_headers()
                         for _ in range(120):

@@ -111,6 +111,19 @@ import TestThreads
         #expect(try Data(contentsOf: target.url("empty.bin")).isEmpty)
     }
 
+    @Test(arguments: ClientKind.allCases) func aBodyOfUnknownLengthReportsNoTotal(_ kind: ClientKind) async throws {
+        let target = try TemporaryDirectory(prefix: "slipway-download")
+        let log = ProgressLog()
+        let response = try await kind.make().download(HTTPRequest(url: server.url("/nolength/200000")), to: target.path + "/x") {
+            log.add($0)
+        }
+        #expect(response.status == 200)
+        #expect(try Data(contentsOf: target.url("x")) == Data(pattern(200_000)))
+        #expect(log.isMonotonic)
+        #expect(log.all.last == HTTPTransferProgress(completedBytes: 200_000, totalBytes: nil))
+        #expect(log.all.allSatisfy { $0.totalBytes == nil && $0.fraction == nil })
+    }
+
     @Test(arguments: ClientKind.allCases) func uploadProgressIsMonotonicAndEndsAtTheTotal(_ kind: ClientKind) async throws {
         let client = kind.make()
         let log = ProgressLog()

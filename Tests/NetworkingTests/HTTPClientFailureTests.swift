@@ -57,6 +57,13 @@ import TestThreads
         await #expect(throws: expected) { try await kind.make(defaultTimeout: .milliseconds(300)).send(HTTPRequest(url: url)) }
     }
 
+    @Test(arguments: ClientKind.allCases) func theTimeoutIsAnIdleTimeoutNotADeadline(_ kind: ClientKind) async throws {
+        // 12 pieces a quarter of a second apart: 3 s in all, never 2 s without a byte.
+        let response = try await kind.make().send(HTTPRequest(url: server.url("/slow/12"), timeout: .seconds(2)))
+        #expect(response.status == 200)
+        #expect(response.body.count == 1_200)
+    }
+
     @Test(arguments: ClientKind.allCases) func cancellingTheTaskCancelsTheRequest(_ kind: ClientKind) async throws {
         let client = kind.make()
         let task = Task { try await client.send(HTTPRequest(url: server.url("/hold/send"))) }

@@ -38,12 +38,20 @@ import TestThreads
         let bytes = pattern(300_000).map { $0 &* 7 }
         let path = folder.path + "/body.bin"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let whole = try await client.send(HTTPRequest(method: .put, url: server.url("/echo"), body: .file(path: path)))
+        let wholeLog = ProgressLog(), partLog = ProgressLog()
+        let whole = try await client.send(HTTPRequest(method: .put, url: server.url("/echo"), body: .file(path: path))) {
+            wholeLog.add($0)
+        }
         #expect(whole.headers["X-Body-Length"] == "300000")
         #expect(whole.headers["X-Body-SHA256"] == sha256(bytes))
+        #expect(wholeLog.isMonotonic)
+        #expect(wholeLog.all.last == HTTPTransferProgress(completedBytes: 300_000, totalBytes: 300_000))
         let part = try await client.send(HTTPRequest(method: .put, url: server.url("/echo"),
-                                                     body: .fileRange(path: path, offset: 1_000, length: 5_000)))
+                                                     body: .fileRange(path: path, offset: 1_000, length: 5_000))) {
+            partLog.add($0)
+        }
         #expect(part.headers["X-Body-Length"] == "5000")
+        #expect(partLog.all.last == HTTPTransferProgress(completedBytes: 5_000, totalBytes: 5_000))
         #expect(part.headers["X-Body-SHA256"] == sha256(bytes[1_000..<6_000]))
         let tail = try await client.send(HTTPRequest(method: .post, url: server.url("/echo"),
                                                      body: .fileRange(path: path, offset: 299_990, length: 10)))

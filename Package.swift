@@ -8,8 +8,8 @@
 // marks for error messages), swift-crypto (SHA-256 of downloaded archives and installed tools, and
 // later ed25519 release signing: the same API on Linux and macOS, where CryptoKit alone would
 // leave Linux out). No networking framework: HTTP is spoken through a small protocol in Basics,
-// implemented in the Networking module over URLSession on macOS and over libcurl, loaded at the
-// first request, on Linux (FoundationNetworking would load libcurl and ~30 libraries behind it at
+// implemented over URLSession (URLSessionHTTP) on macOS and over libcurl, loaded at the first
+// request, on Linux (FoundationNetworking would load libcurl and ~30 libraries behind it at
 // every start-up); git goes through the system's libgit2.
 import PackageDescription
 
@@ -20,7 +20,8 @@ let package = Package(
         .executable(name: "slipway", targets: ["slipway"]),
         // The libraries, for Fuzz/SlipwayFuzz (its libFuzzer targets) and for Swift users who
         // build their own binary with extra steps. Networking: the system HTTP client such a
-        // binary hands its lane workspace (StepServices), as the CLI does.
+        // binary hands its lane workspace (StepServices), as the CLI does (URLSessionHTTP comes
+        // with it on macOS; it is not listed, so that a Linux binary does not link FoundationNetworking).
         .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "TestReports", "PBXProj", "YAMLSupport", "Networking", "Basics"]),
     ],
     dependencies: [
@@ -166,8 +167,17 @@ let package = Package(
         /// storage all use it, as swift-package-manager keeps HTTPClient and its retries together
         /// in Basics. Crypto: SHA-256 and HMAC for SigV4. Not the concrete client (Networking).
         .target(name: "Transport", dependencies: ["Basics", .product(name: "Crypto", package: "swift-crypto")]),
-        /// Basics' HTTPClient: URLSession on macOS, libcurl (through CCurl) on Linux.
-        .target(name: "Networking", dependencies: ["Basics", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
+        /// Basics' HTTPClient as `SystemHTTPClient`: URLSession (URLSessionHTTP) on macOS, libcurl
+        /// (through CCurl) on Linux. URLSessionHTTP is linked only on macOS: importing
+        /// FoundationNetworking on Linux would make the `slipway` binary load libFoundationNetworking,
+        /// libcurl and the libraries behind them at every start, HTTP or not.
+        .target(name: "Networking", dependencies: ["Basics",
+                                                   .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                                                   .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS]))]),
+        /// `URLSessionHTTPClient`, the client Mac users run: a target of its own so that it builds
+        /// and is tested on Linux (NetworkingTests runs one conformance suite against it and curl)
+        /// without the Linux binary linking FoundationNetworking.
+        .target(name: "URLSessionHTTP", dependencies: ["Basics"]),
         /// libcurl's easy interface, loaded with dlopen at the first request: no build-time
         /// dependency on libcurl, and no start-up cost for commands that never use HTTP.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
@@ -194,6 +204,9 @@ let package = Package(
         .target(name: "TestThreads"),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport", "TestThreads"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", "TestThreads"]),
+        // Both HTTP clients (curl, URLSession) through one conformance suite on loopback servers.
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "URLSessionHTTP", "Basics", "TestSupport", "TestThreads",
+                                                           .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport", "TestThreads"]),
         .testTarget(name: "PublishTests", dependencies: ["Publish", "Transport", "Networking", "TestSupport", "TestThreads"]),

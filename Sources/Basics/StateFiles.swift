@@ -148,19 +148,30 @@ public enum StateFiles {
     /// An environment that names neither (one built from scratch for a step or a test) falls
     /// back to the process's own variables, then to the home folder the system reports.
     public static func userStateDirectory(environment: Environment) -> String {
-        for candidate in [environment, Environment.current] {
-            if let xdg = candidate["XDG_STATE_HOME"], xdg.hasPrefix("/") { return trimmingSlash(xdg) + "/slipway" }
-            if let home = candidate["HOME"], home.hasPrefix("/") { return stateFolder(home: trimmingSlash(home)) }
-        }
-        return stateFolder(home: NSHomeDirectory())
+        userStateDirectory(environment: environment, macOS: runsOnMacOS)
     }
 
-    private static func stateFolder(home: String) -> String {
+    /// `userStateDirectory(environment:)` as it is on macOS (`macOS` true) or elsewhere, so that
+    /// the Mac's choice is tested on Linux too.
+    static func userStateDirectory(environment: Environment, macOS: Bool) -> String {
+        for candidate in [environment, Environment.current] {
+            if let xdg = candidate["XDG_STATE_HOME"], xdg.hasPrefix("/") { return trimmingSlash(xdg) + "/slipway" }
+            if let home = candidate["HOME"], home.hasPrefix("/") { return stateFolder(home: trimmingSlash(home), macOS: macOS) }
+        }
+        return stateFolder(home: NSHomeDirectory(), macOS: macOS)
+    }
+
+    /// True in the macOS build: the one platform question, asked of the compiler.
+    static var runsOnMacOS: Bool {
         #if os(macOS)
-        return home + "/Library/Application Support/Slipway"
+        return true
         #else
-        return home + "/.local/state/slipway"
+        return false
         #endif
+    }
+
+    private static func stateFolder(home: String, macOS: Bool) -> String {
+        macOS ? home + "/Library/Application Support/Slipway" : home + "/.local/state/slipway"
     }
 
     /// The canonical absolute path of `path` (symbolic links and `..` resolved) or, when it does

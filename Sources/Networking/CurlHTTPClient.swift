@@ -4,17 +4,14 @@ import CCurl
 import Foundation
 import Glibc
 
-/// The platform's HTTP client: libcurl on Linux, URLSession on macOS (`URLSessionHTTPClient`).
-public typealias SystemHTTPClient = CurlHTTPClient
-
 /// `HTTPClient` over libcurl's easy interface, loaded at the first request (see `CCurl`).
 ///
 /// This is what Slipway uses on Linux instead of URLSession: FoundationNetworking links libcurl
 /// and some thirty libraries behind it into the process, and loading them costs every command
 /// several milliseconds at start-up, HTTP or not. Each call uses its own easy handle (no cookies,
 /// no connection reuse between calls), runs on a thread of its own (curl blocks), follows
-/// redirects, and treats `timeout` as an idle timeout, as URLSession does. Retries are the
-/// caller's business.
+/// redirects as `HTTPRedirectPolicy` says (curl's own following is off), and treats `timeout` as
+/// an idle timeout, as URLSession does. Retries are the caller's business.
 public struct CurlHTTPClient: HTTPClient {
     /// The idle timeout used when a request gives none.
     public var defaultTimeout: Duration
@@ -38,7 +35,16 @@ public struct CurlHTTPClient: HTTPClient {
 
     private func perform(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
         -> HTTPResponse {
-        try TransferSupport.checkScheme(of: request.url)
+        try HTTPTransferSupport.checkScheme(of: request.url)
+        return try await HTTPRedirectPolicy.follow(request, progress: progress) { hop, hopProgress in
+            try await exchange(hop, destination: destination, progress: hopProgress)
+        }
+    }
+
+    /// One exchange: a redirect's answer comes back as it is.
+    private func exchange(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
+        -> HTTPResponse {
+        try Task.checkCancellation()
         var loadError = [CChar](repeating: 0, count: 512)
         guard ccurl_load(&loadError, loadError.count) == 0 else {
             throw HTTPError.transport(url: request.url.absoluteString,
@@ -89,27 +95,11 @@ private final class CurlTransfer: @unchecked Sendable {
         case nil: upload = nil
         case .bytes(let bytes): upload = .bytes(bytes, offset: 0)
         case .file(let path):
-            guard let handle = FileHandle(forReadingAtPath: path),
-                  let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-            else {
-                throw HTTPError.unreadableBody(path: path, reason: "it does not exist or is not readable")
-            }
+            let (handle, size) = try HTTPTransferSupport.openBody(path: path, range: nil)
             upload = .file(handle, size: size, remaining: size)
         case .fileRange(let path, let offset, let length):
-            guard let handle = FileHandle(forReadingAtPath: path),
-                  let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-            else {
-                throw HTTPError.unreadableBody(path: path, reason: "it does not exist or is not readable")
-            }
-            guard offset >= 0, length >= 0, offset + length <= size else {
-                try? handle.close()
-                throw HTTPError.unreadableBody(path: path, reason: "bytes \(offset)..<\(offset + length) lie outside its \(size) bytes")
-            }
-            do { try handle.seek(toOffset: UInt64(offset)) } catch {
-                try? handle.close()
-                throw HTTPError.unreadableBody(path: path, reason: "cannot seek to byte \(offset): \(error.localizedDescription)")
-            }
-            upload = .file(handle, size: length, remaining: length)
+            let (handle, size) = try HTTPTransferSupport.openBody(path: path, range: (offset, length))
+            upload = .file(handle, size: size, remaining: size)
         }
     }
 
@@ -142,10 +132,10 @@ private final class CurlTransfer: @unchecked Sendable {
         ccurl_setopt_pointer(handle, Int32(CCURL_OPT_URL), url)
         ccurl_setopt_pointer(handle, Int32(CCURL_OPT_ERRORBUFFER), errors)
         ccurl_setopt_long(handle, Int32(CCURL_OPT_NOSIGNAL), 1)
-        ccurl_setopt_long(handle, Int32(CCURL_OPT_FOLLOWLOCATION), 1)
-        ccurl_setopt_long(handle, Int32(CCURL_OPT_MAXREDIRS), 10)
+        // Redirects come back to HTTPRedirectPolicy, which follows them for both clients.
+        ccurl_setopt_long(handle, Int32(CCURL_OPT_FOLLOWLOCATION), 0)
         // An idle timeout, as URLSession's timeoutInterval: connecting, and no byte moving.
-        let seconds = max(1, timeout.components.seconds + (timeout.components.attoseconds > 0 ? 1 : 0))
+        let seconds = HTTPTransferSupport.wholeSeconds(timeout)
         ccurl_setopt_long(handle, Int32(CCURL_OPT_CONNECTTIMEOUT_MS), Int(seconds) * 1000)
         ccurl_setopt_long(handle, Int32(CCURL_OPT_LOW_SPEED_LIMIT), 1)
         ccurl_setopt_long(handle, Int32(CCURL_OPT_LOW_SPEED_TIME), Int(seconds))
@@ -244,6 +234,8 @@ private final class CurlTransfer: @unchecked Sendable {
             return 1
         }
         guard let progress else { return 0 }
+        // A redirect's own body is not the download.
+        if reportsDownload && HTTPTransferSupport.isRedirect(status) { return 0 }
         let (done, total) = reportsDownload ? (downloaded, downloadTotal) : (uploaded, uploadTotal)
         if done != lastReported && (done > 0 || total > 0) {
             lastReported = done
@@ -265,10 +257,11 @@ private final class CurlTransfer: @unchecked Sendable {
         guard code == Int32(CCURL_E_OK) else {
             removePartialDownload()
             if code == Int32(CCURL_E_ABORTED_BY_CALLBACK) && isCancelled { return .failure(CancellationError()) }
+            if code == Int32(CCURL_E_OPERATION_TIMEDOUT) { return .failure(HTTPTransferSupport.timedOut(request.url, after: timeout)) }
             let detail = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let text = detail.isEmpty ? String(cString: ccurl_strerror(code)) : detail
             if [CCURL_E_GOT_NOTHING, CCURL_E_SEND_ERROR, CCURL_E_RECV_ERROR].map(Int32.init).contains(code) {
-                return .failure(TransferSupport.connectionClosed(request.url, detail: text))
+                return .failure(HTTPTransferSupport.connectionClosed(request.url, detail: text))
             }
             return .failure(HTTPError.transport(url: url, reason: text))
         }
@@ -288,14 +281,14 @@ private final class CurlTransfer: @unchecked Sendable {
     }
 
     private func openDestination(_ path: String) {
-        switch TransferSupport.createDestination(path) {
+        switch HTTPTransferSupport.createDestination(path) {
         case .success(let handle): file = handle
         case .failure(let failure): writeFailure = failure
         }
     }
 
     private func removePartialDownload() {
-        TransferSupport.removePartialDownload(destination, status: status)
+        HTTPTransferSupport.removePartialDownload(destination, status: status)
     }
 }
 

@@ -164,7 +164,10 @@ public struct DirectoryListing: Sendable {
     /// Whether the file system at `root` tells `a` from `A`, found without writing anything: an
     /// entry's name with its case flipped either is listed too (two entries: case-sensitive),
     /// or reaches the same entry (case-insensitive), or reaches nothing (case-sensitive).
-    static func probeCaseSensitivity(root: String, names: [String], fileSystem: any FileSystem) -> Bool {
+    /// With no name that has a case to flip, `fallback` decides: the platform's usual file system
+    /// (`platformIsCaseSensitive`).
+    static func probeCaseSensitivity(root: String, names: [String], fileSystem: any FileSystem,
+                                     fallback: Bool = platformIsCaseSensitive) -> Bool {
         let listed = Set(names)
         for name in names {
             let flipped = name.map { $0.isUppercase ? $0.lowercased() : $0.uppercased() }.joined()
@@ -172,6 +175,12 @@ public struct DirectoryListing: Sendable {
             if listed.contains(flipped) { return true }
             return fileSystem.kind(of: root + "/" + flipped) == nil
         }
+        return fallback
+    }
+
+    /// Whether this platform's usual file system tells `a` from `A`: APFS and HFS+ as macOS
+    /// formats them do not; ext4 and the other Linux file systems do.
+    static var platformIsCaseSensitive: Bool {
         #if os(macOS)
         return false
         #else

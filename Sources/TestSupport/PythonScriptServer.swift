@@ -123,10 +123,10 @@ public final class PythonScriptServer: @unchecked Sendable {
 
 /// Python shared by the loopback test servers' scripts, interpolated into their handler classes
 /// (each line after the first carries the class-body indentation).
-enum PythonSnippets {
+public enum PythonSnippets {
     /// `read_body(self, limit=None)`: the request body, plain or chunked (clients may stream file
     /// bodies chunked); with `limit`, at most about that many bytes (to hang up mid-body).
-    static let readBody = """
+    public static let readBody = """
         def read_body(self, limit=None):
                 if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
                     data = b""

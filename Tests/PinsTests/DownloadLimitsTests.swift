@@ -1,6 +1,5 @@
 import Basics
 import Foundation
-import Networking
 @testable import Pins
 import Testing
 import TestSupport
@@ -147,51 +146,8 @@ import TestThreads
         #expect(snapshot(project) == before)
     }
 
-    // MARK: The client itself (every download and every in-memory response)
-
-    @Test func theClientCapsDownloadsAndResponsesAndRemovesThePartialFile() async throws {
-        let server = try server()
-        let target = try TemporaryDirectory(prefix: "slipway-limits")
-        let client = SystemHTTPClient(limits: HTTPTransferLimits(maximumBytes: 100_000))
-        let url = server.url("/endless/x")
-        let expected = HTTPError.responseTooLarge(url: url, limit: 100_000)
-        await #expect(throws: expected) {
-            try await client.download(HTTPRequest(url: URL(string: url)!), to: target.path + "/x", progress: nil)
-        }
-        await #expect(throws: expected) { try await client.send(HTTPRequest(url: URL(string: url)!)) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
-        #expect(expected.errorDescription == """
-            '\(url)' sent more than 100000 bytes, the size limit of a download; the transfer was stopped and its partial \
-            file removed. If the file really is that large, raise the limit with SLIPWAY_DOWNLOAD_MAX_SIZE (for example \
-            SLIPWAY_DOWNLOAD_MAX_SIZE=4GiB).
-            """)
-        // An announced length over the cap is refused before a byte is written.
-        let small = SystemHTTPClient(limits: HTTPTransferLimits(maximumBytes: 10))
-        let archive = server.url("/archive/fmt.tar.gz")
-        await #expect(throws: HTTPError.responseTooLarge(url: archive, limit: 10)) {
-            try await small.download(HTTPRequest(url: URL(string: archive)!), to: target.path + "/y", progress: nil)
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
-    }
-
-    @Test func theClientStopsATrickle() async throws {
-        let server = try server()
-        let target = try TemporaryDirectory(prefix: "slipway-limits")
-        let limits = HTTPTransferLimits(stallTimeout: .seconds(1))
-        let client = SystemHTTPClient(limits: limits)
-        let url = server.url("/trickle/x")
-        let expected = HTTPError.stalled(url: url, timeout: .seconds(1), minimumBytes: 1024)
-        await #expect(throws: expected) {
-            try await client.download(HTTPRequest(url: URL(string: url)!), to: target.path + "/x", progress: nil)
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
-        // A request's own limits win over the client's.
-        let patient = SystemHTTPClient()
-        let other = server.url("/trickle/y")
-        await #expect(throws: HTTPError.stalled(url: other, timeout: .seconds(1), minimumBytes: 1024)) {
-            try await patient.send(HTTPRequest(url: URL(string: other)!, limits: limits))
-        }
-    }
+    // The clients' own caps and stall timeouts (curl and URLSession alike) are tested in
+    // NetworkingTests/HTTPClientFailureTests; these tests are about what `tools` does with them.
 
     @Test func sizesAndLimitsParse() throws {
         #expect(HTTPTransferLimits.parseSize("1048576") == 1_048_576)

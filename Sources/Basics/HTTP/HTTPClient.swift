@@ -215,6 +215,10 @@ public enum HTTPError: Error, Sendable, Equatable, LocalizedError {
     case stalled(url: String, timeout: Duration, minimumBytes: Int64)
     /// A limit's environment variable holds something that is not a limit.
     case invalidLimit(variable: String, value: String, expected: String)
+    /// A redirect that `HTTPRedirectPolicy` does not follow (another scheme, or https to http).
+    case refusedRedirect(from: String, to: String, reason: String)
+    /// More redirects in a row than `HTTPRedirectPolicy.maximumRedirects`.
+    case tooManyRedirects(url: String, limit: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -242,6 +246,12 @@ public enum HTTPError: Error, Sendable, Equatable, LocalizedError {
                 + "(seconds, for example \(HTTPTransferLimits.stallTimeoutVariable)=120)."
         case let .invalidLimit(variable, value, expected):
             return "\(variable) is '\(value)', which is not a limit. Set it to \(expected), or unset it for the default."
+        case let .refusedRedirect(from, to, reason):
+            return "'\(from)' redirected to '\(to)', which was not followed: \(reason). "
+                + "If you trust that address, use it directly."
+        case let .tooManyRedirects(url, limit):
+            return "'\(url)' redirected more than \(limit) times in a row, so the chain was not followed further. "
+                + "Check the URL in a browser: the server may redirect in a loop."
         }
     }
 }

@@ -103,12 +103,12 @@ public struct ChangelogStyleChoice: Sendable, Hashable, CustomStringConvertible 
         }
         let mainLine = firstParentLine(commits)
         let pullRequests = mainLine.filter { PullRequestCommit(commits[$0]) != nil }.count
-        let pullCounted = "\(pullRequests) of \(mainLine.count) first-parent commit\(mainLine.count == 1 ? "" : "s") "
-            + (pullRequests == 1 ? "is a pull request" : "are pull requests")
+        let pullCounted = "\(pullRequests) of \(mainLine.count) first-parent commit\(mainLine.count == 1 ? "" : "s")"
+        let are = pullRequests == 1 ? "is a pull request" : "are pull requests"
         if pullRequests * 2 > mainLine.count {
-            return ChangelogStyleChoice(detected: .pullRequests, reason: "\(pullCounted) \(since) (squashed 'Title (#12)' or merged)")
+            return ChangelogStyleChoice(detected: .pullRequests, reason: "\(pullCounted) \(since) \(are) (squashed 'Title (#12)' or merged)")
         }
-        return ChangelogStyleChoice(detected: .subjects, reason: "\(counted), and \(pullCounted)")
+        return ChangelogStyleChoice(detected: .subjects, reason: "\(counted), and \(pullCounted) \(are)")
     }
 
     /// The indices of HEAD (`commits[0]`), its first parent, its first parent's first parent, …

@@ -105,7 +105,7 @@ import TestThreads
     @Test func squashMergesAreReadAsPullRequestsWithLinks() throws {
         let repo = try Self.squashHistory()
         let result = try styled(repo, .auto, version: "2.1.0")
-        #expect(result.choice.description == "pull-requests (detected: 3 of 4 first-parent commits are pull requests since v2.0.0 "
+        #expect(result.choice.description == "pull-requests (detected: 3 of 4 first-parent commits since v2.0.0 are pull requests "
             + "(squashed 'Title (#12)' or merged))")
         #expect(result.notes == ["1 first-parent commit is not a pull request and left out (\(try hash(repo, "HEAD~2")) 'Bump the build number'); "
             + "use style subjects to list every commit"])
@@ -126,7 +126,7 @@ import TestThreads
         let repo = try Self.mergeHistory()
         let result = try styled(repo, .auto)
         #expect(result.choice.style == .pullRequests)
-        #expect(result.choice.reason == "2 of 2 first-parent commits are pull requests since v3.0.0 (squashed 'Title (#12)' or merged)")
+        #expect(result.choice.reason == "2 of 2 first-parent commits since v3.0.0 are pull requests (squashed 'Title (#12)' or merged)")
         #expect(result.notes.isEmpty)
         #expect(result.entry.sections.flatMap(\.items).map { "\($0.description) \($0.shortHash)" }
             == ["Share sheet for photos #22", "Offline mode #21"])

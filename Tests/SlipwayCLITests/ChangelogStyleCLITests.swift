@@ -107,6 +107,12 @@ import TestThreads
         try folder.write("lanes/release.yml", "tag-prefix: v\nsteps:\n  - version.bump: { version-file: VERSION, tag-prefix: v }\n")
         let agreeing = try slipway(["validate"], in: folder.path)
         #expect(agreeing.status == 0, "\(agreeing.standardError)")
+        try folder.write("lanes/release.yml", "tag-prefix: v\nsteps:\n  - run: echo hello\n")
+        let unused = try slipway(["validate"], in: folder.path)
+        #expect(unused.status == 0, "\(unused.standardError)")
+        #expect((unused.standardOutput + unused.standardError).contains("lanes/release.yml:1:1: warning: the lane's 'tag-prefix' applies to no step: "
+            + "none of its steps has a 'tag-prefix' option (version.bump and changelog.update do); remove it or add such a step"),
+                "\(unused.standardOutput)\(unused.standardError)")
         try folder.write("lanes/release.yml", "tag-prefix: ${{ env.PREFIX }}\nsteps:\n  - version.bump: { version-file: VERSION }\n")
         let expression = try slipway(["validate"], in: folder.path)
         #expect(expression.status == 2)

@@ -67,6 +67,19 @@ extension LaneValidator {
     }
 }
 
+extension LaneValidator {
+    /// A warning at each lane-level default that no step of the lane takes (`tag-prefix:` in a
+    /// lane without version.bump or changelog.update would otherwise do nothing without a word).
+    static func checkLaneDefaultsAreUsed(_ lane: Lane, kinds: [String: StepKind], diagnostics: inout DiagnosticCollector) {
+        for laneDefault in lane.optionDefaults {
+            let takers = lane.allInvocations.filter { kinds[$0.id]?.description.option(named: laneDefault.name) != nil }
+            guard takers.isEmpty, kinds.count == Set(lane.allInvocations.map(\.id)).count else { continue }
+            diagnostics.warning("the lane's '\(laneDefault.name)' applies to no step: none of its steps has a '\(laneDefault.name)' option "
+                + "(version.bump and changelog.update do); remove it or add such a step", at: laneDefault.location)
+        }
+    }
+}
+
 extension LaneOptionDefault {
     /// "step 'changelog' (changelog.update) sets tag-prefix 'release-' at lanes/release.yml:9:30, but the lane sets
     /// tag-prefix 'v' at lanes/release.yml:1:1; …".

@@ -51,6 +51,7 @@ public struct LaneValidator: Sendable {
         let kinds = await resolveKinds(lane, checkingPlatformsOf: selected, diagnostics: &diagnostics)
         let scope = ReferenceScope(lane: lane, kinds: kinds)
         scope.checkLaneEnvironment(&diagnostics)
+        Self.checkLaneDefaultsAreUsed(lane, kinds: kinds, diagnostics: &diagnostics)
         var available = Set<String>()
         var templates: [String: [Template]] = [:]
         for node in lane.steps + lane.finally {

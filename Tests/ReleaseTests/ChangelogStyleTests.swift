@@ -177,6 +177,40 @@ import TestThreads
             .localizedDescription == "--style is 'commits', which is not one of auto, subjects, pull-requests, conventional; use one of those")
     }
 
+    @Test func aChangelogEntryAsPlainTextForWhatToTest() throws {
+        let file = ChangelogFile(text: """
+            # Changelog
+
+            ## [Unreleased]
+
+            ## [2.1.0](https://gitlab.com/o/r/compare/v2.0.0...v2.1.0) - 2026-09-21
+
+            ### Added
+            - **app:** offline mode ([abc1234](https://gitlab.com/o/r/commit/abc1234def))
+            - Support iOS 18 ([#17](https://gitlab.com/o/r/-/merge_requests/17))
+
+            ### Fixed
+            - crash on launch (abc1234)
+            - See [the guide](https://example.com/guide) (for iPad)
+
+            [2.1.0]: https://gitlab.com/o/r/compare/v2.0.0...v2.1.0
+
+            ## [2.0.0] - 2026-01-01
+            - Older.
+            """, path: "CHANGELOG.md")
+        #expect(file.plainEntry(version: "2.1.0") == """
+            Added:
+            - app: offline mode
+            - Support iOS 18
+
+            Fixed:
+            - crash on launch
+            - See the guide (for iPad)
+            """)
+        #expect(file.plainEntry(version: "v2.0.0") == "- Older.")
+        #expect(file.plainEntry(version: "3.0.0") == nil)
+    }
+
     @Test func pullRequestParsing() throws {
         #expect(PullRequestCommit.squash("Add dark mode (#12)") == PullRequestCommit(number: 12, title: "Add dark mode"))
         #expect(PullRequestCommit.squash("Fix (#12) in the middle") == nil)

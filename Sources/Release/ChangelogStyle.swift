@@ -135,10 +135,12 @@ public struct PullRequestCommit: Sendable, Hashable {
     /// Its title.
     public var title: String
 
-    /// The pull request `commit` carries; nil when it carries none.
+    /// The pull request `commit` carries; nil when it carries none. Besides GitHub's squash and
+    /// merge subjects, GitLab's merges (`Merge branch 'x' into 'main'` with `See merge request
+    /// group/project!12` in the body) and Bitbucket's (`Merged in x (pull request #12)`) count.
     public init?(_ commit: GitCommit) {
         let subject = commit.summary
-        if let parsed = Self.squash(subject) {
+        if let parsed = Self.squash(subject) ?? Self.otherHosts(commit) {
             self = parsed
             return
         }
@@ -154,6 +156,25 @@ public struct PullRequestCommit: Sendable, Hashable {
         let title = body.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
         self.number = number
         self.title = title ?? (branch.isEmpty ? "pull request #\(number)" : branch)
+    }
+
+    /// A GitLab or Bitbucket merge of a merge (pull) request, titled by the first line of its
+    /// body that is not the reference.
+    static func otherHosts(_ commit: GitCommit) -> PullRequestCommit? {
+        let lines = commit.message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let subject = lines.first else { return nil }
+        let body = lines.dropFirst()
+        var number: Int?
+        if subject.hasPrefix("Merge branch '"), let reference = body.first(where: { $0.hasPrefix("See merge request ") }),
+           let bang = reference.lastIndex(of: "!") {
+            number = Int(reference[reference.index(after: bang)...])
+        } else if subject.hasPrefix("Merged in "), subject.hasSuffix(")"), let open = subject.range(of: "(pull request #", options: .backwards) {
+            number = Int(subject[open.upperBound..<subject.index(before: subject.endIndex)])
+        }
+        guard let number, number > 0 else { return nil }
+        let title = body.first { !$0.isEmpty && !$0.hasPrefix("See merge request ") && !$0.hasPrefix("Approved-by:") }
+        return PullRequestCommit(number: number, title: title ?? subject)
     }
 
     /// The pull request of a squash merge's subject, `Title (#12)`; nil for other subjects.

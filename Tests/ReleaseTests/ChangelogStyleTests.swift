@@ -211,6 +211,25 @@ import TestThreads
         #expect(file.plainEntry(version: "3.0.0") == nil)
     }
 
+    @Test func gitLabAndBitbucketMergesArePullRequests() throws {
+        let repo = try GitFixture(prefix: "slipway-style")
+        try repo.commit("Initial version", files: ["main": "0"])
+        try repo.git("tag", "v4.0.0")
+        let merges = [
+            ("widgets", "Merge branch 'widgets' into 'main'", "Home screen widgets\n\nSee merge request example/app!41"),
+            ("sync", "Merged in sync (pull request #7)", "iCloud sync\n\nApproved-by: Someone"),
+        ]
+        for (branch, subject, body) in merges {
+            try repo.git("checkout", "--quiet", "-b", branch)
+            try repo.commit("Work on \(branch)", files: [branch: "1"])
+            try repo.git("checkout", "--quiet", "main")
+            try repo.git("merge", "--quiet", "--no-ff", branch, "-m", subject, "-m", body)
+        }
+        let result = try styled(repo, .auto)
+        #expect(result.choice.style == .pullRequests)
+        #expect(result.entry.sections.flatMap(\.items).map { "\($0.description) \($0.shortHash)" } == ["iCloud sync #7", "Home screen widgets #41"])
+    }
+
     @Test func pullRequestParsing() throws {
         #expect(PullRequestCommit.squash("Add dark mode (#12)") == PullRequestCommit(number: 12, title: "Add dark mode"))
         #expect(PullRequestCommit.squash("Fix (#12) in the middle") == nil)

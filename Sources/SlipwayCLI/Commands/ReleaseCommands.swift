@@ -78,7 +78,9 @@ struct ChangelogCommand: ParsableCommand {
 
             --version prints Slipway's version, as on every command; the release's version is \
             --release-version. Exits 4 when there is nothing to release (no feat, fix, perf or \
-            breaking commit since the tag) and no --release-version is given.
+            breaking commit since the tag) and no --release-version is given; when no commit \
+            since the tag is a Conventional Commit, the version is the next patch and a note on \
+            standard error says so.
             """
     )
 

@@ -18,6 +18,12 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
     case plistKeyMissing(file: String, key: String)
     case invalidTemplate(String, reason: String)
     case noUnreleasedSection(file: String)
+    /// An option (a step option or a flag) whose value is not one of `allowed`.
+    case invalidChoice(option: String, value: String, allowed: [String])
+    /// Two options that do not go together; the text names both and what to do.
+    case optionsConflict(String)
+    /// The changelog file does not exist and the step was not asked to create it.
+    case changelogMissing(file: String)
 
     /// How to release anyway from a lane: the `nothingToRelease` remedy of `version.bump`.
     public static let stepRemedy = "set the step's option 'strategy: patch' (or minor, major)"
@@ -51,6 +57,13 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
             return "the changelog template '\(path)' is invalid: \(reason)"
         case .noUnreleasedSection(let file):
             return "'\(file)' has no '## [Unreleased]' heading; add one (Keep a Changelog format) where new versions should go"
+        case .invalidChoice(let option, let value, let allowed):
+            return "\(option) is '\(value)', which is not one of \(allowed.joined(separator: ", ")); use one of those"
+        case .optionsConflict(let message):
+            return message
+        case .changelogMissing(let file):
+            return "'\(file)' does not exist; set the step's option 'create: true' to start it (Keep a Changelog format) "
+                + "with this release's section, or point 'path' at the project's changelog"
         }
     }
 }

@@ -103,8 +103,8 @@ struct AppStoreReleaseLaneTests {
         #expect(try count("POST /v1/buildBetaNotifications") == 1)
         #expect(state.requests.filter { $0.path.hasSuffix("/relationships/betaGroups") }.count == 1)
         #expect(try fake.stored("_betaGroupLinks").count == 2)
-        #expect(try whatsNew("betaBuildLocalizations") == ["### Added\n- Offline mode."])
-        #expect(try whatsNew("appStoreVersionLocalizations") == ["### Added\n- Offline mode."])
+        #expect(try whatsNew("betaBuildLocalizations") == ["Added:\n- Offline mode."])
+        #expect(try whatsNew("appStoreVersionLocalizations") == ["Added:\n- Offline mode."])
         #expect(state.violations == [])
         for line in key.pemRepresentation.split(separator: "\n") where !line.hasPrefix("-----") {
             #expect(!(first.console + resumed.console + fresh.console).contains(line))

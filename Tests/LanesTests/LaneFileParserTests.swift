@@ -36,7 +36,7 @@ import TestThreads
 
     @Test func unknownTopLevelKeySuggestsTheNearest() {
         let found = problems("description: x\nstep:\n  - run: a\nsteps:\n  - run: b\n")
-        #expect(found == ["lanes/t.yml:2:1: error: unknown key 'step' in lane file. Did you mean 'steps'? Allowed: description, inputs, secrets, env, requires, ci-jobs, steps, finally"])
+        #expect(found == ["lanes/t.yml:2:1: error: unknown key 'step' in lane file. Did you mean 'steps'? Allowed: description, inputs, secrets, env, requires, ci-jobs, steps, finally, tag-prefix"])
     }
 
     @Test func duplicateExplicitStepIDs() {

@@ -71,7 +71,9 @@ import Testing
         let repo = try GitFixture(prefix: "slipway-tags")
         try repo.commit("feat: first", files: ["VERSION": "0.1.0\n"])
         try repo.git("tag", "v0.1.0")
-        try repo.commit("Update the README", files: ["README.md": "hello\n"])
+        // A Conventional Commit that changes nothing users get (with no Conventional Commit at
+        // all, auto bumps patch and says so: ChangelogStyleStepTests).
+        try repo.commit("docs: update the README", files: ["README.md": "hello\n"])
         let before = try Snapshot.of(repo.path)
         do {
             _ = try await bump([:]).run(in: context(repo.path))

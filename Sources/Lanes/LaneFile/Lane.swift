@@ -25,6 +25,8 @@ public struct Lane: Sendable {
     public var steps: [StepNode]
     /// Steps that run after the others, whatever happened (`if: always()` by default).
     public var finally: [StepNode]
+    /// Lane-level option defaults (`tag-prefix:`), also copied into each step's `laneDefaults`.
+    public var optionDefaults: [LaneOptionDefault] = []
 
     /// Every step invocation, main steps then `finally` steps, parallel groups flattened.
     public var allInvocations: [StepInvocation] {
@@ -147,6 +149,9 @@ public struct StepInvocation: Sendable {
     /// `artifacts:`: the files (globs, relative to the project) the step produces, handed to
     /// later jobs by a CI export.
     public var artifacts: [String] = []
+    /// The lane's option defaults (`Lane.optionDefaults`): used for the options the step has
+    /// and does not set.
+    public var laneDefaults: [LaneOptionDefault] = []
 
     /// The name shown in output: `name:` or the id.
     public var displayName: String { name ?? id }

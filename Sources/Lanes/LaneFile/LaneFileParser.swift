@@ -5,7 +5,7 @@ import YAMLSupport
 /// Turns a lane file's text into a `Lane`, collecting every structural problem (unknown keys,
 /// wrong types, bad expressions, duplicate ids) with its line and column.
 public struct LaneFileParser {
-    static let topLevelKeys = ["description", "inputs", "secrets", "env", "requires", "ci-jobs", "steps", "finally"]
+    static let topLevelKeys = ["description", "inputs", "secrets", "env", "requires", "ci-jobs", "steps", "finally"] + LaneOptionDefault.keys
     static let stepKeys = ["id", "name", "if", "timeout", "retry", "continue-on-error", "env", "working-directory", "runs-on", "artifacts"]
     /// The YAML reader, with the wording of lane files.
     static let yamlReader = YAMLReader(documents: "lane files",
@@ -52,11 +52,14 @@ public struct LaneFileParser {
                 }
             case "steps": sawSteps = true; lane.steps = stepList(entry.value, isFinally: false)
             case "finally": lane.finally = stepList(entry.value, isFinally: true)
+            case _ where LaneOptionDefault.keys.contains(entry.key.text):
+                if let value = optionDefault(entry) { lane.optionDefaults.append(value) }
             default: break
             }
         }
         if !sawSteps { diagnostics.error("the lane has no 'steps:'; add a list of steps", at: root.location) }
         assignIDs(&lane)
+        lane.applyOptionDefaults()
         return lane
     }
 

@@ -51,6 +51,7 @@ public struct LaneValidator: Sendable {
         let kinds = await resolveKinds(lane, checkingPlatformsOf: selected, diagnostics: &diagnostics)
         let scope = ReferenceScope(lane: lane, kinds: kinds)
         scope.checkLaneEnvironment(&diagnostics)
+        Self.checkLaneDefaultsAreUsed(lane, kinds: kinds, diagnostics: &diagnostics)
         var available = Set<String>()
         var templates: [String: [Template]] = [:]
         for node in lane.steps + lane.finally {
@@ -135,6 +136,7 @@ public struct LaneValidator: Sendable {
             templates += OptionChecker.check(entry.value, against: spec.type, option: entry.name,
                                              outputs: outputs, diagnostics: &diagnostics)
         }
+        Self.checkLaneDefaults(invocation, entries: entries, diagnostics: &diagnostics)
         for spec in description.options where spec.isRequired && !given.contains(spec.name) {
             diagnostics.error("step '\(invocation.kind)' needs option '\(spec.name)' (\(spec.type)): \(spec.summary)", at: invocation.kindLocation)
         }
@@ -163,10 +165,13 @@ public enum StepOptionsBuilder {
                              evaluate: (Template) throws -> ExpressionValue) throws -> StepOptions {
         var diagnostics = DiagnosticCollector()
         var values: [String: OptionValue] = [:]
+        var locations: [String: SourceLocation] = [:]
         for entry in OptionChecker.entries(of: invocation, description: description, diagnostics: &diagnostics) {
             let type = description.option(named: entry.name)?.type
             values[entry.name] = try OptionChecker.resolve(entry.value, type: type, option: entry.name, evaluate: evaluate)
+            locations[entry.name] = entry.location
         }
+        try LaneOptionDefault.apply(invocation, description: description, to: &values, stepLocations: locations, evaluate: evaluate)
         for spec in description.options where values[spec.name] == nil {
             if let value = spec.defaultValue { values[spec.name] = value }
         }

@@ -97,11 +97,11 @@ public enum EmbeddedTemplates {
         # Release this Swift library: tests, the next version from the commits since the last tag, a
         # CHANGELOG.md section, a release commit and tag pushed to origin, and a GitHub release whose
         # notes are that section. A library ships as source, so nothing is built or archived.
-        # It needs a CHANGELOG.md with a '## [Unreleased]' heading and a token allowed to push and to
-        # write releases. Run it with:
+        # It starts CHANGELOG.md when there is none (create: true) and needs a token allowed to push and
+        # to write releases. Run it with:
         #   GITHUB_TOKEN=... slipway run release --input repository=OWNER/NAME --dry-run
         # (then without --dry-run). The version comes from the tags: the highest of v1.2.3 and 1.2.3
-        # (set tag-prefix on version.bump and changelog.update to choose one scheme).
+        # (set 'tag-prefix: v' or 'tag-prefix: ""' at the top of this lane to choose one scheme).
         description: Test, version, changelog, tag, push and publish a GitHub release
 
         inputs:
@@ -122,7 +122,7 @@ public enum EmbeddedTemplates {
           - swift.test
           - version.bump: { strategy: "${{ inputs.strategy }}" }
             id: version
-          - changelog.update: { version: "${{ steps.version.outputs.version }}" }
+          - changelog.update: { version: "${{ steps.version.outputs.version }}", create: true }
             id: changelog
           - git.commit:
               message: "chore(release): ${{ steps.version.outputs.version }}"

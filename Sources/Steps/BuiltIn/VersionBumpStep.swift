@@ -11,7 +11,7 @@ public struct VersionBumpStep: Step {
         discussion: """
             strategy auto reads the commits since the latest semver tag reachable from HEAD: a \
             breaking change (`feat!:` or a `BREAKING CHANGE:` footer) bumps major, `feat` minor, \
-            `fix`/`perf` patch. Before 1.0.0 a breaking change or feature bumps minor and a fix \
+            `fix`/`perf` patch; when no commit is a Conventional Commit, it bumps patch and says so. Before 1.0.0 a breaking change or feature bumps minor and a fix \
             patch; a pre-release is released without its suffix. Other strategies: major, minor, \
             patch, 'prerelease ID' (1.2.3 → 1.2.4-rc.1 → 1.2.4-rc.2) or an explicit version. \
             Every file is checked before any is written, and a next version whose tag already \
@@ -20,7 +20,7 @@ public struct VersionBumpStep: Step {
             """,
         options: [
             .optional("strategy", .string, default: .string("auto"), "auto, major, minor, patch, 'prerelease ID', or a version such as 1.4.0."),
-            .optional("tag-prefix", .string, "The prefix of release tags. Unset: the latest release is the highest of the v1.2.3 and 1.2.3 tags, and new tags follow its scheme (with a warning when the two disagree); set, only its tags count (\"\" counts both)."),
+            .optional("tag-prefix", .string, "The prefix of release tags. Unset: the lane's tag-prefix, else the latest release is the highest of the v1.2.3 and 1.2.3 tags, and new tags follow its scheme (with a warning when the two disagree); set, only its tags count (\"\" counts both)."),
             .optional("version-file", .string, "A file that holds only the version (e.g. VERSION)."),
             .optional("files", .list(.map(.string)), "Files with the version inside: [{ path, pattern }], the pattern's first capture group is replaced."),
             .optional("info-plists", .list(.string), "Info.plist files: CFBundleShortVersionString (and CFBundleVersion with build-number)."),
@@ -91,17 +91,20 @@ public struct VersionBumpStep: Step {
         }
     }
 
-    func compute(_ context: StepContext) throws -> (ReleasePlanner.State, SemanticVersion) {
+    /// The state, the next version, and the note `auto` gives when it bumped patch for lack of
+    /// Conventional Commits.
+    func compute(_ context: StepContext) throws -> (ReleasePlanner.State, SemanticVersion, String?) {
         let planner = try ReleasePlanner(directory: context.workingDirectory, tagPrefix: tagPrefix)
         let state = try planner.state()
-        let next = try planner.nextVersion(strategy, state: state)
-        try planner.checkTagIsFree(for: next, state: state)
-        return (state, next)
+        let next = try planner.nextVersionExplained(strategy, state: state)
+        try planner.checkTagIsFree(for: next.version, state: state)
+        return (state, next.version, next.note)
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
-        let (state, next) = try compute(context)
+        let (state, next, note) = try compute(context)
         var effects = state.warnings.map { Effect(.check, "warning: " + $0) }
+        if let note { effects.append(Effect(.check, "note: " + note)) }
         effects.append(Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
         for edit in try VersionStamper(fileSystem: context.fileSystem).edits(resolved(context), version: next.description, buildNumber: buildNumber) {
             effects.append(Effect(.write, "write \(next) into \(edit.path)"))
@@ -110,10 +113,11 @@ public struct VersionBumpStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
-        let (state, next) = try compute(context)
+        let (state, next, note) = try compute(context)
         let edits = try VersionStamper(fileSystem: context.fileSystem)
             .stamp(resolved(context), version: next.description, buildNumber: buildNumber)
         for warning in state.warnings { context.events.log(.warning, warning) }
+        if let note { context.events.log(.warning, note) }
         context.events.log(.info, "version \(state.previous?.description ?? "(none)") → \(next)" + (edits.isEmpty ? "" : "; wrote \(edits.map(\.path).joined(separator: ", "))"))
         return ["version": next.description, "previous": state.previous?.description ?? "",
                 "tag": state.tagPrefix + next.description, "previous-tag": state.previousTag ?? ""]

@@ -4,8 +4,8 @@ import Foundation
 import Release
 
 /// Localized texts for testflight.distribute ("What to Test") and appstore.submit ("What's
-/// New"): a map of locale → text, or by default the CHANGELOG entry of the version for each of
-/// `locales`.
+/// New"): a map of locale → text, or by default the CHANGELOG entry of the version, as plain
+/// text (`ChangelogFile.plainEntry`), for each of `locales`.
 struct AppStoreNotes {
     /// The map option's name (`what-to-test`, `release-notes`).
     let option: String
@@ -73,7 +73,8 @@ struct AppStoreNotes {
             context.events.log(.info, "no \(field): \(path) does not exist")
             return [:]
         }
-        guard let entry = ChangelogFile(text: try context.fileSystem.readText(resolved), path: path).entry(version: version) else {
+        // Plain text: neither field shows Markdown, nor should testers see commit hashes.
+        guard let entry = ChangelogFile(text: try context.fileSystem.readText(resolved), path: path).plainEntry(version: version) else {
             context.events.log(.warning, "no \(field): \(path) has no entry for \(version)")
             return [:]
         }

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Basics
+import Foundation
+import Release
+
+extension ChangelogCommand {
+    /// What `--format` can be.
+    enum Format: String, CaseIterable {
+        case markdown, text
+    }
+
+    /// `--style`, `--merge-commits` and `--format`, checked.
+    func parsedChoices() throws -> (style: ChangelogStyle, merges: MergeCommits?, format: Format) {
+        let style = try ChangelogStyle(parsing: self.style, option: "--style")
+        let merges = try mergeCommits.map { try MergeCommits(parsing: $0, option: "--merge-commits") }
+        if merges != nil, style != .auto, style != .subjects {
+            throw ReleaseError.optionsConflict("--merge-commits applies to --style subjects only, not --style \(style.rawValue); "
+                                  + "remove --merge-commits or use --style subjects")
+        }
+        guard let format = Format(rawValue: self.format) else {
+            throw ReleaseError.invalidChoice(option: "--format", value: self.format, allowed: Format.allCases.map(\.rawValue))
+        }
+        return (style, merges, format)
+    }
+}
+
+/// What `slipway changelog` prints: the section on standard output; the style, why, and notes
+/// on standard error (or everything as one JSON object with `--json`).
+struct ChangelogOutput {
+    let version: ReleasePlanner.NextVersion
+    let styled: ReleasePlanner.StyledEntry
+    let markdown: String
+
+    var text: String { ChangelogRenderer.plainText(styled.entry) }
+
+    /// The `--json` object.
+    struct Payload: Encodable {
+        var version: String
+        var style: String
+        var detected: Bool
+        var reason: String
+        var notes: [String]
+        var markdown: String
+        var text: String
+    }
+
+    var payload: Payload {
+        Payload(version: version.version.description, style: styled.choice.style.rawValue, detected: styled.choice.isDetected,
+                reason: styled.choice.reason, notes: [version.note].compactMap { $0 } + styled.notes, markdown: markdown, text: text)
+    }
+
+    func write(to env: CommandEnvironment, json asJSON: Bool, format: ChangelogCommand.Format) throws {
+        if asJSON {
+            env.print(String(decoding: try JSONFormatting.encoder().encode(payload), as: UTF8.self))
+            return
+        }
+        if let note = version.note { env.standardError.write(env.style.paint("note: ", .yellow) + note + "\n") }
+        var line = "changelog style: \(styled.choice)"
+        if styled.choice.isDetected { line += "; choose one with --style" }
+        env.standardError.write(line + "\n")
+        for note in styled.notes { env.standardError.write(env.style.paint("note: ", .yellow) + note + "\n") }
+        env.standardOutput.write(format == .text ? text : markdown)
+    }
+}

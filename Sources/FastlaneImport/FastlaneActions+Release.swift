@@ -186,11 +186,22 @@ extension LaneBuilder {
            let since = value(first, statement: statement) {
             options.append(DraftPair("since", since))
         }
-        for key in ["merge_commit_filtering", "pretty", "date_format", "commits_count", "tag_match_pattern", "quiet", "include_merges"]
-        where call.argument(key) != nil {
-            skipArgument(call.name, key, statement, "changelog.update groups commits itself; see its options")
+        // fastlane lists every commit subject: the subjects style, with its merge filtering.
+        options.append(DraftPair("style", .string("subjects")))
+        let filters = ["exclude_merges": "exclude", "include_merges": "include", "only_include_merges": "only"]
+        if let filter = call.argument("merge_commit_filtering")?.text, let mapped = filters[filter] {
+            options.append(DraftPair("merge-commits", .string(mapped)))
+        } else if case .bool(let include)? = call.argument("include_merges") {
+            options.append(DraftPair("merge-commits", .string(include ? "include" : "exclude")))
+        } else if call.argument("merge_commit_filtering") != nil {
+            skipArgument(call.name, "merge_commit_filtering", statement, "not exclude_merges, include_merges or only_include_merges")
         }
-        differ("changelog_from_git_commits returns text; changelog.update writes it as a CHANGELOG.md section, which testflight.distribute reads as What to Test")
+        options.append(DraftPair("create", .bool(true)))
+        for key in ["pretty", "date_format", "commits_count", "tag_match_pattern", "quiet", "path", "match_lightweight_tag"]
+        where call.argument(key) != nil {
+            skipArgument(call.name, key, statement, "changelog.update lists each commit's subject with its short hash; see its options")
+        }
+        differ("changelog_from_git_commits returns text; changelog.update writes it as a CHANGELOG.md section (style: subjects), which testflight.distribute reads as What to Test")
         add("changelog.update", id: "changelog", options, from: statement)
     }
 

@@ -33,7 +33,7 @@ import Xcode
               increment_build_number(build_number: latest_testflight_build_number + 1)
               scan(devices: ["iPhone 15 (17.2)"], only_testing: "AppTests")
               gym(scheme: "App", export_method: "app-store", output_directory: "build")
-              notes = changelog_from_git_commits
+              notes = changelog_from_git_commits(merge_commit_filtering: "only_include_merges")
               pilot(changelog: notes, groups: ["QA"])
               commit_version_bump(message: "Bump")
               add_git_tag(tag: "v1")
@@ -73,6 +73,10 @@ import Xcode
             DraftPair("method", .string("app-store-connect")),
             DraftPair("team-id", .string("ABCDE12345")),
             DraftPair("signing", .string("${{ steps.signing }}")),
+        ])
+        #expect(try step("changelog.update").options == [
+            DraftPair("version", .string("${{ steps.version.outputs.version }}")), DraftPair("style", .string("subjects")),
+            DraftPair("merge-commits", .string("only")), DraftPair("create", .bool(true)),
         ])
         #expect(try step("appstore.upload").option("ipa") == .string("${{ steps.export.outputs.path }}"))
         #expect(try step("testflight.distribute").option("changelog") == .string("CHANGELOG.md"))

@@ -52,11 +52,16 @@ import TestThreads
         }
     }
 
-    @Test func buildSettingReferencesAreLeftAlone() throws {
+    /// A value that mixes text and a build setting was skipped without a word before: now it is
+    /// an error naming the file and key, and nothing is written.
+    @Test func buildSettingExpressionsAreRefused() throws {
         let folder = try TemporaryDirectory()
-        let text = plist.replacingOccurrences(of: "<string>1.2.3</string>", with: "<string>$(MARKETING_VERSION)</string>")
+        let text = plist.replacingOccurrences(of: "<string>1.2.3</string>", with: "<string>1.$(MINOR)</string>")
         try folder.write("Info.plist", text)
-        let edits = try VersionStamper(fileSystem: LocalFileSystem()).edits([.infoPlist(path: folder.path + "/Info.plist")], version: "2.0.0", buildNumber: nil)
-        #expect(edits.first?.text == text)
+        let before = try Snapshot.of(folder.path)
+        #expect(throws: ReleaseError.versionLocations(["'Info.plist': CFBundleShortVersionString is '1.$(MINOR)', an expression slipway cannot write; make it a literal value, or exactly $(MARKETING_VERSION)"])) {
+            try VersionStamper(fileSystem: LocalFileSystem(), root: folder.path).stamp([.infoPlist(path: folder.path + "/Info.plist")], version: "2.0.0", buildNumber: nil)
+        }
+        #expect(try Snapshot.of(folder.path) == before)
     }
 }

@@ -160,6 +160,20 @@ import TestThreads
             """)
     }
 
+    @Test func includeDepthAndFileSizeAreBounded() throws {
+        let folder = try TemporaryDirectory()
+        for index in 0..<20 { _ = try folder.write("Chain/\(index).xcconfig", "#include \"\(index + 1).xcconfig\"\n") }
+        _ = try folder.write("Chain/20.xcconfig", "MARKETING_VERSION = 1.2.0\n")
+        _ = try folder.write("Big.xcconfig", "// padding\n" + String(repeating: "A = 1\n", count: 200_000) + "MARKETING_VERSION = 1.2.0\n")
+        let project = try VersionedXcodeProject.write(targets: [.init("Deep", xcconfig: "Chain/0.xcconfig"), .init("Big", xcconfig: "Big.xcconfig")], in: folder.path)
+        try expectRefusal(folder, [.xcodeproj(path: project, targets: nil)], """
+            'Chain/15.xcconfig:1': #include "16.xcconfig" nests includes more than 16 files deep; flatten the #include chain
+            'Big.xcconfig' is larger than 1024 KiB; slipway does not read an .xcconfig this large
+            '\(project)/project.pbxproj': targets 'Deep', 'Big' have no MARKETING_VERSION in any build configuration or .xcconfig file (its own or the project's); add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option
+            '\(project)/project.pbxproj': targets 'Deep', 'Big' have no CURRENT_PROJECT_VERSION in any build configuration or .xcconfig file (its own or the project's); add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option
+            """)
+    }
+
     @Test func anXcconfigOutsideTheRootIsRefused() throws {
         let outer = try TemporaryDirectory()
         _ = try outer.write("Shared/Version.xcconfig", "MARKETING_VERSION = 1.2.0\n")

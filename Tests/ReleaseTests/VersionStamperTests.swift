@@ -36,6 +36,25 @@ import TestThreads
                 == plist.replacingOccurrences(of: "1.2.3", with: "1.3.0").replacingOccurrences(of: "<string>42<", with: "<string>43<"))
     }
 
+    @Test func thePlanListsEveryFileAndKey() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("VERSION", "1.2.3\n")
+        try folder.write("Sources/Version.swift", "enum V {\n    static let current = \"1.2.3\"\n}\n")
+        try folder.write("App/Info.plist", plist)
+        let plan = try VersionStamper(fileSystem: LocalFileSystem(), root: folder.path).plan([
+            .versionFile(path: folder.path + "/VERSION"),
+            .pattern(path: folder.path + "/Sources/Version.swift", pattern: #"static let current = "(.*)""#),
+            .infoPlist(path: folder.path + "/App/Info.plist"),
+        ], version: "1.3.0", buildNumber: "43")
+        #expect(plan.changes.map(\.description) == [
+            "VERSION 1.2.3 -> 1.3.0",
+            "Sources/Version.swift:2 1.2.3 -> 1.3.0",
+            "App/Info.plist CFBundleShortVersionString 1.2.3 -> 1.3.0",
+            "App/Info.plist CFBundleVersion 42 -> 43",
+        ])
+        #expect(plan.files == ["VERSION", "Sources/Version.swift", "App/Info.plist"])
+    }
+
     @Test func problemsAreFoundBeforeAnythingIsWritten() throws {
         let folder = try TemporaryDirectory()
         try folder.write("Version.swift", "let other = 1\n")

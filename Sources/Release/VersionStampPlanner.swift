@@ -54,8 +54,12 @@ struct VersionStampPlanner {
     }
 
     /// MARKETING_VERSION (and CURRENT_PROJECT_VERSION) of the named targets, where defined.
-    mutating func stampProject(targets names: [String]?, settings: [(key: String, value: String)]) throws {
+    mutating func stampProject(path: String, targets names: [String]?, settings: [(key: String, value: String)]) throws {
         guard var locator else { return }
+        guard ProjectFile(path: path).pbxprojPath == locator.file.pbxprojPath else {
+            problem("'\(paths.display(path))': one version stamp writes one Xcode project, and '\(paths.display(locator.file.pbxprojPath))' comes first; use one step per project")
+            return
+        }
         defer { self.locator = locator }
         let selected = try locator.project.configurations(targets: names).filter { $0.targetName != nil }
         for (key, value) in settings {

@@ -58,10 +58,10 @@ public struct VersionStamper: Sendable {
                 var values = [(key: "CFBundleShortVersionString", value: version)]
                 if let buildNumber { values.append(("CFBundleVersion", buildNumber)) }
                 try planner.stampPlist(path, values: values)
-            case .xcodeproj(_, let targets):
+            case .xcodeproj(let path, let targets):
                 var settings = [(key: "MARKETING_VERSION", value: version)]
                 if let buildNumber { settings.append(("CURRENT_PROJECT_VERSION", buildNumber)) }
-                try planner.stampProject(targets: targets, settings: settings)
+                try planner.stampProject(path: path, targets: targets, settings: settings)
             }
         }
         return try planner.finish()

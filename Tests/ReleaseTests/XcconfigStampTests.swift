@@ -214,6 +214,15 @@ import TestThreads
             """)
     }
 
+    @Test func twoProjectsInOneStampAreRefused() throws {
+        let folder = try TemporaryDirectory()
+        let first = try VersionedXcodeProject.write(targets: [.init("App", settings: [("MARKETING_VERSION", "1.2.0"), ("CURRENT_PROJECT_VERSION", "1")])], in: folder.path + "/A")
+        let second = try VersionedXcodeProject.write(targets: [.init("App", settings: [("MARKETING_VERSION", "1.2.0"), ("CURRENT_PROJECT_VERSION", "1")])], in: folder.path + "/B")
+        try expectRefusal(folder, [.xcodeproj(path: first, targets: nil), .xcodeproj(path: second, targets: nil)], """
+            'B/App.xcodeproj': one version stamp writes one Xcode project, and 'A/App.xcodeproj/project.pbxproj' comes first; use one step per project
+            """)
+    }
+
     @Test func aPlistSettingWithoutAProjectIsAnError() throws {
         let folder = try TemporaryDirectory()
         let plistPath = try folder.write("App/Info.plist", "<plist><dict><key>CFBundleShortVersionString</key><string>$(MARKETING_VERSION)</string><key>CFBundleVersion</key><string>7</string></dict></plist>")

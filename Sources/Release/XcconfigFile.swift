@@ -105,6 +105,11 @@ struct XcconfigFile: Sendable {
             valueEnd -= 1
             while valueEnd > cursor && isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
         }
+        // A quoted value keeps its quotes: only what is inside them is the value to replace.
+        if valueEnd - cursor >= 2 && bytes[cursor] == UInt8(ascii: "\"") && bytes[valueEnd - 1] == UInt8(ascii: "\"") {
+            cursor += 1
+            valueEnd -= 1
+        }
         return .assignment(Assignment(line: line, key: key, conditions: conditions, value: text(bytes, cursor, valueEnd), start: cursor, end: valueEnd))
     }
 }

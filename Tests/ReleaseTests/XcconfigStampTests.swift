@@ -103,6 +103,15 @@ import TestThreads
         #expect(plan.edits.first?.text == "MARKETING_VERSION = 1.3.0\nMARKETING_VERSION[sdk=iphoneos*] = 1.3.0\nMARKETING_VERSION[sdk=macosx*][arch=arm64] = 1.3.0 // Catalyst\n")
     }
 
+    @Test func quotesAndTabsAroundAValueAreKept() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("Version.xcconfig", "MARKETING_VERSION\t=\t\"1.2.0\" ;\t// quoted\r\nCURRENT_PROJECT_VERSION=41\r\n")
+        let project = try VersionedXcodeProject.write(targets: [.init("App", xcconfig: "Version.xcconfig")], in: folder.path)
+        let plan = try plan([.xcodeproj(path: project, targets: nil)], root: folder.path)
+        #expect(plan.changes.map(\.description) == ["Version.xcconfig:1 MARKETING_VERSION 1.2.0 -> 1.3.0", "Version.xcconfig:2 CURRENT_PROJECT_VERSION 41 -> 42"])
+        #expect(plan.edits.first?.text == "MARKETING_VERSION\t=\t\"1.3.0\" ;\t// quoted\r\nCURRENT_PROJECT_VERSION=42\r\n")
+    }
+
     @Test func aReferenceToAnotherSettingIsFollowed() throws {
         let folder = try TemporaryDirectory()
         _ = try folder.write("Version.xcconfig", "APP_VERSION = 1.2.0\nMARKETING_VERSION = $(APP_VERSION)\n")

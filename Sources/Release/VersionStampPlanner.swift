@@ -108,7 +108,7 @@ struct VersionStampPlanner {
             problem("'\(shown)': \(key) is '\(old)', a build setting; add the step's option 'xcodeproj' (the project whose targets use this Info.plist) so that \(setting) is written where the project defines it")
             return
         }
-        let users = configurations(using: path, in: locator)
+        let users = configurations(using: path, in: &locator)
         let projectName = paths.display(ProjectPath.parent(locator.file.pbxprojPath))
         guard !users.isEmpty else {
             problem("'\(shown)': \(key) is '\(old)', but no target of '\(projectName)' has this file as INFOPLIST_FILE, so it is not known whose \(setting) it means; set INFOPLIST_FILE in the target's build settings, or list the Info.plist that target uses")
@@ -127,15 +127,13 @@ struct VersionStampPlanner {
         problems = locator.problems.filter { !problems.contains($0) } + problems
     }
 
-    /// The target configurations whose INFOPLIST_FILE (theirs, or the project's) is `plist`.
-    private func configurations(using plist: String, in locator: XcodeSettingLocator) -> [OwnedConfiguration] {
-        let project = locator.project
+    /// The target configurations whose INFOPLIST_FILE (from any level: theirs, their xcconfig,
+    /// the project's) is `plist`.
+    private func configurations(using plist: String, in locator: inout XcodeSettingLocator) -> [OwnedConfiguration] {
         let wanted = ConfinedPaths.realPath(of: plist, in: fileSystem)
-        let projectConfigurations = project.rootObjectID.map { project.buildConfigurations(of: $0) } ?? []
         var result: [OwnedConfiguration] = []
-        for owned in (try? project.configurations(targets: nil)) ?? [] {
-            let fallback = projectConfigurations.first { $0.name == owned.configuration.name }
-            guard var value = owned.configuration.buildSettings["INFOPLIST_FILE"]?.string ?? fallback?.buildSettings["INFOPLIST_FILE"]?.string else { continue }
+        for owned in (try? locator.project.configurations(targets: nil)) ?? [] {
+            guard var value = locator.peek("INFOPLIST_FILE", in: owned) else { continue }
             for prefix in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/", "$(SOURCE_ROOT)/"] where value.hasPrefix(prefix) {
                 value = String(value.dropFirst(prefix.count))
             }

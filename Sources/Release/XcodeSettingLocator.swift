@@ -52,8 +52,24 @@ struct XcodeSettingLocator {
         pbxprojLines = pbxprojText.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
+    /// While set, problems are not recorded (and chains not cached): `peek` looks without judging.
+    private var quiet = false
+
     mutating func problem(_ message: String) {
-        if !problems.contains(message) { problems.append(message) }
+        if !quiet && !problems.contains(message) { problems.append(message) }
+    }
+
+    /// The value of `key` for one configuration as far as the files can be read (the last
+    /// unconditional assignment at the highest level), recording no problem: for finding which
+    /// targets use an Info.plist, where a target that is not written must not fail the stamp.
+    mutating func peek(_ key: String, in owned: OwnedConfiguration) -> String? {
+        let saved = (quiet, chains)
+        quiet = true
+        defer { (quiet, chains) = saved }
+        for level in levels(of: owned) {
+            if let site = assignments(of: key, at: level).unconditional.last(where: { !Self.isInherited($0.value) }) { return site.value }
+        }
+        return nil
     }
 
     /// Where `key` is defined for one target configuration: every site to write (an

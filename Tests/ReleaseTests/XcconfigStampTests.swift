@@ -139,6 +139,21 @@ import TestThreads
         #expect(try String(contentsOfFile: folder.path + "/Config/Version.xcconfig", encoding: .utf8) == "MARKETING_VERSION = 1.3.0\nCURRENT_PROJECT_VERSION = 42\n")
     }
 
+    /// INFOPLIST_FILE set in an xcconfig counts; a target whose base xcconfig is missing but
+    /// that is not written does not fail the stamp.
+    @Test func infoPlistFileFromAnXcconfigIsFound() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("Config/App.xcconfig", "INFOPLIST_FILE = $(SRCROOT)/App/Info.plist\nMARKETING_VERSION = 1.2.0\n")
+        let plistPath = try folder.write("App/Info.plist", "<plist><dict><key>CFBundleShortVersionString</key><string>$(MARKETING_VERSION)</string></dict></plist>\n")
+        let project = try VersionedXcodeProject.write(targets: [
+            .init("App", xcconfig: "Config/App.xcconfig"), .init("Tests", xcconfig: "Pods/Pods-Tests.xcconfig"),
+        ], in: folder.path)
+        let plan = try plan([.infoPlist(path: plistPath)] + [.xcodeproj(path: project, targets: ["App"])], root: folder.path, build: nil)
+        #expect(plan.changes.map(\.description) == [
+            "Config/App.xcconfig:2 MARKETING_VERSION 1.2.0 -> 1.3.0 (for App/Info.plist CFBundleShortVersionString = $(MARKETING_VERSION))",
+        ])
+    }
+
     @Test func aMissingIncludeIsAnError() throws {
         let folder = try TemporaryDirectory()
         let project = try appWithExtensions(folder)

@@ -31,7 +31,7 @@ public struct VersionBumpStep: Step {
             .optional("files", .list(.map(.string)), "Files with the version inside: [{ path, pattern }], the pattern's first capture group is replaced."),
             .optional("info-plists", .list(.string), "Info.plist files: CFBundleShortVersionString (and CFBundleVersion with build-number); a value $(MARKETING_VERSION) writes that build setting where it is defined (needs xcodeproj)."),
             .optional("xcodeproj", .string, "An Xcode project: MARKETING_VERSION (and CURRENT_PROJECT_VERSION with build-number) written where each target configuration defines it: its build settings, its .xcconfig (through #include), or the project's."),
-            .optional("targets", .list(.string), "With xcodeproj: only these targets (default: all). Each must define the setting."),
+            .optional("targets", .list(.string), "With xcodeproj: only these targets (default: all). Each must define the setting at some level (its settings, its .xcconfig, the project's)."),
             .optional("build-number", .string, "The build number for CFBundleVersion and CURRENT_PROJECT_VERSION."),
         ],
         outputs: [

@@ -16,6 +16,9 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
     case invalidPattern(String, reason: String)
     case settingMissing(file: String, setting: String, targets: [String])
     case plistKeyMissing(file: String, key: String)
+    /// Values a version stamp cannot write (xcconfig outside the project, missing include,
+    /// cycle, expression, ...): every problem found, each naming its file:line and what to do.
+    case versionLocations([String])
     case invalidTemplate(String, reason: String)
     case noUnreleasedSection(file: String)
     /// An option (a step option or a flag) whose value is not one of `allowed`.
@@ -50,9 +53,11 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
         case .invalidPattern(let pattern, let reason):
             return "the version pattern '\(pattern)' is not a valid regular expression: \(reason)"
         case .settingMissing(let file, let setting, let targets):
-            return "'\(file)': \(targets.count == 1 ? "target" : "targets") \(targets.map { "'\($0)'" }.joined(separator: ", ")) \(targets.count == 1 ? "has" : "have") no \(setting) in any build configuration; add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option"
+            return "'\(file)': \(targets.count == 1 ? "target" : "targets") \(targets.map { "'\($0)'" }.joined(separator: ", ")) \(targets.count == 1 ? "has" : "have") no \(setting) in any build configuration or .xcconfig file (its own or the project's); add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option"
         case .plistKeyMissing(let file, let key):
             return "'\(file)' has no <key>\(key)</key> with a <string> value; add it or remove the file from the step"
+        case .versionLocations(let problems):
+            return problems.joined(separator: "\n")
         case .invalidTemplate(let path, let reason):
             return "the changelog template '\(path)' is invalid: \(reason)"
         case .noUnreleasedSection(let file):

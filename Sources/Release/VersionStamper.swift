@@ -3,7 +3,8 @@ import Foundation
 import PBXProj
 
 /// Writes a version where a project keeps it: a VERSION file, a constant in a source file found
-/// by a regular expression, or Info.plist keys. Each edit changes only the version's characters.
+/// by a regular expression, Info.plist keys, or an Xcode project's build settings wherever they
+/// are defined (pbxproj or `.xcconfig`). Each edit changes only the version's characters.
 public struct VersionStamper: Sendable {
     /// One place to write.
     public enum Target: Sendable, Hashable {
@@ -11,56 +12,64 @@ public struct VersionStamper: Sendable {
         case versionFile(path: String)
         /// The first capture group of `pattern`'s first match is replaced by the version.
         case pattern(path: String, pattern: String)
-        /// `CFBundleShortVersionString` (and `CFBundleVersion` when a build number is given).
+        /// `CFBundleShortVersionString` (and `CFBundleVersion` when a build number is given); a
+        /// value `$(SETTING)` writes SETTING where the project defines it (needs `.xcodeproj`).
         case infoPlist(path: String)
         /// `MARKETING_VERSION` (and `CURRENT_PROJECT_VERSION` with a build number) in the build
-        /// configurations of the named targets (nil: all) of an Xcode project, as minimal edits.
+        /// configurations of the named targets (nil: all) of an Xcode project, written where each
+        /// configuration gets it (pbxproj or `.xcconfig`), as minimal edits.
         case xcodeproj(path: String, targets: [String]?)
     }
 
     let fileSystem: any FileSystem
+    /// The folder that xcconfig files (and their includes) must stay inside, links followed;
+    /// nil: the folder holding the Xcode project.
+    let root: String?
 
-    /// A stamper writing through `fileSystem`.
-    public init(fileSystem: any FileSystem) {
+    /// A stamper writing through `fileSystem`; `root` bounds which xcconfig files a project may
+    /// make it read and write (the checkout is untrusted).
+    public init(fileSystem: any FileSystem, root: String? = nil) {
         self.fileSystem = fileSystem
+        self.root = root
     }
 
-    /// The new contents of each target's file (nothing is written): validates everything first,
-    /// so that a problem in the third file leaves the first two untouched.
-    public func edits(_ targets: [Target], version: String, buildNumber: String?) throws -> [(path: String, text: String)] {
-        var edits: [(String, String)] = []
+    /// Every value the stamp writes and each file's new text (nothing is written). For an Xcode
+    /// project, MARKETING_VERSION and CURRENT_PROJECT_VERSION are written where each selected
+    /// target configuration really gets them: its own settings, its base `.xcconfig` (through
+    /// `#include`s), or the project's; an Info.plist value `$(SETTING)` writes SETTING there.
+    /// Everything is checked before any text is built, so that a problem in the third file
+    /// leaves the first two untouched.
+    /// - Throws: `ReleaseError.versionLocations` listing every value that cannot be written
+    ///   (file:line and what to do); `.plistKeyMissing`, `.patternNotFound`, `.invalidPattern`;
+    ///   read and parse errors.
+    public func plan(_ targets: [Target], version: String, buildNumber: String?) throws -> VersionStampPlan {
+        var planner = try VersionStampPlanner(fileSystem: fileSystem, root: root, targets: targets)
         for target in targets {
             switch target {
             case .versionFile(let path):
-                edits.append((path, version + "\n"))
+                let old = ((try? fileSystem.readText(path)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                planner.setText(version + "\n", of: path)
+                planner.changes.append(VersionChange(file: planner.paths.display(path), old: old, new: version))
             case .pattern(let path, let pattern):
-                edits.append((path, try replacingPattern(pattern, in: try fileSystem.readText(path), path: path, with: version)))
+                let (text, old, line) = try replacingPattern(pattern, in: try fileSystem.readText(path), path: path, with: version)
+                planner.setText(text, of: path)
+                planner.changes.append(VersionChange(file: planner.paths.display(path), line: line, old: old, new: version))
             case .infoPlist(let path):
-                var text = try fileSystem.readText(path)
-                text = try Self.setPlistString("CFBundleShortVersionString", to: version, in: text, path: path)
-                if let buildNumber { text = try Self.setPlistString("CFBundleVersion", to: buildNumber, in: text, path: path) }
-                edits.append((path, text))
+                var values = [(key: "CFBundleShortVersionString", value: version)]
+                if let buildNumber { values.append(("CFBundleVersion", buildNumber)) }
+                try planner.stampPlist(path, values: values)
             case .xcodeproj(let path, let targets):
-                edits.append(try xcodeprojEdit(path: path, targets: targets, version: version, buildNumber: buildNumber))
+                var settings = [(key: "MARKETING_VERSION", value: version)]
+                if let buildNumber { settings.append(("CURRENT_PROJECT_VERSION", buildNumber)) }
+                try planner.stampProject(path: path, targets: targets, settings: settings)
             }
         }
-        return edits
+        return try planner.finish()
     }
 
-    /// The project's new text with the version settings changed in every configuration that
-    /// defines them; a selected target that defines MARKETING_VERSION nowhere is an error
-    /// naming it (agvtool would silently skip it).
-    func xcodeprojEdit(path: String, targets: [String]?, version: String, buildNumber: String?) throws -> (String, String) {
-        let file = ProjectFile(path: path)
-        var project = try PBXProject(bytes: try fileSystem.read(file.pbxprojPath), projectName: file.projectName)
-        var settings = [("MARKETING_VERSION", version)]
-        if let buildNumber { settings.append(("CURRENT_PROJECT_VERSION", buildNumber)) }
-        for (key, value) in settings {
-            let lacking = try project.targetsLacking(buildSetting: key, targets: targets)
-            if !lacking.isEmpty { throw ReleaseError.settingMissing(file: file.pbxprojPath, setting: key, targets: lacking) }
-            try project.setBuildSetting(key, to: value, targets: targets)
-        }
-        return (file.pbxprojPath, String(decoding: try project.serialized(), as: UTF8.self))
+    /// The new contents of each target's file (nothing is written): `plan(_:version:buildNumber:)`'s edits.
+    public func edits(_ targets: [Target], version: String, buildNumber: String?) throws -> [(path: String, text: String)] {
+        try plan(targets, version: version, buildNumber: buildNumber).edits
     }
 
     /// Writes the edits, each atomically.
@@ -70,10 +79,11 @@ public struct VersionStamper: Sendable {
 
     /// Works out the edits and writes them, holding the lock of every Xcode project among
     /// `targets` from before it is read until it is written, so that a sync or another
-    /// command editing the same project cannot interleave. Returns the edits written.
+    /// command editing the same project cannot interleave. Returns the plan written.
     /// - Throws: `LockError.busy` (nothing written) when another process works on one of the
-    ///   projects; what `edits(_:version:buildNumber:)` and `apply(_:)` throw.
-    public func stamp(_ targets: [Target], version: String, buildNumber: String?) throws -> [(path: String, text: String)] {
+    ///   projects; what `plan(_:version:buildNumber:)` and `apply(_:)` throw.
+    @discardableResult
+    public func stamp(_ targets: [Target], version: String, buildNumber: String?) throws -> VersionStampPlan {
         var locks: [ExclusiveLock] = []
         defer { for lock in locks { lock.release() } }
         var projects: [String] = []
@@ -83,12 +93,13 @@ public struct VersionStamper: Sendable {
             projects.append(pbxproj)
             if let lock = try ExclusiveLock.acquireProject(pbxproj: pbxproj) { locks.append(lock) }
         }
-        let edits = try edits(targets, version: version, buildNumber: buildNumber)
-        try apply(edits)
-        return edits
+        let plan = try plan(targets, version: version, buildNumber: buildNumber)
+        try apply(plan.edits)
+        return plan
     }
 
-    func replacingPattern(_ pattern: String, in text: String, path: String, with version: String) throws -> String {
+    /// The text with the pattern's first group replaced, the group's old text, and its line.
+    func replacingPattern(_ pattern: String, in text: String, path: String, with version: String) throws -> (String, String, Int) {
         let expression: NSRegularExpression
         do {
             expression = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
@@ -102,20 +113,20 @@ public struct VersionStamper: Sendable {
         guard let match = expression.firstMatch(in: text, range: range), let group = Range(match.range(at: 1), in: text) else {
             throw ReleaseError.patternNotFound(file: path, pattern: pattern)
         }
-        return text.replacingCharacters(in: group, with: version)
+        let line = text[..<group.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        return (text.replacingCharacters(in: group, with: version), String(text[group]), line)
     }
 
-    /// Replaces the `<string>` value that follows `<key>KEY</key>` in an XML property list,
-    /// keeping all other bytes. A value that refers to a build setting (`$(MARKETING_VERSION)`)
-    /// is left alone: the project file holds the real value.
-    static func setPlistString(_ key: String, to value: String, in text: String, path: String) throws -> String {
-        guard let keyRange = text.range(of: "<key>\(key)</key>") else { throw ReleaseError.plistKeyMissing(file: path, key: key) }
+    /// The range and text of the `<string>` value that follows `<key>KEY</key>` in an XML
+    /// property list, or nil when there is none.
+    static func plistString(_ key: String, in text: String) -> (Range<String.Index>, String)? {
+        guard let keyRange = text.range(of: "<key>\(key)</key>") else { return nil }
         let rest = text[keyRange.upperBound...]
         guard let open = rest.range(of: "<string>"), rest[rest.startIndex..<open.lowerBound].allSatisfy(\.isWhitespace),
               let close = rest.range(of: "</string>", range: open.upperBound..<rest.endIndex)
-        else { throw ReleaseError.plistKeyMissing(file: path, key: key) }
-        if rest[open.upperBound..<close.lowerBound].hasPrefix("$(") { return text }
-        let escaped = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        return text.replacingCharacters(in: open.upperBound..<close.lowerBound, with: escaped)
+        else { return nil }
+        let range = open.upperBound..<close.lowerBound
+        let value = String(text[range]).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        return (range, value)
     }
 }

@@ -399,7 +399,7 @@ import TestThreads
         try commit(fixture, "chore: add the Xcode project")
         let (before, state) = (try files(fixture), try gitState(fixture))
         try await runExpectingFailure(fixture, failing: "version", message:
-            "'\(fixture.path)/App.xcodeproj/project.pbxproj': target 'App' has no MARKETING_VERSION in any build configuration; "
+            "'\(fixture.path)/App.xcodeproj/project.pbxproj': target 'App' has no MARKETING_VERSION in any build configuration or .xcconfig file (its own or the project's); "
             + "add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option")
         #expect(try files(fixture) == before)
         #expect(try gitState(fixture) == state)

@@ -36,6 +36,25 @@ import TestThreads
                 == plist.replacingOccurrences(of: "1.2.3", with: "1.3.0").replacingOccurrences(of: "<string>42<", with: "<string>43<"))
     }
 
+    @Test func thePlanListsEveryFileAndKey() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("VERSION", "1.2.3\n")
+        try folder.write("Sources/Version.swift", "enum V {\n    static let current = \"1.2.3\"\n}\n")
+        try folder.write("App/Info.plist", plist)
+        let plan = try VersionStamper(fileSystem: LocalFileSystem(), root: folder.path).plan([
+            .versionFile(path: folder.path + "/VERSION"),
+            .pattern(path: folder.path + "/Sources/Version.swift", pattern: #"static let current = "(.*)""#),
+            .infoPlist(path: folder.path + "/App/Info.plist"),
+        ], version: "1.3.0", buildNumber: "43")
+        #expect(plan.changes.map(\.description) == [
+            "VERSION 1.2.3 -> 1.3.0",
+            "Sources/Version.swift:2 1.2.3 -> 1.3.0",
+            "App/Info.plist CFBundleShortVersionString 1.2.3 -> 1.3.0",
+            "App/Info.plist CFBundleVersion 42 -> 43",
+        ])
+        #expect(plan.files == ["VERSION", "Sources/Version.swift", "App/Info.plist"])
+    }
+
     @Test func problemsAreFoundBeforeAnythingIsWritten() throws {
         let folder = try TemporaryDirectory()
         try folder.write("Version.swift", "let other = 1\n")
@@ -52,11 +71,16 @@ import TestThreads
         }
     }
 
-    @Test func buildSettingReferencesAreLeftAlone() throws {
+    /// A value that mixes text and a build setting was skipped without a word before: now it is
+    /// an error naming the file and key, and nothing is written.
+    @Test func buildSettingExpressionsAreRefused() throws {
         let folder = try TemporaryDirectory()
-        let text = plist.replacingOccurrences(of: "<string>1.2.3</string>", with: "<string>$(MARKETING_VERSION)</string>")
+        let text = plist.replacingOccurrences(of: "<string>1.2.3</string>", with: "<string>1.$(MINOR)</string>")
         try folder.write("Info.plist", text)
-        let edits = try VersionStamper(fileSystem: LocalFileSystem()).edits([.infoPlist(path: folder.path + "/Info.plist")], version: "2.0.0", buildNumber: nil)
-        #expect(edits.first?.text == text)
+        let before = try Snapshot.of(folder.path)
+        #expect(throws: ReleaseError.versionLocations(["'Info.plist': CFBundleShortVersionString is '1.$(MINOR)', an expression slipway cannot write; make it a literal value, or exactly $(MARKETING_VERSION)"])) {
+            try VersionStamper(fileSystem: LocalFileSystem(), root: folder.path).stamp([.infoPlist(path: folder.path + "/Info.plist")], version: "2.0.0", buildNumber: nil)
+        }
+        #expect(try Snapshot.of(folder.path) == before)
     }
 }

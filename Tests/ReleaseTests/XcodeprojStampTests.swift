@@ -42,8 +42,37 @@ import TestThreads
             Issue.record("expected an error")
         } catch {
             #expect(errorText(error).hasPrefix("'\(path)': targets "))
-            #expect(errorText(error).contains("have no MARKETING_VERSION in any build configuration; add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option"))
+            #expect(errorText(error).contains("have no MARKETING_VERSION in any build configuration or .xcconfig file (its own or the project's); add it in Xcode (Build Settings), or list only the targets that have it in the step's 'targets' option"))
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    /// home-assistant/iOS (2021): the targets' base configurations are CocoaPods' xcconfigs, the
+    /// project's are HomeAssistant.{debug,beta,release}.xcconfig, which include
+    /// HomeAssistant.xcconfig, which includes Version.xcconfig: the app and its six extensions get
+    /// their version from that one file, written once, and the pbxproj stays as it is.
+    @Test func homeAssistantsVersionXcconfigIsWrittenOnce() throws {
+        guard let (folder, path) = try copy("home-assistant__iOS__HomeAssistant-2021-01-objv53", as: "HomeAssistant") else { return }
+        let pbxproj = try String(contentsOfFile: path, encoding: .utf8)
+        for match in pbxproj.matches(of: /path = "(Pods\/Target Support Files\/[^"]+\.xcconfig)"/) {
+            _ = try folder.write(String(match.1), "FRAMEWORK_SEARCH_PATHS = $(inherited) \"${PODS_ROOT}/Firebase\"\nOTHER_LDFLAGS = $(inherited) -ObjC\n")
+        }
+        let version = "// Version of the app\nMARKETING_VERSION = 2021.1\nCURRENT_PROJECT_VERSION = 2021.1.3\n"
+        _ = try folder.write("Configuration/Version.xcconfig", version)
+        _ = try folder.write("Configuration/HomeAssistant.xcconfig", "#include \"Version.xcconfig\"\nDEVELOPMENT_TEAM = QMQYCKL255\n")
+        for name in ["debug", "beta", "release"] {
+            _ = try folder.write("Configuration/HomeAssistant.\(name).xcconfig", "#include \"HomeAssistant.xcconfig\"\n")
+        }
+        let targets = ["App", "Extensions-Share", "Extensions-Widgets", "Extensions-NotificationContent", "Extensions-Intents",
+                       "Extensions-Today", "Extensions-NotificationService"]
+        let plan = try VersionStamper(fileSystem: LocalFileSystem(), root: folder.path)
+            .stamp([.xcodeproj(path: folder.path + "/HomeAssistant.xcodeproj", targets: targets)], version: "2021.2.0", buildNumber: "2021.2.1")
+        #expect(plan.changes.map(\.description) == [
+            "Configuration/Version.xcconfig:2 MARKETING_VERSION 2021.1 -> 2021.2.0",
+            "Configuration/Version.xcconfig:3 CURRENT_PROJECT_VERSION 2021.1.3 -> 2021.2.1",
+        ])
+        #expect(try String(contentsOfFile: folder.path + "/Configuration/Version.xcconfig", encoding: .utf8)
+            == "// Version of the app\nMARKETING_VERSION = 2021.2.0\nCURRENT_PROJECT_VERSION = 2021.2.1\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == pbxproj)
     }
 }

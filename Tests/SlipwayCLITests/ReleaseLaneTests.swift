@@ -30,7 +30,9 @@ import TestThreads
             #expect(output.contains("✓ \(name) planned"), "step \(name) is not planned:\n\(output)")
         }
         #expect(output.contains("would other: version \(clone.previous) → \(clone.next) (strategy auto, 1 commit(s) since v\(clone.previous))"))
-        #expect(output.contains("would write: write \(clone.next) into \(clone.path)/Sources/SlipwayCLI/SlipwayVersion.swift"))
+        let source = try String(contentsOfFile: clone.path + "/Sources/SlipwayCLI/SlipwayVersion.swift", encoding: .utf8)
+        let line = try #require(source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("current = \"") }) + 1
+        #expect(output.contains("would write: Sources/SlipwayCLI/SlipwayVersion.swift:\(line) \(clone.previous) -> \(clone.next)"))
         #expect(output.contains("- \(clone.feature) (\(clone.featureCommit.prefix(7)))"), "the changelog plan lists the feat commit")
         #expect(output.contains("would process: swift build -c release --package-path \(clone.path) --product slipway"))
         #expect(output.contains("would write: upload <steps.archive.outputs.path>, <steps.archive.outputs.path>.sig, "

@@ -40,10 +40,10 @@ import Testing
         let repo = try repository()
         let bump = try VersionBumpStep(options: options(["version-file": .string("VERSION")], for: VersionBumpStep.description))
         let plan = try await bump.plan(in: context(repo.path))
-        #expect(plan.map(\.description) == ["other: version 1.2.3 → 1.3.0 (strategy auto, 2 commit(s) since v1.2.3)", "write: write 1.3.0 into \(repo.path)/VERSION"])
+        #expect(plan.map(\.description) == ["other: version 1.2.3 → 1.3.0 (strategy auto, 2 commit(s) since v1.2.3)", "write: VERSION 1.2.3 -> 1.3.0"])
         #expect(try String(contentsOfFile: repo.path + "/VERSION", encoding: .utf8) == "1.2.3\n", "plan writes nothing")
         let outputs = try await bump.run(in: context(repo.path))
-        #expect(outputs == ["version": "1.3.0", "previous": "1.2.3", "tag": "v1.3.0", "previous-tag": "v1.2.3"])
+        #expect(outputs == ["version": "1.3.0", "previous": "1.2.3", "tag": "v1.3.0", "previous-tag": "v1.2.3", "files": #"["VERSION"]"#])
         #expect(try String(contentsOfFile: repo.path + "/VERSION", encoding: .utf8) == "1.3.0\n")
 
         let changelog = try ChangelogUpdateStep(options: options(["version": .string("1.3.0")], for: ChangelogUpdateStep.description))

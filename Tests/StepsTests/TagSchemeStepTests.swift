@@ -50,11 +50,11 @@ import Testing
         #expect(plan.map(\.description) == [
             "check: warning: " + Self.twoSchemesWarning,
             "other: version 6.1.1 → 6.1.2 (strategy auto, 1 commit(s) since 6.1.1)",
-            "write: write 6.1.2 into \(repo.path)/VERSION",
+            "write: VERSION 6.1.1 -> 6.1.2",
         ])
         let log = Log()
         let outputs = try await step.run(in: context(repo.path, log: log))
-        #expect(outputs == ["version": "6.1.2", "previous": "6.1.1", "tag": "6.1.2", "previous-tag": "6.1.1"])
+        #expect(outputs == ["version": "6.1.2", "previous": "6.1.1", "tag": "6.1.2", "previous-tag": "6.1.1", "files": #"["VERSION"]"#])
         #expect(log.lines.first == "warning: " + Self.twoSchemesWarning)
     }
 
@@ -62,7 +62,7 @@ import Testing
         let repo = try twoSchemes()
         let log = Log()
         let outputs = try await bump(["tag-prefix": .string("v"), "strategy": .string("patch")]).run(in: context(repo.path, log: log))
-        #expect(outputs == ["version": "0.2.2", "previous": "0.2.1", "tag": "v0.2.2", "previous-tag": "v0.2.1"])
+        #expect(outputs == ["version": "0.2.2", "previous": "0.2.1", "tag": "v0.2.2", "previous-tag": "v0.2.1", "files": #"["VERSION"]"#])
         #expect(log.lines.first == "warning: tag-prefix is 'v', so the latest release is 'v0.2.1', but tag '6.1.1' (no prefix) is a higher version. "
             + "If '6.1.1' is the latest release, set the tag prefix to \"\" (tag-prefix: \"\" in the lane, --tag-prefix '' on the command line).")
     }

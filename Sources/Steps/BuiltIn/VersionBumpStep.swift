@@ -16,16 +16,22 @@ public struct VersionBumpStep: Step {
             patch, 'prerelease ID' (1.2.3 → 1.2.4-rc.1 → 1.2.4-rc.2) or an explicit version. \
             Every file is checked before any is written, and a next version whose tag already \
             exists on another commit (a release made from another branch) is refused before \
-            anything is written.
+            anything is written. With xcodeproj, each selected target configuration's \
+            MARKETING_VERSION and CURRENT_PROJECT_VERSION are written where Xcode reads them: \
+            the target's settings, its base .xcconfig (following #include and #include?), then \
+            the project's settings and .xcconfig; a shared .xcconfig is written once. The plan \
+            lists every file:line and key; an .xcconfig outside the lane's folder (links \
+            followed), a missing #include, a cycle or a value that is an expression is an error \
+            before anything is written.
             """,
         options: [
             .optional("strategy", .string, default: .string("auto"), "auto, major, minor, patch, 'prerelease ID', or a version such as 1.4.0."),
             .optional("tag-prefix", .string, "The prefix of release tags. Unset: the lane's tag-prefix, else the latest release is the highest of the v1.2.3 and 1.2.3 tags, and new tags follow its scheme (with a warning when the two disagree); set, only its tags count (\"\" counts both)."),
             .optional("version-file", .string, "A file that holds only the version (e.g. VERSION)."),
             .optional("files", .list(.map(.string)), "Files with the version inside: [{ path, pattern }], the pattern's first capture group is replaced."),
-            .optional("info-plists", .list(.string), "Info.plist files: CFBundleShortVersionString (and CFBundleVersion with build-number)."),
-            .optional("xcodeproj", .string, "An Xcode project: MARKETING_VERSION (and CURRENT_PROJECT_VERSION with build-number) in its build configurations."),
-            .optional("targets", .list(.string), "With xcodeproj: only these targets (default: all). Each must define the setting."),
+            .optional("info-plists", .list(.string), "Info.plist files: CFBundleShortVersionString (and CFBundleVersion with build-number); a value $(MARKETING_VERSION) writes that build setting where it is defined (needs xcodeproj)."),
+            .optional("xcodeproj", .string, "An Xcode project: MARKETING_VERSION (and CURRENT_PROJECT_VERSION with build-number) written where each target configuration defines it: its build settings, its .xcconfig (through #include), or the project's."),
+            .optional("targets", .list(.string), "With xcodeproj: only these targets (default: all). Each must define the setting at some level (its settings, its .xcconfig, the project's)."),
             .optional("build-number", .string, "The build number for CFBundleVersion and CURRENT_PROJECT_VERSION."),
         ],
         outputs: [
@@ -33,6 +39,7 @@ public struct VersionBumpStep: Step {
             OutputSpec("previous", "The version of the latest release tag (empty when there is none)."),
             OutputSpec("tag", "The new release tag, e.g. v1.4.0."),
             OutputSpec("previous-tag", "The latest release tag (empty when there is none)."),
+            OutputSpec("files", "The files whose contents changed, relative to the lane's folder (a list; xcconfig files included).", type: .list(.string)),
         ],
         examples: [
             StepExample("From the commits, into a VERSION file", """
@@ -106,20 +113,22 @@ public struct VersionBumpStep: Step {
         var effects = state.warnings.map { Effect(.check, "warning: " + $0) }
         if let note { effects.append(Effect(.check, "note: " + note)) }
         effects.append(Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
-        for edit in try VersionStamper(fileSystem: context.fileSystem).edits(resolved(context), version: next.description, buildNumber: buildNumber) {
-            effects.append(Effect(.write, "write \(next) into \(edit.path)"))
-        }
+        let stamp = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
+            .plan(resolved(context), version: next.description, buildNumber: buildNumber)
+        effects += stamp.changes.map { Effect(.write, $0.description) }
         return effects
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let (state, next, note) = try compute(context)
-        let edits = try VersionStamper(fileSystem: context.fileSystem)
+        let stamp = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
             .stamp(resolved(context), version: next.description, buildNumber: buildNumber)
         for warning in state.warnings { context.events.log(.warning, warning) }
         if let note { context.events.log(.warning, note) }
-        context.events.log(.info, "version \(state.previous?.description ?? "(none)") → \(next)" + (edits.isEmpty ? "" : "; wrote \(edits.map(\.path).joined(separator: ", "))"))
+        context.events.log(.info, "version \(state.previous?.description ?? "(none)") → \(next)")
+        for change in stamp.changes { context.events.log(.info, "wrote " + change.description) }
         return ["version": next.description, "previous": state.previous?.description ?? "",
-                "tag": state.tagPrefix + next.description, "previous-tag": state.previousTag ?? ""]
+                "tag": state.tagPrefix + next.description, "previous-tag": state.previousTag ?? "",
+                "files": try JSONFormatting.line(stamp.files)]
     }
 }

@@ -1,0 +1,51 @@
+/// One value a version stamp writes: which file (and line), which key, from what, to what.
+public struct VersionChange: Sendable, Hashable, CustomStringConvertible {
+    /// The file as shown to users: relative to the stamp's root folder when inside it.
+    public let file: String
+    /// The 1-based line, for xcconfig and pbxproj values and pattern matches.
+    public let line: Int?
+    /// The key written (`MARKETING_VERSION`, `CFBundleVersion`, ...); nil for a VERSION file or
+    /// a pattern.
+    public let key: String?
+    /// The value there now.
+    public let old: String
+    /// The value written.
+    public let new: String
+    /// Why this place is written when another file asked for it, e.g. "for App/Info.plist
+    /// CFBundleVersion = $(CURRENT_PROJECT_VERSION)".
+    public let reason: String?
+
+    /// Creates a change.
+    public init(file: String, line: Int? = nil, key: String? = nil, old: String, new: String, reason: String? = nil) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.old = old
+        self.new = new
+        self.reason = reason
+    }
+
+    /// `Config/Version.xcconfig:3 MARKETING_VERSION 1.2.0 -> 1.3.0`.
+    public var description: String {
+        let place = line.map { "\(file):\($0)" } ?? file
+        let shownOld = old.isEmpty ? "(empty)" : old
+        return "\(place)\(key.map { " \($0)" } ?? "") \(shownOld) -> \(new)\(reason.map { " (\($0))" } ?? "")"
+    }
+}
+
+/// What a version stamp will do: every value it writes, and each file's new text.
+public struct VersionStampPlan: Sendable {
+    /// Every value written, in the order the step's options list the files.
+    public var changes: [VersionChange] = []
+    /// Each file's new contents (absolute paths, links resolved), one entry per file.
+    public var edits: [(path: String, text: String)] = []
+
+    /// An empty plan.
+    public init() {}
+
+    /// The files that change, as shown in `changes` (relative to the root), in order.
+    public var files: [String] {
+        var seen: Set<String> = []
+        return changes.filter { $0.old != $0.new }.map(\.file).filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,146 @@
+import Basics
+import Foundation
+import PBXProj
+
+/// Works out a `VersionStampPlan`: reads every file, finds where each value is really defined
+/// (see `XcodeSettingLocator`), gathers every problem, and only then builds the new texts.
+struct VersionStampPlanner {
+    let fileSystem: any FileSystem
+    let paths: ConfinedPaths
+    var locator: XcodeSettingLocator?
+    var problems: [String] = []
+    var changes: [VersionChange] = []
+    /// New texts of plain files (VERSION, pattern files, Info.plists) by path, in order.
+    var texts: [(path: String, text: String)] = []
+    var sites: [(site: SettingSite, new: String)] = []
+    var siteIndex: [SettingSite.Place: Int] = [:]
+
+    init(fileSystem: any FileSystem, root: String?, targets: [VersionStamper.Target]) throws {
+        self.fileSystem = fileSystem
+        var projectPath: String?
+        for case .xcodeproj(let path, _) in targets where projectPath == nil { projectPath = path }
+        let project = projectPath.map { ProjectFile(path: $0) }
+        paths = ConfinedPaths(fileSystem: fileSystem, root: root ?? project?.projectDirectory ?? fileSystem.currentDirectoryPath)
+        if let project {
+            let text = try fileSystem.readText(project.pbxprojPath)
+            let model = try PBXProject(bytes: Array(text.utf8), projectName: project.projectName)
+            locator = XcodeSettingLocator(project: model, file: project, pbxprojText: text, paths: paths)
+        }
+    }
+
+    mutating func problem(_ message: String) {
+        if !problems.contains(message) { problems.append(message) }
+    }
+
+    mutating func setText(_ text: String, of path: String) {
+        if let index = texts.firstIndex(where: { $0.path == path }) { texts[index].text = text } else { texts.append((path, text)) }
+    }
+
+    /// Records that `site` gets `new`; a site asked for two different values is a problem.
+    mutating func write(_ site: SettingSite, _ new: String, reason: String? = nil) {
+        if let index = siteIndex[site.place] {
+            if sites[index].new != new, let locator {
+                problem("\(locator.describe(site)): \(site.key) would be written both as '\(sites[index].new)' and as '\(new)' (it defines both the version and the build number); define MARKETING_VERSION and CURRENT_PROJECT_VERSION separately")
+            }
+            return
+        }
+        if case .xcconfig = site.place, new.contains(where: { "\n\r;$".contains($0) }) || new.contains("//"), let locator {
+            problem("\(locator.describe(site)): '\(new)' cannot be written into an .xcconfig value (no newline, ';', '$' or '//'); use a plain version or build number")
+            return
+        }
+        siteIndex[site.place] = sites.count
+        sites.append((site, new))
+        changes.append(VersionChange(file: paths.display(site.file), line: site.line, key: site.key, old: site.value, new: new, reason: reason))
+    }
+
+    /// MARKETING_VERSION (and CURRENT_PROJECT_VERSION) of the named targets, where defined.
+    mutating func stampProject(path: String, targets names: [String]?, settings: [(key: String, value: String)]) throws {
+        guard var locator else { return }
+        guard ProjectFile(path: path).pbxprojPath == locator.file.pbxprojPath else {
+            problem("'\(paths.display(path))': one version stamp writes one Xcode project, and '\(paths.display(locator.file.pbxprojPath))' comes first; use one step per project")
+            return
+        }
+        defer { self.locator = locator }
+        let selected = try locator.project.configurations(targets: names).filter { $0.targetName != nil }
+        for (key, value) in settings {
+            var defined: [(target: String, found: Bool)] = []
+            for owned in selected {
+                let found = locator.sites(of: key, in: owned)
+                for site in found ?? [] { write(site, value) }
+                let name = owned.targetName ?? ""
+                if let index = defined.firstIndex(where: { $0.target == name }) {
+                    defined[index].found = defined[index].found || found != nil
+                } else {
+                    defined.append((name, found != nil))
+                }
+            }
+            let lacking = defined.filter { !$0.found }.map(\.target)
+            if !lacking.isEmpty {
+                problem(ReleaseError.settingMissing(file: locator.file.pbxprojPath, setting: key, targets: lacking).localizedDescription)
+            }
+        }
+        problems = locator.problems.filter { !problems.contains($0) } + problems
+    }
+
+    /// The keys of an Info.plist: literal values are replaced; `$(SETTING)` writes SETTING where
+    /// the targets using this Info.plist define it.
+    mutating func stampPlist(_ path: String, values: [(key: String, value: String)]) throws {
+        var text = try fileSystem.readText(path)
+        let shown = paths.display(path)
+        for (key, value) in values {
+            guard let (range, old) = VersionStamper.plistString(key, in: text) else { throw ReleaseError.plistKeyMissing(file: path, key: key) }
+            if !old.contains("$") {
+                let escaped = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                text.replaceSubrange(range, with: escaped)
+                changes.append(VersionChange(file: shown, key: key, old: old, new: value))
+            } else if let setting = XcodeSettingLocator.reference(in: old) {
+                stampReferenced(setting, plist: path, key: key, old: old, value: value)
+            } else {
+                problem("'\(shown)': \(key) is '\(old)', an expression slipway cannot write; make it a literal value, or exactly $(\(key == "CFBundleVersion" ? "CURRENT_PROJECT_VERSION" : "MARKETING_VERSION"))")
+            }
+        }
+        setText(text, of: path)
+    }
+
+    private mutating func stampReferenced(_ setting: String, plist path: String, key: String, old: String, value: String) {
+        let shown = paths.display(path)
+        guard var locator else {
+            problem("'\(shown)': \(key) is '\(old)', a build setting; add the step's option 'xcodeproj' (the project whose targets use this Info.plist) so that \(setting) is written where the project defines it")
+            return
+        }
+        let users = configurations(using: path, in: &locator)
+        let projectName = paths.display(ProjectPath.parent(locator.file.pbxprojPath))
+        guard !users.isEmpty else {
+            problem("'\(shown)': \(key) is '\(old)', but no target of '\(projectName)' has this file as INFOPLIST_FILE, so it is not known whose \(setting) it means; set INFOPLIST_FILE in the target's build settings, or list the Info.plist that target uses")
+            return
+        }
+        let reason = "for \(shown) \(key) = \(old)"
+        for owned in users {
+            if let found = locator.sites(of: setting, in: owned) {
+                self.locator = locator
+                for site in found { write(site, value, reason: reason) }
+            } else {
+                problem("'\(shown)': \(key) is '\(old)', but \(setting) is defined nowhere for \(locator.label(owned)); define it in the target's build settings or its .xcconfig")
+            }
+        }
+        self.locator = locator
+        problems = locator.problems.filter { !problems.contains($0) } + problems
+    }
+
+    /// The target configurations whose INFOPLIST_FILE (from any level: theirs, their xcconfig,
+    /// the project's) is `plist`.
+    private func configurations(using plist: String, in locator: inout XcodeSettingLocator) -> [OwnedConfiguration] {
+        let wanted = ConfinedPaths.realPath(of: plist, in: fileSystem)
+        var result: [OwnedConfiguration] = []
+        for owned in (try? locator.project.configurations(targets: nil)) ?? [] {
+            guard var value = locator.peek("INFOPLIST_FILE", in: owned) else { continue }
+            for prefix in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/", "$(SOURCE_ROOT)/"] where value.hasPrefix(prefix) {
+                value = String(value.dropFirst(prefix.count))
+            }
+            guard !value.contains("$") else { continue }
+            let absolute = value.hasPrefix("/") ? value : ProjectPath.join(locator.file.projectDirectory, value)
+            if ConfinedPaths.realPath(of: absolute, in: fileSystem) == wanted { result.append(owned) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+import Basics
+import PBXProj
+
+extension XcodeSettingLocator {
+    /// The assignments of a configuration's base `.xcconfig` in the order Xcode reads them
+    /// (each `#include` expanded in place); problems (outside the root, missing, cycle, too
+    /// deep, too large) are recorded and that branch is left out.
+    mutating func chain(of owned: OwnedConfiguration) -> [(file: String, assignment: XcconfigFile.Assignment)] {
+        let configuration = owned.configuration
+        if let cached = chains[configuration.id] { return cached }
+        var result: [(file: String, assignment: XcconfigFile.Assignment)] = []
+        if let path = basePath(of: owned) {
+            let origin = "\(label(owned)): its base configuration '\(paths.display(path))'"
+            load(path, origin: origin, optional: false, stack: [], into: &result)
+        }
+        chains[configuration.id] = result
+        return result
+    }
+
+    /// The absolute path of the configuration's base `.xcconfig`, or nil (none, or a problem).
+    private mutating func basePath(of owned: OwnedConfiguration) -> String? {
+        let configuration = owned.configuration
+        let resolved: ResolvedPath?
+        do {
+            if let reference = configuration.baseConfigurationReference {
+                resolved = try project.resolvedPath(of: reference)
+            } else if let anchor = configuration.baseConfigurationReferenceAnchor {
+                resolved = try project.resolvedPath(of: anchor)?.appending(configuration.baseConfigurationReferenceRelativePath ?? "")
+            } else {
+                return nil
+            }
+        } catch {
+            problem("'\(paths.display(file.pbxprojPath))': the base configuration of \(label(owned)) cannot be located: \(error.localizedDescription)")
+            return nil
+        }
+        guard let resolved, let path = resolved.absolutePath(projectDirectory: file.projectDirectory) else {
+            problem("'\(paths.display(file.pbxprojPath))': the base configuration of \(label(owned)) is '\(resolved?.description ?? "not in the group tree")', which slipway cannot locate; refer to the .xcconfig relative to its group or the project")
+            return nil
+        }
+        return path
+    }
+
+    /// Appends the assignments of `path` (and of the files it includes) to `result`.
+    private mutating func load(
+        _ path: String, origin: String, optional: Bool, stack: [String],
+        into result: inout [(file: String, assignment: XcconfigFile.Assignment)]
+    ) {
+        let shown = paths.display(path)
+        guard let real = paths.confined(path) else {
+            let resolved = ConfinedPaths.realPath(of: path, in: paths.fileSystem)
+            let link = resolved.map { $0 == ProjectPath.normalize(path) ? "" : " (a link to '\($0)')" } ?? " (a loop of links)"
+            problem("\(origin)\(link) is outside the project folder '\(paths.root)'; slipway reads and writes only files inside it: move the file inside, or write the version with the step's 'files' option")
+            return
+        }
+        if let start = stack.firstIndex(of: real) {
+            let cycle = (stack[start...] + [real]).map { paths.display($0) }.joined(separator: " → ")
+            problem("\(origin) makes a cycle of includes (\(cycle)); remove one of the #include lines")
+            return
+        }
+        guard stack.count < Self.maximumIncludeDepth else {
+            problem("\(origin) nests includes more than \(Self.maximumIncludeDepth) files deep; flatten the #include chain")
+            return
+        }
+        guard paths.fileSystem.kindFollowingLinks(of: real) == .file else {
+            if optional { return }
+            let hint = real.contains("/Pods/") ? " (CocoaPods writes it: run 'pod install' before this step)" : ""
+            if origin.hasSuffix("'\(shown)'") {
+                problem("\(origin) does not exist\(hint); create it, or fix the configuration's base file in Xcode (Project › Info › Configurations)")
+            } else {
+                problem("\(origin) names '\(shown)', which does not exist\(hint); fix the path, or write #include? for a file that may be absent")
+            }
+            return
+        }
+        let xcconfig: XcconfigFile
+        if let cached = parsed[real] {
+            xcconfig = cached
+        } else {
+            if let size = paths.fileSystem.status(of: real)?.details?.size, size > Int64(Self.maximumFileSize) {
+                problem("'\(shown)' is larger than \(Self.maximumFileSize / 1024) KiB; slipway does not read an .xcconfig this large")
+                return
+            }
+            do {
+                let bytes = try paths.fileSystem.read(real)
+                guard bytes.count <= Self.maximumFileSize else {
+                    problem("'\(shown)' is larger than \(Self.maximumFileSize / 1024) KiB; slipway does not read an .xcconfig this large")
+                    return
+                }
+                xcconfig = try XcconfigFile(bytes: bytes)
+            } catch let malformed as XcconfigFile.Malformed {
+                problem("'\(shown):\(malformed.line)': '\(malformed.text)' is not an include Xcode reads; write #include \"Other.xcconfig\" (or #include? for an optional file)")
+                return
+            } catch {
+                problem("'\(shown)' cannot be read: \(error.localizedDescription)")
+                return
+            }
+            parsed[real] = xcconfig
+        }
+        let folder = ProjectPath.parent(real)
+        for entry in xcconfig.entries {
+            switch entry {
+            case .assignment(let assignment):
+                result.append((real, assignment))
+            case .include(let include):
+                let location = "'\(shown):\(include.line)': #include\(include.optional ? "?" : "") \"\(include.path)\""
+                guard !include.path.contains("$") else {
+                    problem("\(location) depends on a build setting, which slipway does not expand; write the path relative to '\(shown)'")
+                    continue
+                }
+                let target = include.path.hasPrefix("/") ? ProjectPath.normalize(include.path) : ProjectPath.join(folder, include.path)
+                load(target, origin: location, optional: include.optional, stack: stack + [real], into: &result)
+            }
+        }
+    }
+}

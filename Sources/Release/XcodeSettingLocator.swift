@@ -1,0 +1,192 @@
+import Basics
+import PBXProj
+
+/// One place where a configuration's build setting gets its value: a key of a build
+/// configuration in the pbxproj, or an assignment in an `.xcconfig` file.
+struct SettingSite: Sendable {
+    /// What identifies the place (two configurations sharing an xcconfig line share it).
+    enum Place: Hashable, Sendable {
+        case pbxproj(configuration: ObjectID, key: String)
+        case xcconfig(path: String, start: Int, end: Int)
+    }
+
+    let place: Place
+    /// The setting as written, with its conditions (`MARKETING_VERSION[sdk=iphoneos*]`).
+    let key: String
+    /// The value there now.
+    let value: String
+    /// The file's real path.
+    let file: String
+    /// The 1-based line, when known.
+    let line: Int?
+}
+
+/// Finds where a target configuration's build setting is defined, the way Xcode resolves it:
+/// the target's own settings, the target configuration's base `.xcconfig` (its `#include` and
+/// `#include?` files in place, later lines winning), then the project's settings and the
+/// project's base `.xcconfig`. `$(inherited)` continues to the level below; a value that is
+/// exactly `$(OTHER)` is followed to where `OTHER` is defined. Everything the project cannot
+/// say for sure is collected in `problems` (file:line, what to do), never skipped.
+struct XcodeSettingLocator {
+    /// Bounds on what a checkout can make this read.
+    static let maximumFileSize = 1 << 20
+    static let maximumIncludeDepth = 16
+    static let maximumReferenceDepth = 8
+
+    let project: PBXProject
+    let file: ProjectFile
+    let paths: ConfinedPaths
+    let pbxprojLines: [Substring]
+    private(set) var problems: [String] = []
+    /// Parsed xcconfig files by real path.
+    var parsed: [String: XcconfigFile] = [:]
+    /// The flattened base-configuration chain of each configuration.
+    var chains: [ObjectID: [(file: String, assignment: XcconfigFile.Assignment)]] = [:]
+    private lazy var locations: [ObjectID: PBXProj.SourceLocation] = project.locations(of: project.targets.flatMap { project.buildConfigurations(of: $0.id).map(\.id) }
+        + (project.rootObjectID.map { project.buildConfigurations(of: $0).map(\.id) } ?? []))
+
+    init(project: PBXProject, file: ProjectFile, pbxprojText: String, paths: ConfinedPaths) {
+        self.project = project
+        self.file = file
+        self.paths = paths
+        pbxprojLines = pbxprojText.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// While set, problems are not recorded (and chains not cached): `peek` looks without judging.
+    private var quiet = false
+
+    mutating func problem(_ message: String) {
+        if !quiet && !problems.contains(message) { problems.append(message) }
+    }
+
+    /// The value of `key` for one configuration as far as the files can be read (the last
+    /// unconditional assignment at the highest level), recording no problem: for finding which
+    /// targets use an Info.plist, where a target that is not written must not fail the stamp.
+    mutating func peek(_ key: String, in owned: OwnedConfiguration) -> String? {
+        let saved = (quiet, chains)
+        quiet = true
+        defer { (quiet, chains) = saved }
+        for level in levels(of: owned) {
+            if let site = assignments(of: key, at: level).unconditional.last(where: { !Self.isInherited($0.value) }) { return site.value }
+        }
+        return nil
+    }
+
+    /// Where `key` is defined for one target configuration: every site to write (an
+    /// unconditional one and any `[sdk=...]` ones), or nil when nothing defines it.
+    mutating func sites(of key: String, in owned: OwnedConfiguration, following: [String] = []) -> [SettingSite]? {
+        var found: [SettingSite] = []
+        for level in levels(of: owned) {
+            let (conditional, unconditional) = assignments(of: key, at: level)
+            for site in conditional where !Self.isInherited(site.value) {
+                found += resolve(site, setting: key, in: owned, following: following)
+            }
+            for site in unconditional.reversed() where !Self.isInherited(site.value) {
+                return found + resolve(site, setting: key, in: owned, following: following)
+            }
+        }
+        return found.isEmpty ? nil : found
+    }
+
+    /// The site itself when its value is a literal; where `OTHER` is defined when it is exactly
+    /// `$(OTHER)`; a problem otherwise.
+    private mutating func resolve(_ site: SettingSite, setting key: String, in owned: OwnedConfiguration, following: [String]) -> [SettingSite] {
+        guard site.value.contains("$") else { return [site] }
+        let location = describe(site)
+        guard let other = Self.reference(in: site.value) else {
+            problem("\(location): \(site.key) is '\(site.value)', an expression slipway cannot write; set it to a literal value there (\(key) = 1.2.0), or to exactly $(OTHER_SETTING) with OTHER_SETTING defined as a literal")
+            return []
+        }
+        let chain = following + [key]
+        guard !chain.contains(other), chain.count <= Self.maximumReferenceDepth else {
+            problem("\(location): \(site.key) is '\(site.value)', and the settings refer to each other in a cycle (\((chain + [other]).joined(separator: " → "))); set one of them to a literal value")
+            return []
+        }
+        guard let sites = sites(of: other, in: owned, following: chain) else {
+            problem("\(location): \(site.key) is '\(site.value)', but \(other) is defined nowhere for \(label(owned)); define \(other) as a literal, or set \(site.key) to a literal value there")
+            return []
+        }
+        return sites
+    }
+
+    /// `file:line` (relative to the root) of a site.
+    func describe(_ site: SettingSite) -> String {
+        let path = paths.display(site.file)
+        return "'\(site.line.map { "\(path):\($0)" } ?? path)'"
+    }
+
+    /// "target 'App' (configuration 'Release')".
+    func label(_ owned: OwnedConfiguration) -> String {
+        "\(owned.targetName.map { "target '\($0)'" } ?? "the project") (configuration '\(owned.configuration.name)')"
+    }
+
+    /// `NAME` when `value` is exactly `$(NAME)` or `${NAME}`.
+    static func reference(in value: String) -> String? {
+        let close: String
+        if value.hasPrefix("$(") { close = ")" } else if value.hasPrefix("${") { close = "}" } else { return nil }
+        guard value.hasSuffix(close), value.count > 3 else { return nil }
+        let name = value.dropFirst(2).dropLast()
+        guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else { return nil }
+        return String(name)
+    }
+
+    static func isInherited(_ value: String) -> Bool {
+        value == "$(inherited)" || value == "${inherited}" || value == "$inherited"
+    }
+
+    // MARK: Levels
+
+    enum Level {
+        case settings(BuildConfiguration)
+        case xcconfig([(file: String, assignment: XcconfigFile.Assignment)])
+    }
+
+    mutating func levels(of owned: OwnedConfiguration) -> [Level] {
+        var levels: [Level] = [.settings(owned.configuration), .xcconfig(chain(of: owned))]
+        if owned.targetName != nil,
+           let projectOwned = ((try? project.configurations(targets: [])) ?? []).first(where: { $0.configuration.name == owned.configuration.name }) {
+            levels += [.settings(projectOwned.configuration), .xcconfig(chain(of: projectOwned))]
+        }
+        return levels
+    }
+
+    private mutating func assignments(of key: String, at level: Level) -> (conditional: [SettingSite], unconditional: [SettingSite]) {
+        var conditional: [String: SettingSite] = [:]
+        var order: [String] = []
+        var unconditional: [SettingSite] = []
+        func add(_ site: SettingSite, conditions: String) {
+            if conditions.isEmpty { unconditional.append(site); return }
+            if conditional[conditions] == nil { order.append(conditions) }
+            conditional[conditions] = site
+        }
+        switch level {
+        case .settings(let configuration):
+            for entry in configuration.buildSettings.entries where entry.key == key || entry.key.hasPrefix(key + "[") {
+                let line = line(of: entry.key, in: configuration.id)
+                guard let value = entry.value.string else {
+                    problem("'\(paths.display(file.pbxprojPath))\(line.map { ":\($0)" } ?? "")': \(entry.key) is a list, not a value slipway can write; make it a single literal value")
+                    continue
+                }
+                add(SettingSite(place: .pbxproj(configuration: configuration.id, key: entry.key), key: entry.key, value: value, file: paths.confined(file.pbxprojPath) ?? file.pbxprojPath, line: line),
+                    conditions: String(entry.key.dropFirst(key.count)))
+            }
+        case .xcconfig(let assignments):
+            for (path, assignment) in assignments where assignment.key == key {
+                add(SettingSite(place: .xcconfig(path: path, start: assignment.start, end: assignment.end), key: key + assignment.conditions,
+                                value: assignment.value, file: path, line: assignment.line),
+                    conditions: assignment.conditions)
+            }
+        }
+        return (order.compactMap { conditional[$0] }, unconditional)
+    }
+
+    /// The line of `key = ...` inside the configuration object (the file as read).
+    private mutating func line(of key: String, in configuration: ObjectID) -> Int? {
+        guard let start = locations[configuration]?.line else { return nil }
+        for index in (start - 1)..<min(start + 400, pbxprojLines.count) where index >= 0 {
+            let trimmed = pbxprojLines[index].drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix(key + " =") || trimmed.hasPrefix("\"" + key + "\" =") { return index + 1 }
+        }
+        return start
+    }
+}

@@ -120,7 +120,7 @@ import Testing
         #expect(plan.map(\.description) == [
             "check: note: " + note,
             "other: version 1.2.0 → 1.2.1 (strategy auto, 3 commit(s) since v1.2.0)",
-            "write: write 1.2.1 into \(repo.path)/VERSION",
+            "write: VERSION 1.2.0 -> 1.2.1",
         ])
         let log = Log()
         let outputs = try await bump.run(in: context(repo.path, log: log))

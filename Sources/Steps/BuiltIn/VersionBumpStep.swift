@@ -25,7 +25,7 @@ public struct VersionBumpStep: Step {
             before anything is written.
             """,
         options: [
-            .optional("strategy", .string, default: .string("auto"), "auto, major, minor, patch, 'prerelease ID', or a version such as 1.4.0."),
+            .optional("strategy", .string, default: .string("auto"), "auto, major, minor, patch, 'prerelease ID', a version such as 1.4.0, or keep (the project's version stays; only build-number is written)."),
             .optional("tag-prefix", .string, "The prefix of release tags. Unset: the lane's tag-prefix, else the latest release is the highest of the v1.2.3 and 1.2.3 tags, and new tags follow its scheme (with a warning when the two disagree); set, only its tags count (\"\" counts both)."),
             .optional("version-file", .string, "A file that holds only the version (e.g. VERSION)."),
             .optional("files", .list(.map(.string)), "Files with the version inside: [{ path, pattern }], the pattern's first capture group is replaced."),
@@ -60,13 +60,17 @@ public struct VersionBumpStep: Step {
     )
 
     let strategy: VersionStrategy
+    /// `strategy: keep`: the version stays what the project has; only the build number changes.
+    let keepsVersion: Bool
     /// nil for the default (see `ReleasePlanner.init(directory:tagPrefix:)`).
     let tagPrefix: String?
     let targets: [VersionStamper.Target]
     let buildNumber: String?
 
     public init(options: StepOptions) throws {
-        strategy = try VersionStrategy(parsing: try options.requiredString("strategy"))
+        let strategyText = try options.requiredString("strategy")
+        keepsVersion = strategyText.trimmingCharacters(in: .whitespaces) == "keep"
+        strategy = keepsVersion ? .auto : try VersionStrategy(parsing: strategyText)
         tagPrefix = try options.string("tag-prefix")
         var targets: [VersionStamper.Target] = []
         if let file = try options.string("version-file") { targets.append(.versionFile(path: file)) }
@@ -103,9 +107,33 @@ public struct VersionBumpStep: Step {
     func compute(_ context: StepContext) throws -> (ReleasePlanner.State, SemanticVersion, String?) {
         let planner = try ReleasePlanner(directory: context.workingDirectory, tagPrefix: tagPrefix)
         let state = try planner.state()
+        if keepsVersion {
+            let (version, places) = try currentVersion(context)
+            return (state, version, "strategy keep: the version stays \(version) (\(places.joined(separator: ", "))); only the build number changes")
+        }
         let next = try planner.nextVersionExplained(strategy, state: state)
         try planner.checkTagIsFree(for: next.version, state: state)
         return (state, next.version, next.note)
+    }
+
+    /// The version the files to be written hold now (`strategy: keep`): they must agree.
+    func currentVersion(_ context: StepContext) throws -> (SemanticVersion, [String]) {
+        let probe = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
+            .plan(resolved(context), version: "0.0.0", buildNumber: nil)
+        let versions = probe.changes.filter { $0.key == nil || $0.key == "MARKETING_VERSION" || $0.key == "CFBundleShortVersionString" }
+        let places = versions.map { change in (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "") }
+        let values = Set(versions.map(\.old))
+        guard let value = values.first else {
+            throw StepError.invalidOption(name: "strategy", problem: "'keep' keeps the version the project has, but this step writes no version; give xcodeproj, info-plists, version-file or files")
+        }
+        guard values.count == 1 else {
+            let listed = versions.map { "\($0.file)\($0.line.map { ":\($0)" } ?? "") = \($0.old)" }.joined(separator: ", ")
+            throw StepError.invalidOption(name: "strategy", problem: "'keep' needs one version, but the files hold several (\(listed)); make them agree, or give the version as the strategy")
+        }
+        guard let version = SemanticVersion(tag: value) else {
+            throw StepError.invalidOption(name: "strategy", problem: "'keep' keeps '\(value)' (\(places.joined(separator: ", "))), which is not a version such as 1.2.0")
+        }
+        return (version, places)
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {

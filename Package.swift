@@ -124,8 +124,9 @@ let package = Package(
         /// `slipway init --from-fastlane`: fastlane's Fastfile, Appfile and Matchfile read without
         /// running Ruby (a tokenizer and statement reader for the subset they use), and their lanes
         /// translated into Slipway lanes. Xcode: the project survey that fills in what fastlane
-        /// leaves to Xcode (schemes, bundle ids, where the version lives).
-        .target(name: "FastlaneImport", dependencies: ["Xcode", "PBXProj", "Basics"]),
+        /// leaves to Xcode (schemes, bundle ids); Release: where the version lives, read as
+        /// version.bump writes it (xcconfig chains).
+        .target(name: "FastlaneImport", dependencies: ["Xcode", "Release", "PBXProj", "Basics"]),
         /// Group/directory sync: plans moves from the Xcode group tree and applies them as a
         /// journaled transaction (recoverable, git-staged as renames).
         .target(

@@ -139,6 +139,20 @@ import TestThreads
         #expect(lane.contains("paths: [App.xcodeproj/project.pbxproj, CHANGELOG.md]"))
     }
 
+    @Test func bundleIdsAndTheVersionInXcconfigFilesAreFound() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-init-xcconfig")
+        try folder.write("App.xcodeproj/project.pbxproj", VersionedXcodeProject.pbxproj(targets: [
+            VersionedXcodeProject.Target("App", xcconfig: "Config/App.xcconfig"),
+        ]))
+        try folder.write("Config/App.xcconfig", "#include \"Version.xcconfig\"\nBASE_ID = com.example.shop\nPRODUCT_BUNDLE_IDENTIFIER = $(BASE_ID)\n")
+        try folder.write("Config/Version.xcconfig", "MARKETING_VERSION = 3.1.0\nCURRENT_PROJECT_VERSION = 7\n")
+        let result = try slipway(["init", "--template", "ios"], in: folder.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("app      App: com.example.shop; version in Config/Version.xcconfig\n"), "\(result.standardOutput)")
+        let lane = try String(contentsOfFile: folder.path + "/lanes/ios-release.yml", encoding: .utf8)
+        #expect(lane.contains("paths: [Config/Version.xcconfig, CHANGELOG.md]"))
+    }
+
     static let scheme = """
         <?xml version="1.0" encoding="UTF-8"?>
         <Scheme LastUpgradeVersion = "1500" version = "1.7">

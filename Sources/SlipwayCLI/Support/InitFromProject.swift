@@ -13,7 +13,8 @@ struct InitFromProject {
 
     func run(fromFastlane: Bool) throws {
         do {
-            let survey = try XcodeProjectSurvey.survey(env.projectDirectory, fileSystem: env.fileSystem)
+            var survey = try XcodeProjectSurvey.survey(env.projectDirectory, fileSystem: env.fileSystem)
+            survey.readSettings(in: env.projectDirectory, fileSystem: env.fileSystem)
             if fromFastlane {
                 try translate(survey)
             } else {

@@ -62,7 +62,13 @@ public struct XcodeProjectSurvey: Sendable, Hashable {
     public var appScheme: XcodeScheme? {
         let apps = Set(shippingTargets.filter(\.isApplication).map(\.name))
         let candidates = schemes.filter { scheme in scheme.buildableReferences.contains { apps.contains($0.blueprintName) } }
-        return candidates.first(where: { $0.name == container?.name }) ?? candidates.first
+        // A scheme that archives the Release configuration, named like the project if several.
+        let archiving = candidates.filter { ($0.archiveConfiguration ?? configuration) == configuration }
+        var pool = archiving.isEmpty ? candidates : archiving
+        // Among those, one that also runs Release (App-Release rather than App-Debug).
+        let releasing = pool.filter { $0.launchConfiguration == configuration }
+        if !releasing.isEmpty { pool = releasing }
+        return pool.first(where: { $0.name == container?.name }) ?? pool.first
     }
 
     /// The scheme that runs tests: the app scheme when it has testables, else the first that does.
@@ -125,8 +131,6 @@ public struct XcodeProjectSurvey: Sendable, Hashable {
     private mutating func readTargets(of project: String, in directory: String, fileSystem: FileSystem) throws {
         let file = ProjectFile(path: directory + "/" + project)
         let pbxproj = try PBXProject(bytes: fileSystem.read(file.pbxprojPath), projectName: file.projectName)
-        let projectFolder = (project as NSString).deletingLastPathComponent
-        let paths = (try? pbxproj.groupTree().resolvedPaths()) ?? [:]
         let projectConfigurations = pbxproj.rootObjectID.map { pbxproj.buildConfigurations(of: $0) } ?? []
         for target in pbxproj.targets {
             guard let type = target.productType, Self.ships(type) else { continue }
@@ -135,19 +139,10 @@ public struct XcodeProjectSurvey: Sendable, Hashable {
             var shipping = ShippingTarget(name: target.name, productType: type, bundleID: nil, versionSource: nil)
             shipping.bundleID = release?.buildSettings["PRODUCT_BUNDLE_IDENTIFIER"]?.string
             let projectRelease = projectConfigurations.first { $0.name == release?.name }
-            func xcconfig(_ configuration: BuildConfiguration?) -> String? {
-                guard let id = configuration?.baseConfigurationReference, let path = paths[id] else { return nil }
-                guard case .relative(let relative) = path else { return path.description }
-                return projectFolder.isEmpty ? relative : projectFolder + "/" + relative
-            }
-            if release?.buildSettings["MARKETING_VERSION"] != nil {
+            // Set in the pbxproj; an .xcconfig is read by `XcodeProjectSurvey+Settings` callers
+            // that can follow includes (FastlaneImport, with Release's lookup).
+            if release?.buildSettings["MARKETING_VERSION"] != nil || projectRelease?.buildSettings["MARKETING_VERSION"] != nil {
                 shipping.versionSource = project + "/project.pbxproj"
-            } else if let config = xcconfig(release) {
-                shipping.versionSource = config
-            } else if projectRelease?.buildSettings["MARKETING_VERSION"] != nil {
-                shipping.versionSource = project + "/project.pbxproj"
-            } else if let config = xcconfig(projectRelease) {
-                shipping.versionSource = config
             }
             shippingTargets.append(shipping)
         }

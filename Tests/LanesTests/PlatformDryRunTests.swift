@@ -117,6 +117,30 @@ struct PlatformDryRunTests {
                 "\(console.text)")
         #expect(try Snapshot.of(repository.path) == before, "a dry run writes nothing, not even git's index")
     }
+
+    @Test("a dry run of signing.sync lists a directory storage: a file where the folder should be would fail")
+    func signingStorageIsChecked() async throws {
+        let lane = """
+            steps:
+              - signing.sync: { type: app-store, bundle-ids: [com.example.app], storage: certificates, passphrase: x, readonly: true, install: none }
+                id: signing
+            """
+        let fixture = try LaneFixture(["sign": lane])
+        try fixture.write("certificates", "not a folder\n")
+        let before = try Snapshot.of(fixture.path)
+        let broken = try await fixture.run("sign") { $0.isDryRun = true }
+        #expect(broken.summary.status == .failed)
+        #expect(broken.summary.steps.first?.error == "The signing storage '\(fixture.path)/certificates' could not be reached: it is a file, not a directory. "
+                + "Check the address and your access; a read-only run can use the last local clone.", "\(broken.console)")
+        #expect(broken.console.contains("✗ signing would fail\n"), "\(broken.console)")
+        #expect(try Snapshot.of(fixture.path) == before)
+
+        try FileManager.default.removeItem(atPath: fixture.path + "/certificates")
+        try FileManager.default.createDirectory(atPath: fixture.path + "/certificates", withIntermediateDirectories: false)
+        let planned = try await fixture.run("sign") { $0.isDryRun = true }
+        #expect(planned.summary.status == .succeeded, "\(planned.console)")
+        #expect(planned.status("signing") == .planned)
+    }
 }
 
 extension Environment {

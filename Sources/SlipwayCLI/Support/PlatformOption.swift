@@ -7,7 +7,7 @@ extension Platform: ExpressibleByArgument {}
 /// `--platform`, for the commands that check lanes without running them.
 struct PlatformOption: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Check the lane as on this platform: macos or linux (default: this machine's).",
+        "Check the lane as on this platform (default: this machine's); with run, another platform needs --dry-run.",
         discussion: "From Linux, '--platform macos' runs every check of a macOS lane (xcode.* options and schemes, sign.codesign, references) instead of refusing its macOS-only steps.",
         valueName: "platform"))
     var platform: Platform?

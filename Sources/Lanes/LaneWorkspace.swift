@@ -9,8 +9,9 @@ public struct LaneWorkspace: Sendable {
     public let registry: StepRegistry
     /// The services a run uses.
     public let services: LaneRunner.Services
-    /// The platform lanes are validated for (injected by tests that run macOS-only steps
-    /// through stand-ins).
+    /// The platform lanes are validated and planned for: this machine's, or another one's for
+    /// `validate --platform` and `run --dry-run --platform` (injected by tests that run
+    /// macOS-only steps through stand-ins).
     public let platform: Platform
 
     /// A workspace for the project at `projectDirectory`.
@@ -27,7 +28,9 @@ public struct LaneWorkspace: Sendable {
         let locator = PluginLocator(directories: pinned + [projectDirectory + "/.slipway/bin"] + environment.searchPath,
                                     processRunner: processRunner, fileSystem: fileSystem, environment: environment,
                                     trust: pluginTrust)
-        registry = StepRegistry(pluginLocator: locator)
+        // Checking a lane for another platform (`--platform`) needs the built-ins that exist
+        // only there; the CLI refuses a real run for another platform.
+        registry = StepRegistry.validating(for: platform, pluginLocator: locator)
         services = LaneRunner.Services(fileSystem: fileSystem, processRunner: processRunner, environment: environment,
                                        projectDirectory: projectDirectory, stepServices: stepServices, tools: tools)
     }

@@ -2,7 +2,8 @@ import ArgumentParser
 
 /// Slipway's exit codes, documented in `slipway --help` and the README.
 public enum ExitCodes {
-    /// A step failed, a check found differences, or a verification found drift.
+    /// A step failed (in a dry run: would fail), a check found differences, or a verification
+    /// found drift.
     public static let failure = ExitCode(1)
     /// An input file is invalid: a lane file, pbxproj, Toolfile or lockfile (nothing was run or
     /// changed).
@@ -23,7 +24,8 @@ public enum ExitCodes {
     static let helpText = """
         EXIT CODES:
           0    success
-          1    a step failed, a --check found differences, or verify found drift
+          1    a step failed (a dry run: would fail), a --check found differences, or
+               verify found drift
           2    invalid input: a lane file, pbxproj, Toolfile or lockfile (nothing ran)
           3    internal error (a bug in Slipway; please report it)
           4    nothing to release: version --next or changelog found no feat, fix, perf

@@ -102,7 +102,7 @@ import TestThreads
             _ = try await LaneValidator(registry: StepRegistry(extra: [kind])).validate(lane)
         } catch let error as DiagnosticsError {
             let other = Platform.current == .linux ? "macos" : "linux"
-            #expect(error.diagnostics.map(\.description) == ["lanes/l.yml:2:5: error: step 'mac.only' runs only on \(other), not on \(Platform.current.rawValue); run this lane on \(other) or remove the step"])
+            #expect(error.diagnostics.map(\.description) == ["lanes/l.yml:2:5: error: step 'mac.only' runs only on \(other), not on \(Platform.current.rawValue); run this lane on \(other) or remove the step; to check this lane from \(Platform.current.rawValue), run 'slipway validate l --platform \(other)' or 'slipway run l --dry-run --platform \(other)'"])
         }
     }
 

@@ -98,7 +98,7 @@ struct NotaryLaneTests {
         fixture.platform = .linux
         let problems = await fixture.problems("notarize")
         #expect(problems == [
-            "lanes/notarize.yml:13:5: error: step 'apple.staple' runs only on macos, not on linux; run this lane on macos or remove the step",
+            "lanes/notarize.yml:13:5: error: step 'apple.staple' runs only on macos, not on linux; run this lane on macos or remove the step; to check this lane from linux, run 'slipway validate notarize --platform macos' or 'slipway run notarize --dry-run --platform macos'",
         ], "\(problems)")
         #expect(try fake.state().requests.isEmpty)
     }

@@ -96,14 +96,14 @@ import TestThreads
             Issue.record("expected the lane to be refused")
         } catch let error as DiagnosticsError {
             #expect(error.diagnostics.map(\.message) == [
-                "step 'sign.codesign' runs only on macos, not on linux; run this lane on macos or remove the step",
+                "step 'sign.codesign' runs only on macos, not on linux; run this lane on macos or remove the step; to check this lane from linux, run 'slipway validate mac --platform macos' or 'slipway run mac --dry-run --platform macos'",
             ])
         }
         _ = try await LaneValidator(registry: registry, platform: .macOS).validate(lane)
         if Platform.current == .linux {
             let fixture = try LaneFixture(["mac": text])
             #expect(await fixture.problems("mac") == [
-                "lanes/mac.yml:2:5: error: step 'sign.codesign' runs only on macos, not on linux; run this lane on macos or remove the step",
+                "lanes/mac.yml:2:5: error: step 'sign.codesign' runs only on macos, not on linux; run this lane on macos or remove the step; to check this lane from linux, run 'slipway validate mac --platform macos' or 'slipway run mac --dry-run --platform macos'",
             ])
         }
     }

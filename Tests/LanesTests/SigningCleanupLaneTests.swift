@@ -37,7 +37,7 @@ struct SigningCleanupLaneTests {
         fixture.platform = .linux
         let problems = await fixture.problems("ci")
         #expect(problems == [
-            "lanes/ci.yml:6:5: error: step 'signing.cleanup' runs only on macos, not on linux; run this lane on macos or remove the step",
+            "lanes/ci.yml:6:5: error: step 'signing.cleanup' runs only on macos, not on linux; run this lane on macos or remove the step; to check this lane from linux, run 'slipway validate ci --platform macos' or 'slipway run ci --dry-run --platform macos'",
         ], "\(problems)")
         #expect(try standIn.state()["calls"] as? [[String]] == [])
     }

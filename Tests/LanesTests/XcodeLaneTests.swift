@@ -87,8 +87,8 @@ struct XcodeLaneTests {
               - xcode.archive: { project: App.xcodeproj, scheme: App }
             """], platform: .linux)
         #expect(await project.fixture.problems("ios") == [
-            "lanes/ios.yml:2:5: error: step 'xcode.test' runs only on macos, not on linux; run this lane on macos or remove the step",
-            "lanes/ios.yml:3:5: error: step 'xcode.archive' runs only on macos, not on linux; run this lane on macos or remove the step",
+            "lanes/ios.yml:2:5: error: step 'xcode.test' runs only on macos, not on linux; run this lane on macos or remove the step; to check this lane from linux, run 'slipway validate ios --platform macos' or 'slipway run ios --dry-run --platform macos'",
+            "lanes/ios.yml:3:5: error: step 'xcode.archive' runs only on macos, not on linux; run this lane on macos or remove the step; to check this lane from linux, run 'slipway validate ios --platform macos' or 'slipway run ios --dry-run --platform macos'",
         ])
         #expect(project.calls().isEmpty)
     }

@@ -9,6 +9,8 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
     private let style: TerminalStyle
     private let verbose: Bool
     private var progressShown = false
+    /// Set by `lane.started`: a failed step of a dry run "would fail".
+    private var isDryRun = false
 
     /// A reporter writing to `output` in `style`; `verbose` also prints debug logs.
     public init(output: any TextOutput, style: TerminalStyle, verbose: Bool = false) {
@@ -25,7 +27,8 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
     public func receive(_ event: RunEvent) {
         switch event.event {
         case .laneStarted:
-            let mode = event.dryRun == true ? " — dry run, nothing will be changed" : ""
+            isDryRun = event.dryRun == true
+            let mode = isDryRun ? " — dry run, nothing will be changed" : ""
             line(style.paint("▸ lane '\(event.lane)' (\(event.file ?? ""))\(mode)", .bold))
         case .stepStarted:
             let section = event.section == "finally" ? "finally " : ""
@@ -71,6 +74,9 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
         case .reused?: line(style.paint("↷ \(name) reused (\(event.message ?? "done earlier"))", .dim))
         case .skipped?: line(style.paint("○ \(name) skipped: \(event.message ?? "")", .yellow))
         case .cancelled?: line(style.paint("⊘ \(name) cancelled: \(event.error ?? event.message ?? "")", .yellow))
+        case .failed? where isDryRun:
+            let error = (event.error ?? "failed").replacingOccurrences(of: "\n", with: "\n    ")
+            line(style.paint("✗ \(name) would fail", .red) + "\n    \(error)")
         case .failed?, .timedOut?:
             let tail = event.message.map { " — \($0)" } ?? ""
             let error = (event.error ?? "failed").replacingOccurrences(of: "\n", with: "\n    ")
@@ -86,10 +92,14 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
         let detail = [StepStatus.failed, .timedOut, .skipped, .cancelled, .reused]
             .compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
         let time = DurationFormatting.seconds(summary.duration)
+        let failing = summary.steps.filter { $0.status.isFailure && !$0.continuedOnError }.map(\.name)
         switch summary.status {
         case .succeeded:
             let verb = summary.isDryRun ? "planned" : "succeeded"
             line(style.paint("✓ lane '\(summary.lane)' \(verb) in \(time)", .green) + (detail.isEmpty ? "" : " (\(detail))"))
+        case .failed where summary.isDryRun && !failing.isEmpty:
+            line(style.paint("✗ lane '\(summary.lane)': the dry run found \(failing.count) step(s) that would fail (\(failing.joined(separator: ", ")))", .red)
+                 + "; nothing was changed. Fix them, then run the lane.")
         case .failed:
             line(style.paint("✗ lane '\(summary.lane)' failed after \(time)", .red) + (detail.isEmpty ? "" : " (\(detail))")
                  + (summary.isDryRun ? "" : "\n  fix the problem, then continue with: slipway run \(summary.lane) --resume"))

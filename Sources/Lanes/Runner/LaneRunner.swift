@@ -127,7 +127,7 @@ public struct LaneRunner: Sendable {
     /// `LaneRunError.reportFailed` when a report or a hand-over record could not be written.
     private func report(_ execution: LaneExecution, duration: Double) throws -> RunSummary {
         let (plan, state) = (execution.plan, execution.state)
-        let status: RunSummary.Status = state.isCancelled ? .cancelled : state.hasFailed ? .failed : .succeeded
+        let status: RunSummary.Status = state.isCancelled ? .cancelled : state.laneFailed ? .failed : .succeeded
         var finished = RunEvent(.laneFinished, lane: plan.lane.name)
         finished.status = status.rawValue
         finished.duration = duration

@@ -11,6 +11,9 @@ final class RunState: @unchecked Sendable {
         var outputs: [String: StepOutputs] = [:]
         var results: [StepResult] = []
         var failed = false
+        /// A dry run's step failed (its plan or its read-only check): the lane fails, but the
+        /// later steps are still planned, so that one dry run lists every failure.
+        var failedInDryRun = false
         var cancelled = false
     }
 
@@ -59,7 +62,9 @@ final class RunState: @unchecked Sendable {
             if result.status == .succeeded || result.status == .reused || result.status == .planned {
                 progress.outputs[result.id] = result.outputs
             }
-            if result.status.isFailure && !result.continuedOnError { progress.failed = true }
+            if result.status.isFailure && !result.continuedOnError {
+                if isDryRun { progress.failedInDryRun = true } else { progress.failed = true }
+            }
         }
     }
 
@@ -73,7 +78,10 @@ final class RunState: @unchecked Sendable {
         }
     }
 
+    /// Whether a step failed (what `if:`, `failure()` and the skipping of later steps see).
     var hasFailed: Bool { progress.withLock { $0.failed } }
+    /// Whether the lane ends as failed: a step failed, or a dry run found a step that would.
+    var laneFailed: Bool { progress.withLock { $0.failed || $0.failedInDryRun } }
     var isCancelled: Bool { progress.withLock { $0.cancelled } }
     var allResults: [StepResult] { progress.withLock { $0.results } }
     var allOutputs: [String: StepOutputs] { progress.withLock { $0.outputs } }

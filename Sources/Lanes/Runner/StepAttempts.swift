@@ -99,6 +99,9 @@ struct StepAttempts {
             event.stepKind = invocation.kind
             event.effects = effects.map(\.description)
             execution.bus.emit(event)
+            // The read-only checks the step can make without changing anything: a dry run on a
+            // dirty tree says that git.ensure-clean would fail.
+            try await action.check(in: context)
             result.status = .planned
         } catch {
             result.status = .failed
@@ -115,7 +118,8 @@ struct StepAttempts {
         for entry in invocation.env {
             stepEnvironment[entry.name] = try state.render(entry.value, stepEnvironment: [:])
         }
-        let options = try StepOptionsBuilder.build(invocation, description: kind.description) {
+        let options = try StepOptionsBuilder.build(invocation, description: kind.description,
+                                                   platform: execution.plan.validated.platform) {
             try state.evaluate($0, stepEnvironment: stepEnvironment)
         }
         let action = try kind.makeAction(options: options)

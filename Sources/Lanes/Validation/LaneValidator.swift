@@ -11,6 +11,8 @@ public struct ValidatedLane: Sendable {
     public var warnings: [Diagnostic]
     /// The expressions each step uses (options, env, if, working-directory), by step id.
     var templates: [String: [Template]] = [:]
+    /// The platform the lane was validated for; a dry run plans for it too (`--platform`).
+    public var platform: Platform = .current
 
     /// The declared type of each step's outputs that are not plain strings, by step id.
     var outputTypes: [String: [String: OptionType]] {
@@ -59,7 +61,8 @@ public struct LaneValidator: Sendable {
             available.formUnion(node.invocations.map(\.id))
         }
         try diagnostics.throwIfErrors()
-        return ValidatedLane(lane: lane, kinds: kinds, warnings: diagnostics.diagnostics, templates: templates)
+        return ValidatedLane(lane: lane, kinds: kinds, warnings: diagnostics.diagnostics, templates: templates,
+                             platform: platform ?? .current)
     }
 
     private func resolveKinds(_ lane: Lane, checkingPlatformsOf selected: Set<String>?,
@@ -73,7 +76,8 @@ public struct LaneValidator: Sendable {
                 do {
                     guard let kind = try await registry.kind(for: invocation.kind) else {
                         if StepRegistry.macOSOnlyBuiltInTypes.contains(where: { $0.description.id == invocation.kind }) {
-                            diagnostics.error("step '\(invocation.kind)' runs only on macos, not on \(Platform.current.rawValue); run this lane on macos or remove the step", at: invocation.kindLocation)
+                            diagnostics.error(Self.platformRefusal(kind: invocation.kind, supported: [.macOS], platform: platform ?? .current,
+                                                                   lane: lane.name), at: invocation.kindLocation)
                             failed.insert(invocation.kind)
                             continue
                         }
@@ -91,8 +95,8 @@ public struct LaneValidator: Sendable {
             }
             guard let kind = byKind[invocation.kind] else { continue }
             if let platform, !kind.description.platforms.contains(platform), selected?.contains(invocation.id) ?? true {
-                let supported = kind.description.platforms.map(\.rawValue).sorted().joined(separator: ", ")
-                diagnostics.error("step '\(invocation.kind)' runs only on \(supported), not on \(platform.rawValue); run this lane on \(supported) or remove the step", at: invocation.kindLocation)
+                diagnostics.error(Self.platformRefusal(kind: invocation.kind, supported: Array(kind.description.platforms),
+                                                       platform: platform, lane: lane.name), at: invocation.kindLocation)
             }
             result[invocation.id] = kind
         }
@@ -142,7 +146,8 @@ public struct LaneValidator: Sendable {
         }
         // Literal options can be checked by the step itself now, instead of halfway through a run.
         if templates.isEmpty && !diagnostics.hasErrors,
-           let options = try? StepOptionsBuilder.build(invocation, description: description, evaluate: { _ in .null }) {
+           let options = try? StepOptionsBuilder.build(invocation, description: description, platform: platform ?? .current,
+                                                       evaluate: { _ in .null }) {
             do {
                 let action = try kind.makeAction(options: options)
                 if let checked = action as? any ProjectCheckedStep, let project,
@@ -161,7 +166,8 @@ public struct LaneValidator: Sendable {
 /// evaluated, defaults filled in.
 public enum StepOptionsBuilder {
     /// The options; throws when an expression cannot be evaluated.
-    public static func build(_ invocation: StepInvocation, description: StepDescription,
+    /// `platform`: the one the lane is validated or planned for (`--platform`).
+    public static func build(_ invocation: StepInvocation, description: StepDescription, platform: Platform = .current,
                              evaluate: (Template) throws -> ExpressionValue) throws -> StepOptions {
         var diagnostics = DiagnosticCollector()
         var values: [String: OptionValue] = [:]
@@ -175,6 +181,8 @@ public enum StepOptionsBuilder {
         for spec in description.options where values[spec.name] == nil {
             if let value = spec.defaultValue { values[spec.name] = value }
         }
-        return StepOptions(values, for: description)
+        var options = StepOptions(values, for: description)
+        options.platform = platform
+        return options
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Foundation
 import Lanes
+import Steps
 
 /// `slipway lanes`: lists lanes without running anything.
 struct LanesCommand: AsyncParsableCommand {
@@ -60,7 +61,13 @@ struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check lanes completely without running them (exit 2 when any is invalid).",
-        discussion: "Checks every step, option, expression, input and secret declaration. With no LANE, checks all lanes."
+        discussion: """
+            Checks every step, option, expression, input and secret declaration. With no LANE, checks all lanes.
+
+            A step that runs only on another platform (xcode.*, sign.codesign on Linux) is refused; \
+            --platform macos checks such a lane from Linux as on macOS: every option, reference and \
+            scheme. 'slipway run LANE --dry-run --platform macos' prints its plan too.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -70,23 +77,25 @@ struct ValidateCommand: AsyncParsableCommand {
 
     @OptionGroup var plugins: PluginTrustOptions
 
+    @OptionGroup var platform: PlatformOption
+
     @Option(help: ArgumentHelp("The folder with the lane files.", valueName: "dir"))
     var lanes = "lanes"
 
     func run() async throws {
         let env = global.environment()
-        let workspace = env.workspace(lanes: lanes, runsCheckoutPlugins: plugins.trustPlugins)
+        let workspace = env.workspace(lanes: lanes, runsCheckoutPlugins: plugins.trustPlugins, platform: platform.target)
         var failed = false
         do {
             for name in names.isEmpty ? try workspace.store.names() : names {
                 do {
                     let validated = try await workspace.validate(name)
                     env.printDiagnostics(validated.warnings)
-                    env.print(env.style.paint("✓", .green) + " \(name): \(validated.lane.stepCount), valid")
+                    env.print(env.style.paint("✓", .green) + " \(name): \(validated.lane.stepCount), valid\(platform.note)")
                 } catch let error as DiagnosticsError {
                     failed = true
                     env.printDiagnostics(error.diagnostics)
-                    env.print(env.style.paint("✗", .red) + " \(name): \(error.diagnostics.filter { $0.severity == .error }.count) problem(s)")
+                    env.print(env.style.paint("✗", .red) + " \(name): \(error.diagnostics.filter { $0.severity == .error }.count) problem(s)\(platform.note)")
                 }
             }
         } catch {

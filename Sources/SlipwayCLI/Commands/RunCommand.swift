@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Foundation
 import Lanes
+import Steps
 
 /// `slipway run LANE`.
 struct RunCommand: AsyncParsableCommand {
@@ -22,12 +23,18 @@ struct RunCommand: AsyncParsableCommand {
               slipway run ci
               slipway run release --input bump=minor --dry-run
               slipway run release --resume
+              slipway run ios --dry-run --platform macos   (check and plan a macOS lane from Linux)
               slipway run release --events events.ndjson --junit report.xml
               slipway run release --only archive --only upload   (one CI job of an exported pipeline)
 
             --only runs just the named steps (in lane order); earlier steps' outputs, statuses \
             and git changes come from the hand-over records in .slipway/ci/ that earlier jobs \
             wrote, and a record is written for each step run (see docs/ci.md).
+
+            --dry-run prints every step's plan (the exact command lines, e.g. xcodebuild's) and \
+            makes the read-only checks steps can make (git.ensure-clean on a dirty tree, a scheme \
+            missing from the project); it changes nothing, and exits 1 listing every step that \
+            would fail.
             """
     )
 
@@ -67,7 +74,13 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var plugins: PluginTrustOptions
 
+    @OptionGroup var platform: PlatformOption
+
     func validate() throws {
+        if platform.target != .current && !dryRun {
+            let target = platform.target.rawValue, here = Platform.current.rawValue
+            throw ValidationError("--platform \(target) checks and plans the lane as on \(target), which needs --dry-run: this machine runs \(here), where a real run of \(target)-only steps cannot happen. Add --dry-run, or run the lane on \(target).")
+        }
         if resume && from != nil { throw ValidationError("--resume and --from cannot be used together: --resume picks the step itself.") }
         do { try runOptions().checkCombination() } catch { throw ValidationError(error.localizedDescription) }
         for input in inputs where !input.contains("=") {
@@ -109,7 +122,7 @@ struct RunCommand: AsyncParsableCommand {
     /// A real run executes the plugins its lane uses; a dry run only with `--trust-plugins`
     /// or the trust file (it would run them to describe and plan).
     private func workspace(_ env: CommandEnvironment) -> LaneWorkspace {
-        env.workspace(lanes: lanes, runsCheckoutPlugins: !dryRun || plugins.trustPlugins)
+        env.workspace(lanes: lanes, runsCheckoutPlugins: !dryRun || plugins.trustPlugins, platform: platform.target)
     }
 
     private func reporters(_ env: CommandEnvironment) throws -> [any RunReporter] {

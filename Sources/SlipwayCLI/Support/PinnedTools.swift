@@ -28,12 +28,13 @@ extension CommandEnvironment {
     /// `runsCheckoutPlugins`: whether plugins from the checkout may be executed without being in
     /// the trust file: true for a real `run` (the lane asks for them), `--trust-plugins` elsewhere.
     /// The steps' HTTP client is made here, once for the workspace.
-    func workspace(lanes: String = "lanes", runsCheckoutPlugins: Bool) -> LaneWorkspace {
+    /// `platform`: the one lanes are validated and planned for (`--platform`).
+    func workspace(lanes: String = "lanes", runsCheckoutPlugins: Bool, platform: Platform = .current) -> LaneWorkspace {
         let trust = PluginTrust.load(projectDirectory: projectDirectory, runsCheckoutPlugins: runsCheckoutPlugins,
                                      environment: environment, fileSystem: fileSystem)
         return LaneWorkspace(projectDirectory: projectDirectory, lanesDirectory: lanes, fileSystem: fileSystem,
                              processRunner: processRunner, environment: environment,
                              stepServices: StepServices(httpClient: SystemHTTPClient()), tools: PinnedTools(self),
-                             pluginTrust: trust)
+                             platform: platform, pluginTrust: trust)
     }
 }

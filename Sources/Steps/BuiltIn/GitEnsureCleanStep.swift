@@ -32,8 +32,20 @@ public struct GitEnsureCleanStep: Step {
         return [Effect(.check, "the git working tree at \(context.workingDirectory) has \(what)")]
     }
 
+    /// A dry run reads the status too (libgit2 without updating the index) and fails as the
+    /// run would on a dirty tree.
+    public func check(in context: StepContext) async throws {
+        try requireClean(try GitRepository.discover(from: context.workingDirectory))
+    }
+
     public func run(in context: StepContext) async throws -> StepOutputs {
         let repository = try GitRepository.discover(from: context.workingDirectory)
+        try requireClean(repository)
+        return ["branch": try repository.head().branch ?? ""]
+    }
+
+    /// Throws `StepError.failed` listing the changes when the tree is not clean.
+    private func requireClean(_ repository: GitRepository) throws {
         let entries = Self.withoutRunJournals(try repository.status(includeUntracked: !allowUntracked))
         let dirty = entries.filter { $0.index != nil || ($0.workTree != nil && $0.workTree != .ignored) }
         guard dirty.isEmpty else {
@@ -45,7 +57,6 @@ public struct GitEnsureCleanStep: Step {
                 Commit or stash them first\(allowUntracked ? "" : ", or set allow-untracked: true if only untracked files remain").
                 """)
         }
-        return ["branch": try repository.head().branch ?? ""]
     }
 
     /// `entries` without run journals (`.slipway/runs/` of a project), which the runner writes

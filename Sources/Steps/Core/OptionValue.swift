@@ -59,6 +59,10 @@ public struct StepOptions: Sendable, Hashable {
     public var values: [String: OptionValue]
     /// The defaults the step's description declares, by option name.
     public var defaults: [String: OptionValue]
+    /// The platform the step is validated and planned for: this machine's, or another one's
+    /// for `validate --platform` and `run --dry-run --platform` (a real run always uses this
+    /// machine's). Steps whose defaults or checks differ by platform read it, not `#if os`.
+    public var platform: Platform = .current
 
     /// Wraps validated values; `defaults` are the description's declared defaults.
     public init(_ values: [String: OptionValue] = [:], defaults: [String: OptionValue] = [:]) {

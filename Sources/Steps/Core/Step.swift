@@ -9,6 +9,16 @@ public protocol StepAction: Sendable {
     /// Does the step's work and returns its outputs. Throws `StepError` (or any error, which
     /// the runner reports with the step's name) when it fails.
     func run(in context: StepContext) async throws -> StepOutputs
+    /// The read-only checks a dry run makes after `plan(in:)`: throws what `run(in:)` would fail
+    /// with, found without changing anything (a dirty tree for `git.ensure-clean`, a scheme the
+    /// project lacks). It reads, never writes, and never runs a process or touches the network
+    /// beyond a cheap read. Default: no check.
+    func check(in context: StepContext) async throws
+}
+
+extension StepAction {
+    /// No read-only check: the dry run shows the plan only.
+    public func check(in context: StepContext) async throws {}
 }
 
 /// A built-in step: a small type with a static description and typed options

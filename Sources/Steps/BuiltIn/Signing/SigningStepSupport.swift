@@ -22,10 +22,8 @@ enum SigningStepSupport {
                 throw StepError.invalidOption(name: "storage", problem: errorText(error))
             }
         }
-        if try options.string("install") == "keychain" {
-            #if !os(macOS)
+        if try options.string("install") == "keychain", options.platform != .macOS {
             throw StepError.invalidOption(name: "install", problem: "keychain needs macOS's security tool; on Linux use install: directory or none")
-            #endif
         }
         let connection = try AppStoreConnection(optionalKeyIn: options)
         for name in ["temporary-keychain", "readonly", "renew", "register"] { _ = try options.bool(name) }
@@ -53,11 +51,7 @@ enum SigningStepSupport {
             readOnly = try options.bool("readonly", default: isCI)
             renew = try options.bool("renew")
             register = try options.bool("register")
-            #if os(macOS)
-            install = try options.string("install") ?? "keychain"
-            #else
-            install = try options.string("install") ?? "directory"
-            #endif
+            install = try options.string("install") ?? (options.platform == .macOS ? "keychain" : "directory")
         }
 
         /// The S3 secret and git token, to mask.

@@ -103,6 +103,14 @@ public struct SigningSyncStep: Step {
         return effects
     }
 
+    /// A dry run lists a directory storage (local and cheap: a file where the folder should be,
+    /// or a link, fails as the run would); git and S3 storages are not contacted.
+    public func check(in context: StepContext) async throws {
+        guard let text = try options.string("storage"), !text.hasPrefix("<"),
+              case .directory(let path) = try SigningStorageLocation.parse(text, baseDirectory: context.workingDirectory) else { return }
+        _ = try await DirectorySigningStorage(root: path, readOnly: true, fileSystem: context.fileSystem).list()
+    }
+
     public func run(in context: StepContext) async throws -> StepOutputs {
         try await AppStoreStepSupport.masked(context) { context, masker in try await runMasked(in: context, masker: masker) }
     }

@@ -55,7 +55,12 @@ public struct XcodeArchiveStep: Step, ProjectCheckedStep {
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
-        [Effect(.process, context.processSpec("xcodebuild", try invocation(in: context).arguments()).commandLine)]
+        scheme.run.plan(try invocation(in: context).arguments(), name: "archive", in: context)
+    }
+
+    /// The project or workspace (options resolved) exists and has the scheme.
+    public func check(in context: StepContext) async throws {
+        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem)
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

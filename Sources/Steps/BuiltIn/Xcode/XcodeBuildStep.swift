@@ -55,7 +55,15 @@ public struct XcodeBuildStep: Step, ProjectCheckedStep {
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
-        [Effect(.process, context.processSpec("xcodebuild", try invocation(in: context).arguments()).commandLine)]
+        let invocation = invocation(in: context)
+        let query = context.processSpec("xcodebuild", try XcodeBuildSettings.query(of: invocation).arguments() + ["-json"])
+        return scheme.run.plan(try invocation.arguments(), name: "build", in: context)
+            + [Effect(.process, query.commandLine + " (read the products' paths)")]
+    }
+
+    /// The project or workspace (options resolved) exists and has the scheme.
+    public func check(in context: StepContext) async throws {
+        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem)
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
@@ -72,11 +80,16 @@ public struct XcodeBuildStep: Step, ProjectCheckedStep {
 
 /// The products a scheme builds, from `xcodebuild -showBuildSettings -json`.
 enum XcodeBuildSettings {
-    static func products(of invocation: XcodebuildInvocation, runner: XcodebuildRunner) async throws -> [String] {
+    /// The `-showBuildSettings` invocation for the build `invocation` (without `-json`).
+    static func query(of invocation: XcodebuildInvocation) -> XcodebuildInvocation {
         var query = invocation
         query.action = .showBuildSettings
         query.resultBundlePath = nil
-        var spec = runner.context.processSpec("xcodebuild", try query.arguments() + ["-json"])
+        return query
+    }
+
+    static func products(of invocation: XcodebuildInvocation, runner: XcodebuildRunner) async throws -> [String] {
+        var spec = runner.context.processSpec("xcodebuild", try query(of: invocation).arguments() + ["-json"])
         spec.environment = try runner.environment()
         let result = try await runner.context.processRunner.run(spec, output: nil)
         guard result.status.isSuccess else {

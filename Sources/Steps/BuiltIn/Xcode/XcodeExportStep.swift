@@ -141,7 +141,7 @@ public struct XcodeExportStep: Step {
         if let exportOptions {
             effects.append(Effect(.write, "\(plistPath(in: context)) (ExportOptions.plist, method \(exportOptions.method.rawValue))"))
         }
-        return effects + [Effect(.process, context.processSpec("xcodebuild", try arguments(in: context)).commandLine)]
+        return effects + run.plan(try arguments(in: context), name: "export", in: context)
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

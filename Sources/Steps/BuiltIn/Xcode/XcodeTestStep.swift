@@ -98,8 +98,13 @@ public struct XcodeTestStep: Step, ProjectCheckedStep {
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
-        [Effect(.process, context.processSpec("xcodebuild", try invocation(in: context).arguments()).commandLine),
-         Effect(.process, "xcrun xcresulttool get test-results summary|tests --path \(bundlePath(in: context)) (read the results)")]
+        scheme.run.plan(try invocation(in: context).arguments(), name: "test", in: context)
+            + [Effect(.process, "xcrun xcresulttool get test-results summary|tests --path \(bundlePath(in: context)) (read the results)")]
+    }
+
+    /// The project or workspace (options resolved) exists and has the scheme.
+    public func check(in context: StepContext) async throws {
+        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem)
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

@@ -31,7 +31,7 @@ struct XcodebuildRunner: Sendable {
     func run(_ arguments: [String], name: String) async throws -> Outcome {
         var spec = context.processSpec("xcodebuild", arguments)
         spec.environment = try environment()
-        let logPath = context.resolve(options.log ?? ".slipway/logs/\(context.laneName)-\(context.stepID)-\(name).log")
+        let logPath = logPath(name: name)
         // The checkout may hold a committed `.slipway/logs` link (issue 23): no link on the way
         // from the working directory, and the log itself is opened without following one.
         let base = context.workingDirectory.hasSuffix("/") ? String(context.workingDirectory.dropLast()) : context.workingDirectory
@@ -59,6 +59,11 @@ struct XcodebuildRunner: Sendable {
             throw StepError.failed("xcodebuild was killed by signal \(signal) (\(summary.failures.count) test failure(s) and \(summary.errors) error(s) seen before that); the raw log is \(shown)")
         }
         return Outcome(status: result.status, summary: summary, log: shown)
+    }
+
+    /// Where the raw log of the run `name` goes: the step's `log:`, else under `.slipway/logs/`.
+    func logPath(name: String) -> String {
+        context.resolve(options.log ?? ".slipway/logs/\(context.laneName)-\(context.stepID)-\(name).log")
     }
 
     /// `path` relative to the working directory when it lies inside it.

@@ -12,7 +12,7 @@ import Glibc
 /// no connection reuse between calls), runs on a thread of its own (curl blocks), follows
 /// redirects as `HTTPRedirectPolicy` says (curl's own following is off), and treats `timeout` as
 /// an idle timeout, as URLSession does. Retries are the caller's business.
-public struct CurlHTTPClient: HTTPClient {
+public struct CurlHTTPClient: HTTPExchangingClient {
     /// The idle timeout used when a request gives none.
     public var defaultTimeout: Duration
     /// The size cap and stall timeout of a response when a request gives none.
@@ -24,25 +24,8 @@ public struct CurlHTTPClient: HTTPClient {
         self.limits = limits
     }
 
-    public func send(_ request: HTTPRequest, progress: HTTPProgressHandler?) async throws -> HTTPResponse {
-        try await perform(request, destination: nil, progress: progress)
-    }
-
-    public func download(_ request: HTTPRequest, to destination: String, progress: HTTPProgressHandler?) async throws
-        -> HTTPResponse {
-        try await perform(request, destination: destination, progress: progress)
-    }
-
-    private func perform(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
-        -> HTTPResponse {
-        try HTTPTransferSupport.checkScheme(of: request.url)
-        return try await HTTPRedirectPolicy.follow(request, progress: progress) { hop, hopProgress in
-            try await exchange(hop, destination: destination, progress: hopProgress)
-        }
-    }
-
     /// One exchange: a redirect's answer comes back as it is.
-    private func exchange(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
+    public func exchange(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
         -> HTTPResponse {
         try Task.checkCancellation()
         var loadError = [CChar](repeating: 0, count: 512)

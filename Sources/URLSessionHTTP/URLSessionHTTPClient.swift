@@ -13,7 +13,7 @@ import FoundationNetworking
 /// Each call uses its own ephemeral session (no cookies, no shared cache, no credentials kept
 /// between calls), so calls never influence each other. Redirects are not followed by
 /// URLSession but by `HTTPRedirectPolicy`, as in `CurlHTTPClient`. Retries are the caller's business.
-public struct URLSessionHTTPClient: HTTPClient {
+public struct URLSessionHTTPClient: HTTPExchangingClient {
     /// The idle timeout used when a request gives none.
     public var defaultTimeout: Duration
     /// The size cap and stall timeout of a response when a request gives none.
@@ -25,26 +25,9 @@ public struct URLSessionHTTPClient: HTTPClient {
         self.limits = limits
     }
 
-    public func send(_ request: HTTPRequest, progress: HTTPProgressHandler?) async throws -> HTTPResponse {
-        try await perform(request, destination: nil, progress: progress)
-    }
-
-    public func download(_ request: HTTPRequest, to destination: String, progress: HTTPProgressHandler?) async throws
-        -> HTTPResponse {
-        try await perform(request, destination: destination, progress: progress)
-    }
-
-    private func perform(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
-        -> HTTPResponse {
-        try HTTPTransferSupport.checkScheme(of: request.url)
-        return try await HTTPRedirectPolicy.follow(request, progress: progress) { hop, hopProgress in
-            try await exchange(hop, destination: destination, progress: hopProgress)
-        }
-    }
-
     /// One exchange: the delegate refuses URLSession's own redirect following, so a redirect's
     /// answer comes back as it is.
-    private func exchange(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
+    public func exchange(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
         -> HTTPResponse {
         try Task.checkCancellation()
         let timeout = request.timeout ?? defaultTimeout

@@ -103,3 +103,31 @@ private final class MonotonicProgress: Sendable {
         if forward { handler(progress) }
     }
 }
+
+/// An `HTTPClient` built from single exchanges (one request, one answer, redirects returned as
+/// they are): `send` and `download` check the scheme and follow redirects as
+/// `HTTPRedirectPolicy` says, the same way for every client (curl on Linux, URLSession on macOS).
+public protocol HTTPExchangingClient: HTTPClient {
+    /// One exchange; a redirect's answer comes back as it is. `destination`: the file the body
+    /// goes to (nil: into memory).
+    func exchange(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws -> HTTPResponse
+}
+
+extension HTTPExchangingClient {
+    public func send(_ request: HTTPRequest, progress: HTTPProgressHandler?) async throws -> HTTPResponse {
+        try await followingRedirects(request, destination: nil, progress: progress)
+    }
+
+    public func download(_ request: HTTPRequest, to destination: String, progress: HTTPProgressHandler?) async throws
+        -> HTTPResponse {
+        try await followingRedirects(request, destination: destination, progress: progress)
+    }
+
+    private func followingRedirects(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
+        -> HTTPResponse {
+        try HTTPTransferSupport.checkScheme(of: request.url)
+        return try await HTTPRedirectPolicy.follow(request, progress: progress) { hop, hopProgress in
+            try await exchange(hop, destination: destination, progress: hopProgress)
+        }
+    }
+}

@@ -20,8 +20,9 @@ extension LaneBuilder {
             options.append(DraftPair("bundle-ids", .list(translator.survey.bundleIDs.map(DraftValue.string))))
             differ("match without app_identifier: bundle-ids are the project's app and extension targets (\(translator.survey.bundleIDs.joined(separator: ", ")))")
         } else {
-            draft.requireInput("bundle-ids", "The bundle ids to sign, comma-separated")
-            options.append(DraftPair("bundle-ids", .list([.string("${{ inputs.bundle-ids }}")])))
+            draft.requireInput("bundle-id", "The app's bundle id")
+            options.append(DraftPair("bundle-ids", .list([.string("${{ inputs.bundle-id }}")])))
+            differ("match without app_identifier, and no bundle id found in the project: the lane signs the bundle-id input; add the extensions' ids to bundle-ids")
         }
         if let platform = argument("platform")?.text {
             options.append(DraftPair("platform", .string(platform == "macos" ? "macos" : platform == "tvos" ? "tvos" : "ios")))
@@ -57,6 +58,8 @@ extension LaneBuilder {
             return
         }
         options.append(DraftPair("format", .string("match")))
+        // Creating or renewing needs the App Store Connect key (read-only syncs do not use it).
+        options += appStoreKeyOptions()
         if case .expression("is_ci")? = argument("readonly") {
             differ("match's readonly: is_ci: signing.sync is read-only by default when CI=true")
         } else if let readonly = literal(call, "readonly", statement, settings: true) {

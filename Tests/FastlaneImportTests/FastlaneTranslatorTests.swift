@@ -55,6 +55,9 @@ import Xcode
             DraftPair("storage", .string("https://git.example.com/certs.git")),
             DraftPair("git-branch", .string("main")),
             DraftPair("format", .string("match")),
+            DraftPair("key-id", .string("${{ secrets.ASC_KEY_ID }}")),
+            DraftPair("issuer-id", .string("${{ secrets.ASC_ISSUER_ID }}")),
+            DraftPair("key", .string("${{ secrets.ASC_KEY }}")),
         ])
         #expect(try step("version.bump").options == [
             DraftPair("xcodeproj", .string("App.xcodeproj")),

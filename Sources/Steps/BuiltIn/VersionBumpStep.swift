@@ -104,7 +104,7 @@ public struct VersionBumpStep: Step {
 
     /// The state, the next version, and the note `auto` gives when it bumped patch for lack of
     /// Conventional Commits.
-    func compute(_ context: StepContext) throws -> (ReleasePlanner.State, SemanticVersion, String?) {
+    func compute(_ context: StepContext) throws -> (ReleasePlanner.State, String, String?) {
         let planner = try ReleasePlanner(directory: context.workingDirectory, tagPrefix: tagPrefix)
         let state = try planner.state()
         if keepsVersion {
@@ -113,11 +113,12 @@ public struct VersionBumpStep: Step {
         }
         let next = try planner.nextVersionExplained(strategy, state: state)
         try planner.checkTagIsFree(for: next.version, state: state)
-        return (state, next.version, next.note)
+        return (state, next.version.description, next.note)
     }
 
-    /// The version the files to be written hold now (`strategy: keep`): they must agree.
-    func currentVersion(_ context: StepContext) throws -> (SemanticVersion, [String]) {
+    /// The version the files to be written hold now (`strategy: keep`): they must agree. It is
+    /// kept as written (Apple's versions may have one to three parts, e.g. 2021.1).
+    func currentVersion(_ context: StepContext) throws -> (String, [String]) {
         let probe = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
             .plan(resolved(context), version: "0.0.0", buildNumber: nil)
         let versions = probe.changes.filter { $0.key == nil || $0.key == "MARKETING_VERSION" || $0.key == "CFBundleShortVersionString" }
@@ -130,10 +131,11 @@ public struct VersionBumpStep: Step {
             let listed = versions.map { "\($0.file)\($0.line.map { ":\($0)" } ?? "") = \($0.old)" }.joined(separator: ", ")
             throw StepError.invalidOption(name: "strategy", problem: "'keep' needs one version, but the files hold several (\(listed)); make them agree, or give the version as the strategy")
         }
-        guard let version = SemanticVersion(tag: value) else {
-            throw StepError.invalidOption(name: "strategy", problem: "'keep' keeps '\(value)' (\(places.joined(separator: ", "))), which is not a version such as 1.2.0")
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+            throw StepError.invalidOption(name: "strategy", problem: "'keep' keeps '\(value)' (\(places.joined(separator: ", "))), which is not a version (one to three numbers, such as 1.2.0 or 2021.1)")
         }
-        return (version, places)
+        return (value, places)
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
@@ -142,7 +144,7 @@ public struct VersionBumpStep: Step {
         if let note { effects.append(Effect(.check, "note: " + note)) }
         effects.append(Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
         let stamp = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
-            .plan(resolved(context), version: next.description, buildNumber: buildNumber)
+            .plan(resolved(context), version: next, buildNumber: buildNumber)
         effects += stamp.changes.map { Effect(.write, $0.description) }
         return effects
     }
@@ -150,13 +152,13 @@ public struct VersionBumpStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let (state, next, note) = try compute(context)
         let stamp = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
-            .stamp(resolved(context), version: next.description, buildNumber: buildNumber)
+            .stamp(resolved(context), version: next, buildNumber: buildNumber)
         for warning in state.warnings { context.events.log(.warning, warning) }
         if let note { context.events.log(.warning, note) }
         context.events.log(.info, "version \(state.previous?.description ?? "(none)") → \(next)")
         for change in stamp.changes { context.events.log(.info, "wrote " + change.description) }
-        return ["version": next.description, "previous": state.previous?.description ?? "",
-                "tag": state.tagPrefix + next.description, "previous-tag": state.previousTag ?? "",
+        return ["version": next, "previous": state.previous?.description ?? "",
+                "tag": state.tagPrefix + next, "previous-tag": state.previousTag ?? "",
                 "files": try JSONFormatting.line(stamp.files)]
     }
 }

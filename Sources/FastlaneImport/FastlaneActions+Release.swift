@@ -284,15 +284,10 @@ extension LaneBuilder {
             skip(statement, "sh without a command")
             return
         }
-        let command = words.count == 1 ? words[0] : words.map(Self.shellQuoted).joined(separator: " ")
-        let folder = NSStringPath(path: path).directory
-        add("run", [DraftPair("command", .string(folder.isEmpty ? command : "cd \(Self.shellQuoted(folder)) && \(command)"))], from: statement)
+        let command = words.count == 1 ? words[0] : words.map(ShellQuoting.quote).joined(separator: " ")
+        let folder = (path as NSString).deletingLastPathComponent
+        add("run", [DraftPair("command", .string(folder.isEmpty ? command : "cd \(ShellQuoting.quote(folder)) && \(command)"))], from: statement)
         differ("sh runs in fastlane's folder: the run steps 'cd' there first")
-    }
-
-    static func shellQuoted(_ word: String) -> String {
-        let safe = word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./=:,@%+".unicodeScalars.contains($0) }
-        return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
@@ -304,11 +299,3 @@ extension DraftValue {
     }
 }
 
-/// The folder part of a relative path, without Foundation.
-struct NSStringPath {
-    let path: String
-    var directory: String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
-    }
-}

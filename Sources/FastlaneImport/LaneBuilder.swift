@@ -323,19 +323,11 @@ struct LaneBuilder {
     /// Source text read again: `ENV['X']`, `options[:x]`, a bound variable.
     private func reinterpret(_ value: RubyValue) -> RubyValue {
         guard case .expression(let source) = value else { return value }
-        if let name = Self.environmentName(source) { return .environment(name) }
+        if let name = RubyCallReader.environmentName(source) { return .environment(name) }
         if source.hasPrefix("options[:"), source.hasSuffix("]") {
             return .laneOption(String(source.dropFirst("options[:".count).dropLast()))
         }
         return value
-    }
-
-    static func environmentName(_ source: String) -> String? {
-        for prefix in ["ENV['", "ENV[\"", "ENV.fetch('", "ENV.fetch(\""] where source.hasPrefix(prefix) {
-            let name = source.dropFirst(prefix.count).prefix(while: { $0 != "'" && $0 != "\"" })
-            if !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) { return String(name) }
-        }
-        return nil
     }
 
     /// A secret for names that look like one (passwords, tokens, keys), else the environment.

@@ -75,7 +75,7 @@ struct RubyCallReader {
                 if parts.allSatisfy({ if case .text = $0 { return true } else { return false } }) {
                     return .string(RubyTokenizer.plainText(parts))
                 }
-                if parts.count == 1, case .code(let code) = parts[0], let inner = environmentName(code) {
+                if parts.count == 1, case .code(let code) = parts[0], let inner = Self.environmentName(code) {
                     return .environment(inner)
                 }
                 return .interpolated(parts)
@@ -105,19 +105,20 @@ struct RubyCallReader {
             return .hash(pairs)
         }
         let source = text(tokens)
-        if let name = environmentName(source) { return .environment(name) }
+        if let name = Self.environmentName(source) { return .environment(name) }
         if let name = laneOptionName(tokens) { return .laneOption(name) }
         return .expression(source)
     }
 
-    /// `ENV['X']`, `ENV["X"]`, `ENV.fetch('X')`, `ENV.fetch('X', nil)`.
-    private func environmentName(_ code: String) -> String? {
+    /// `ENV['X']`, `ENV["X"]`, `ENV.fetch('X')`, `ENV.fetch('X', nil)`: the variable's name (ASCII
+    /// letters, digits and `_`), else nil.
+    static func environmentName(_ code: String) -> String? {
         let trimmed = code.trimmingCharacters(in: " ")
         for prefix in ["ENV[", "ENV.fetch(", "ENV.fetch "] where trimmed.hasPrefix(prefix) {
             let rest = trimmed.dropFirst(prefix.count)
             guard let quote = rest.first, quote == "'" || quote == "\"" else { return nil }
             let name = rest.dropFirst().prefix(while: { $0 != quote })
-            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else { return nil }
             return String(name)
         }
         return nil

@@ -114,9 +114,20 @@ public struct LaneDraft: Sendable, Hashable {
         if !secrets.contains(where: { $0.name == name }) { secrets.append(DraftInput(name: name, description: description, defaultValue: nil)) }
     }
 
+    /// A comment's text on one line: Fastfile text quoted in comments (a statement, a path)
+    /// could otherwise end the comment with a line break YAML knows (CR, NEL, U+2028, U+2029)
+    /// and add keys to the lane; control characters and those breaks become `?`.
+    static func commentText(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            let breaks = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\u{FEFF}"
+            return breaks ? "?" : scalar
+        }))
+    }
+
     /// The lane file's text.
     public func yaml() -> String {
-        var lines = header.map { $0.isEmpty ? "#" : "# " + $0 }
+        var lines = header.map { $0.isEmpty ? "#" : "# " + Self.commentText($0) }
         lines.append("description: " + DraftValue.scalar(description))
         if !inputs.isEmpty {
             lines.append("")
@@ -148,7 +159,7 @@ public struct LaneDraft: Sendable, Hashable {
         lines.append("")
         lines.append("steps:")
         for step in steps {
-            if let origin = step.origin { lines.append("  # " + origin) }
+            if let origin = step.origin { lines.append("  # " + Self.commentText(origin)) }
             if step.options.isEmpty && step.id == nil {
                 lines.append("  - " + step.kind)
                 continue
@@ -159,7 +170,7 @@ public struct LaneDraft: Sendable, Hashable {
         }
         if !footer.isEmpty {
             lines.append("")
-            lines.append(contentsOf: footer.map { "# " + $0 })
+            lines.append(contentsOf: footer.map { "# " + Self.commentText($0) })
         }
         return lines.joined(separator: "\n") + "\n"
     }

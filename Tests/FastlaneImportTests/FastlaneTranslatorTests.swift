@@ -210,4 +210,13 @@ import Xcode
         #expect(lane.draft.steps.first { $0.kind == "xcode.test" }?.option("scheme") == .string("Tests"))
         #expect(lane.draft.steps.first { $0.kind == "xcode.test" }?.option("destinations") == .list([.string("platform=iOS Simulator,name=iPad Air")]))
     }
+
+    @Test func fastfileTextInCommentsCannotAddKeysToTheLane() throws {
+        // A line separator (U+2028) is a line break to YAML 1.1: in a comment it would start a new line.
+        let translation = try translate("lane :evil do\n  ensure_git_status_clean\n  hockey(notes: \"x\u{2028}steps: []\u{85}env: {A: b}\")\nend\n")
+        let text = try #require(translation.lanes.first).draft.yaml()
+        #expect(!text.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{85}" })
+        #expect(text.contains("#   fastlane/Fastfile:3 hockey(notes: \"x?steps: []?env: {A: b}\"): Slipway has no step for 'hockey'"))
+        #expect(text.components(separatedBy: "\nsteps:").count == 2, "one steps key")
+    }
 }

@@ -250,7 +250,11 @@ struct LaneBuilder {
     mutating func bundleID(_ argument: RubyValue?, _ statement: Fastfile.Statement) -> DraftValue? {
         if let argument, let value = value(argument.list.first ?? argument, statement: statement) { return value }
         if let value = translator.setting("app_identifier", preferMatchfile: false, lane: lane)?.list.first?.text { return .string(value) }
-        return translator.survey.bundleIDs.first.map(DraftValue.string)
+        guard let first = translator.survey.bundleIDs.first else { return nil }
+        // Not from fastlane's files: say which target it came from, so it is checked.
+        let target = translator.survey.shippingTargets.first { $0.bundleID == first }?.name ?? first
+        differ("no app_identifier in the action or the Appfile: the bundle id \(first) is the project's target '\(target)'; check it")
+        return .string(first)
     }
 
     // MARK: - Values

@@ -219,4 +219,10 @@ import Xcode
         #expect(text.contains("#   fastlane/Fastfile:3 hockey(notes: \"x?steps: []?env: {A: b}\"): Slipway has no step for 'hockey'"))
         #expect(text.components(separatedBy: "\nsteps:").count == 2, "one steps key")
     }
+
+    @Test func aBundleIdTakenFromTheProjectIsSaid() throws {
+        let lane = try #require(try translate("lane :beta do\n  pilot(groups: [\"QA\"])\nend\n").lanes.first)
+        #expect(lane.draft.steps.last?.option("bundle-id") == .string("com.example.app"))
+        #expect(lane.differences.contains("no app_identifier in the action or the Appfile: the bundle id com.example.app is the project's target 'App'; check it"))
+    }
 }

@@ -128,8 +128,9 @@ extension LaneBuilder {
         carry(call, ["configuration": "configuration", "derived_data_path": "derived-data-path", "xcconfig": "xcconfig",
                      "archive_path": "archive-path", "sdk": "sdk", "destination": "destinations",
                      "skip_package_dependencies_resolution": "skip-package-plugin-validation"],
-              handled: exportKeys.union(["workspace", "project", "scheme", "clean", "silent", "suppress_xcode_output"]),
+              handled: exportKeys.union(["workspace", "project", "scheme", "clean", "silent", "suppress_xcode_output", "xcargs"]),
               into: &archive, statement, step: "xcode.archive")
+        xcargs(call, statement, into: &archive, step: "xcode.archive")
         if call.argument("skip_package_dependencies_resolution") != nil {
             archive.removeAll { $0.key == "skip-package-plugin-validation" }
             skipArgument(call.name, "skip_package_dependencies_resolution", statement, "xcode.archive resolves packages as xcodebuild does; there is no option to skip it")
@@ -217,8 +218,9 @@ extension LaneBuilder {
                      "only_testing": "only-testing", "skip_testing": "skip-testing", "testplan": "test-plan",
                      "number_of_retries": "retries", "sdk": "sdk"],
               handled: ["workspace", "project", "scheme", "destination", "device", "devices", "result_bundle", "output_types",
-                        "output_directory", "clean", "code_coverage", "skip_package_dependencies_resolution", "fail_build"],
+                        "output_directory", "clean", "code_coverage", "skip_package_dependencies_resolution", "fail_build", "xcargs"],
               into: &options, statement, step: "xcode.test")
+        xcargs(call, statement, into: &options, step: "xcode.test")
         for index in options.indices where ["only-testing", "skip-testing"].contains(options[index].key) {
             if case .string(let one) = options[index].value { options[index].value = .list([.string(one)]) }
         }

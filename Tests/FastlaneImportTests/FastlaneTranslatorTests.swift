@@ -108,7 +108,7 @@ import Xcode
         let lane = try #require(translation.lanes.first)
         #expect(lane.untranslated.map { "\($0.location) \($0.what): \($0.reason)" } == [
             "fastlane/Fastfile:2 hockey(notes: \"x\"): Slipway has no step for 'hockey'; use a 'run' step or a plugin step",
-            "fastlane/Fastfile:3 gym(xcargs: …): xcode.archive has no such option",
+            "fastlane/Fastfile:3 gym(xcargs: …): xcode.archive has no option for '-quiet'; add it by hand (build-settings, or a 'run' step) if it is needed",
             "fastlane/Fastfile:4 if is_ci …: a Ruby 'if' block (lines 4-6): what runs depends on Ruby; translate the branch you need by hand",
             "fastlane/Fastfile:7 match(readonly: …): its value is only known when Ruby runs",
             "fastlane/Fastfile:8 UI.message(\"done\"): Ruby code, not an action; do it in a 'run' step or drop it",
@@ -119,6 +119,26 @@ import Xcode
         #expect(lane.draft.inputs.map(\.name) == ["method", "signing-storage"])
         #expect(lane.draft.steps.first { $0.kind == "xcode.export" }?.option("method") == .string("${{ inputs.method }}"))
         #expect(lane.draft.yaml().contains("#   fastlane/Fastfile:2 hockey(notes: \"x\"): Slipway has no step for 'hockey'"))
+    }
+
+    @Test func xcargsFlagsThatAreOptionsAndBuildSettingsAreTranslated() throws {
+        let translation = try translate("""
+            lane :beta do
+              build_app(scheme: "App", xcargs: "-skipPackagePluginValidation -skipMacroValidation -allowProvisioningUpdates SWIFT_ACTIVE_COMPILATION_CONDITIONS=BETA")
+              scan(scheme: "App", xcargs: "-allowProvisioningUpdates -parallel-testing-enabled NO")
+              gym(scheme: "App", xcargs: "-skipMacroValidation OTHER=$(X)")
+            end
+            """)
+        let lane = try #require(translation.lanes.first)
+        let archive = try #require(lane.draft.steps.first { $0.kind == "xcode.archive" })
+        #expect(archive.option("skip-package-plugin-validation") == .bool(true))
+        #expect(archive.option("skip-macro-validation") == .bool(true))
+        #expect(archive.option("allow-provisioning-updates") == .bool(true))
+        #expect(archive.option("build-settings") == .map([DraftPair("SWIFT_ACTIVE_COMPILATION_CONDITIONS", .string("BETA"))]))
+        #expect(lane.untranslated.map { "\($0.location) \($0.what): \($0.reason)" } == [
+            "fastlane/Fastfile:3 scan(xcargs: …): xcode.test has no option for '-allowProvisioningUpdates -parallel-testing-enabled NO'; add it by hand (build-settings, or a 'run' step) if it is needed",
+            "fastlane/Fastfile:4 gym(xcargs: …): xcode.archive has no option for 'OTHER=$(X)'; add it by hand (build-settings, or a 'run' step) if it is needed",
+        ])
     }
 
     @Test func privateLanesAndBeforeAllAreInlinedWhereFastlaneRunsThem() throws {

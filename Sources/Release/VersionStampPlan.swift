@@ -14,15 +14,31 @@ public struct VersionChange: Sendable, Hashable, CustomStringConvertible {
     /// Why this place is written when another file asked for it, e.g. "for App/Info.plist
     /// CFBundleVersion = $(CURRENT_PROJECT_VERSION)".
     public let reason: String?
+    /// Whether the value is the version or the build number, whatever the key is called where it
+    /// is written (`APP_SHORT_VERSION` for `MARKETING_VERSION = ${APP_SHORT_VERSION}`).
+    public let role: Role
+
+    /// What a written value is.
+    public enum Role: Sendable, Hashable {
+        case version, buildNumber
+    }
 
     /// Creates a change.
-    public init(file: String, line: Int? = nil, key: String? = nil, old: String, new: String, reason: String? = nil) {
+    public init(file: String, line: Int? = nil, key: String? = nil, old: String, new: String, reason: String? = nil,
+                role: Role = .version) {
         self.file = file
         self.line = line
         self.key = key
         self.old = old
         self.new = new
         self.reason = reason
+        self.role = role
+    }
+
+    /// The role of the value `key` holds: the build number for `CURRENT_PROJECT_VERSION` and
+    /// `CFBundleVersion`, the version otherwise.
+    public static func role(of key: String) -> Role {
+        key == "CURRENT_PROJECT_VERSION" || key == "CFBundleVersion" ? .buildNumber : .version
     }
 
     /// `Config/Version.xcconfig:3 MARKETING_VERSION 1.2.0 -> 1.3.0`.

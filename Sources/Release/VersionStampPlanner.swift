@@ -37,7 +37,7 @@ struct VersionStampPlanner {
     }
 
     /// Records that `site` gets `new`; a site asked for two different values is a problem.
-    mutating func write(_ site: SettingSite, _ new: String, reason: String? = nil) {
+    mutating func write(_ site: SettingSite, _ new: String, reason: String? = nil, role: VersionChange.Role) {
         if let index = siteIndex[site.place] {
             if sites[index].new != new, let locator {
                 problem("\(locator.describe(site)): \(site.key) would be written both as '\(sites[index].new)' and as '\(new)' (it defines both the version and the build number); define MARKETING_VERSION and CURRENT_PROJECT_VERSION separately")
@@ -50,7 +50,8 @@ struct VersionStampPlanner {
         }
         siteIndex[site.place] = sites.count
         sites.append((site, new))
-        changes.append(VersionChange(file: paths.display(site.file), line: site.line, key: site.key, old: site.value, new: new, reason: reason))
+        changes.append(VersionChange(file: paths.display(site.file), line: site.line, key: site.key, old: site.value, new: new, reason: reason,
+                                     role: role))
     }
 
     /// MARKETING_VERSION (and CURRENT_PROJECT_VERSION) of the named targets, where defined.
@@ -66,7 +67,10 @@ struct VersionStampPlanner {
             var defined: [(target: String, found: Bool)] = []
             for owned in selected {
                 let found = locator.sites(of: key, in: owned)
-                for site in found ?? [] { write(site, value) }
+                for site in found ?? [] {
+                    write(site, value, reason: site.key.prefix(while: { $0 != "[" }) == key ? nil : "for \(key)",
+                          role: VersionChange.role(of: key))
+                }
                 let name = owned.targetName ?? ""
                 if let index = defined.firstIndex(where: { $0.target == name }) {
                     defined[index].found = defined[index].found || found != nil
@@ -92,7 +96,7 @@ struct VersionStampPlanner {
             if !old.contains("$") {
                 let escaped = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 text.replaceSubrange(range, with: escaped)
-                changes.append(VersionChange(file: shown, key: key, old: old, new: value))
+                changes.append(VersionChange(file: shown, key: key, old: old, new: value, role: VersionChange.role(of: key)))
             } else if let setting = XcodeSettingLocator.reference(in: old) {
                 stampReferenced(setting, plist: path, key: key, old: old, value: value)
             } else {
@@ -118,7 +122,7 @@ struct VersionStampPlanner {
         for owned in users {
             if let found = locator.sites(of: setting, in: owned) {
                 self.locator = locator
-                for site in found { write(site, value, reason: reason) }
+                for site in found { write(site, value, reason: reason, role: VersionChange.role(of: key)) }
             } else {
                 problem("'\(shown)': \(key) is '\(old)', but \(setting) is defined nowhere for \(locator.label(owned)); define it in the target's build settings or its .xcconfig")
             }

@@ -117,7 +117,7 @@ import TestThreads
         _ = try folder.write("Version.xcconfig", "APP_VERSION = 1.2.0\nMARKETING_VERSION = $(APP_VERSION)\n")
         let project = try VersionedXcodeProject.write(targets: [.init("App", xcconfig: "Version.xcconfig")], in: folder.path)
         let plan = try plan([.xcodeproj(path: project, targets: nil)], root: folder.path, build: nil)
-        #expect(plan.changes.map(\.description) == ["Version.xcconfig:1 APP_VERSION 1.2.0 -> 1.3.0"])
+        #expect(plan.changes.map(\.description) == ["Version.xcconfig:1 APP_VERSION 1.2.0 -> 1.3.0 (for MARKETING_VERSION)"])
     }
 
     @Test func infoPlistBuildSettingsAreWrittenWhereDefined() throws {

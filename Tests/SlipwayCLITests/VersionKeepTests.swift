@@ -49,4 +49,28 @@ import TestThreads
                 "\(result.standardOutput)")
         #expect(try Snapshot.of(repo.path).filter { !$0.key.hasPrefix(".git") && !$0.key.hasPrefix(".slipway") } == before)
     }
+
+    /// owncloud/ios-app's layout: each target's `MARKETING_VERSION = "${APP_SHORT_VERSION}"` and
+    /// `CURRENT_PROJECT_VERSION = "$(APP_VERSION)"`, both defined in the project's settings.
+    @Test func keepFollowsBothSpellingsOfAReferenceToTheProjectsSettings() throws {
+        let repo = try GitFixture(prefix: "slipway-keep-braces")
+        let settings: [(key: String, value: String)] = [("CURRENT_PROJECT_VERSION", "$(APP_VERSION)"), ("MARKETING_VERSION", "${APP_SHORT_VERSION}")]
+        try repo.commit("chore: start", files: [
+            ".gitignore": "/.slipway/\n",
+            "lanes/build.yml": "steps:\n  - version.bump: { strategy: keep, xcodeproj: App.xcodeproj, build-number: \"303\" }\n",
+            "App.xcodeproj/project.pbxproj": VersionedXcodeProject.pbxproj(
+                targets: [VersionedXcodeProject.Target("App", settings: settings), VersionedXcodeProject.Target("Share", settings: settings)],
+                projectSettings: [("APP_SHORT_VERSION", "12.7.0"), ("APP_VERSION", "302")]),
+        ])
+        let plan = try slipway(["run", "build", "--dry-run"], in: repo.path)
+        #expect(plan.status == 0, "\(plan.standardOutput)\(plan.standardError)")
+        #expect(plan.standardOutput.contains("would other: version 12.7.0 kept (strategy keep)"), "\(plan.standardOutput)")
+        #expect(plan.standardOutput.contains("would check: unchanged: App.xcodeproj/project.pbxproj:"), "\(plan.standardOutput)")
+        #expect(plan.standardOutput.contains(" APP_VERSION 302 -> 303 (for CURRENT_PROJECT_VERSION)\n"), "\(plan.standardOutput)")
+        let run = try slipway(["run", "build"], in: repo.path)
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        let pbxproj = try String(contentsOfFile: repo.path + "/App.xcodeproj/project.pbxproj", encoding: .utf8)
+        #expect(pbxproj.components(separatedBy: "APP_VERSION = 303;").count == 3 && !pbxproj.contains("APP_VERSION = 302;"))
+        #expect(pbxproj.components(separatedBy: "APP_SHORT_VERSION = 12.7.0;").count == 3)
+    }
 }

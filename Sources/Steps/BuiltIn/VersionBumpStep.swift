@@ -121,7 +121,7 @@ public struct VersionBumpStep: Step {
     func currentVersion(_ context: StepContext) throws -> (String, [String]) {
         let probe = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
             .plan(resolved(context), version: "0.0.0", buildNumber: nil)
-        let versions = probe.changes.filter { $0.key == nil || $0.key == "MARKETING_VERSION" || $0.key == "CFBundleShortVersionString" }
+        let versions = probe.changes.filter { $0.role == .version }
         let places = versions.map { change in (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "") }
         let values = Set(versions.map(\.old))
         guard let value = values.first else {
@@ -142,10 +142,15 @@ public struct VersionBumpStep: Step {
         let (state, next, note) = try compute(context)
         var effects = state.warnings.map { Effect(.check, "warning: " + $0) }
         if let note { effects.append(Effect(.check, "note: " + note)) }
-        effects.append(Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
+        if keepsVersion {
+            effects.append(Effect(.other, "version \(next) kept (strategy keep)"))
+        } else {
+            effects.append(Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
+        }
         let stamp = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
             .plan(resolved(context), version: next, buildNumber: buildNumber)
-        effects += stamp.changes.map { Effect(.write, $0.description) }
+        // With 'keep', the version's places already hold it: said once, not as writes.
+        effects += stamp.changes.map { $0.old == $0.new ? Effect(.check, "unchanged: \($0.description)") : Effect(.write, $0.description) }
         return effects
     }
 

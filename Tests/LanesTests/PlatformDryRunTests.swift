@@ -1,4 +1,5 @@
 import Basics
+import Crypto
 import Foundation
 import Lanes
 import Networking
@@ -116,6 +117,48 @@ struct PlatformDryRunTests {
         #expect(console.text.contains("✗ lane 'ios': the dry run found 2 step(s) that would fail (git.ensure-clean, test); nothing was changed. Fix them, then run the lane."),
                 "\(console.text)")
         #expect(try Snapshot.of(repository.path) == before, "a dry run writes nothing, not even git's index")
+    }
+
+    @Test("values from earlier steps' outputs are not known in a dry run: the steps that use them say so instead of failing")
+    func earlierOutputsAreNotCheckedAsValues() async throws {
+        let repository = try GitFixture(prefix: "slipway-dry-outputs")
+        try repository.write("App.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{ }\n")
+        try repository.write("App.xcodeproj/xcshareddata/xcschemes/App.xcscheme", XcodeLaneTests.scheme)
+        try repository.write("lanes/ios.yml", """
+            secrets: [ASC_KEY]
+            steps:
+              - run: echo team=ABCDE12345
+                id: signing
+              - xcode.archive: { project: App.xcodeproj, scheme: App }
+                id: archive
+              - xcode.export:
+                  archive: "${{ steps.archive.outputs.archive }}"
+                  method: app-store-connect
+                  team-id: "${{ steps.signing.outputs.team }}"
+                  signing-certificate: "${{ steps.signing.outputs.certificate }}"
+                  profiles: "${{ steps.signing.outputs.profiles }}"
+                id: export
+              - appstore.upload:
+                  ipa: "${{ steps.export.outputs.path }}"
+                  key-id: ABC123DEFG
+                  individual: true
+                  key: "${{ secrets.ASC_KEY }}"
+            """)
+        try repository.commit("app", files: ["README": "app\n"])
+        let fixture = try LaneFixture()
+        var environment = fixture.environment
+        environment.variables["ASC_KEY"] = P256.Signing.PrivateKey().pemRepresentation
+        let workspace = LaneWorkspace(projectDirectory: repository.path, fileSystem: LocalFileSystem(),
+                                      processRunner: LocalProcessRunner(), environment: environment,
+                                      stepServices: StepServices(httpClient: SystemHTTPClient()), platform: .macOS)
+        let before = try Snapshot.of(repository.path)
+        let console = BufferedOutput()
+        var options = LaneRunner.Options()
+        options.isDryRun = true
+        let summary = try await workspace.run("ios", options: options, reporters: [ConsoleReporter(output: console, style: .plain)])
+        #expect(summary.steps.map(\.status) == [.planned, .planned, .planned, .planned], "\(console.text)")
+        #expect(console.text.contains("would network: upload the file steps.export.outputs.path names, once that step has made it"), "\(console.text)")
+        #expect(try Snapshot.of(repository.path) == before)
     }
 
     @Test("a dry run of signing.sync lists a directory storage: a file where the folder should be would fail")

@@ -53,6 +53,12 @@ public struct AppStoreUploadStep: Step {
         let path = context.resolve(try options.requiredString("ipa"))
         // The key is checked offline (it parses, it is P-256) before anything is planned.
         try connection.key(in: context)
+        if let earlier = DryRunPlaceholder.reference(in: path) {
+            // A dry run: the file is made by an earlier step, which has not run.
+            return [Effect(.network, "upload the file \(earlier) names, once that step has made it (its bundle id, version and "
+                           + "build number are read from it then), to App Store Connect at \(try connection.baseURL.absoluteString)"
+                           + (try options.bool("wait-for-processing") ? ", then wait for processing" : ""))]
+        }
         let info = try readInfo(path)
         return [Effect(.network, "upload \(path) (\(info.bundleID) \(info.version) build \(info.buildNumber), \(info.fileSize) bytes) "
                        + "to App Store Connect at \(try connection.baseURL.absoluteString)"

@@ -95,7 +95,12 @@ public struct XcodeExportStep: Step {
         export.manageAppVersionAndBuildNumber = options.values["manage-version"] == nil ? nil : try options.bool("manage-version")
         export.uploadSymbols = options.values["upload-symbols"] == nil ? nil : try options.bool("upload-symbols")
         export.destination = try options.string("destination").flatMap(ExportOptions.Destination.init(rawValue:))
-        if let problem = export.problems.first {
+        // In a dry run a value from an earlier step (signing.sync's team-id) is not known yet.
+        var checked = export
+        if let team = checked.teamID, DryRunPlaceholder.contains(team) { checked.teamID = nil }
+        if let certificate = checked.signingCertificate, DryRunPlaceholder.contains(certificate) { checked.signingCertificate = nil }
+        checked.provisioningProfiles = checked.provisioningProfiles.filter { !DryRunPlaceholder.contains($0.key) }
+        if let problem = checked.problems.first {
             throw StepError.invalidOption(name: "method", problem: "and the other export options do not fit: \(problem)")
         }
         exportOptions = export

@@ -199,6 +199,34 @@ extension GitRepository {
         }
     }
 
+    /// Starts the local branch `name` where HEAD is (as `git checkout -b NAME`), or, in a
+    /// repository without commits, points HEAD at it so that the first commit makes it. The files
+    /// do not change.
+    /// - Throws: `GitError.invalidName` for a name git refuses, `.operationFailed`.
+    public func startBranch(_ name: String) throws {
+        let workdir = try requireWorkingDirectory(for: "start branch '\(name)'")
+        try withHandle { repo in
+            var oid = git_oid()
+            if git_reference_name_to_id(&oid, repo, "HEAD") == 0 {
+                var commit: OpaquePointer?
+                try check(git_commit_lookup(&commit, repo, &oid)) {
+                    .operationFailed(operation: "start branch '\(name)' in", subject: workdir, libgit2: $0.message)
+                }
+                defer { git_commit_free(commit) }
+                var branch: OpaquePointer?
+                try check(git_branch_create(&branch, repo, name, commit, 0)) {
+                    .invalidName(kind: "branch", name: name, libgit2: $0.message)
+                }
+                git_reference_free(branch)
+            } else if git_reference_is_valid_name("refs/heads/" + name) != 1 {
+                throw GitError.invalidName(kind: "branch", name: name, libgit2: "not a valid reference name")
+            }
+            try check(git_repository_set_head(repo, "refs/heads/" + name)) {
+                .operationFailed(operation: "start branch '\(name)' in", subject: workdir, libgit2: $0.message)
+            }
+        }
+    }
+
     private func ensureLocalBranch(_ name: String, at oid: inout git_oid, repo: OpaquePointer) throws {
         var existing: OpaquePointer?
         if git_branch_lookup(&existing, repo, name, GIT_BRANCH_LOCAL) == 0 {

@@ -26,10 +26,13 @@ public struct GitSigningStorage: SigningStorage {
     private let environment: [String: String]
     private let credentials: GitCredentials?
     private let files: DirectorySigningStorage
+    /// The branch asked for; nil for the repository's default.
+    private let branch: String?
 
     private init(url: String, clonePath: String, readOnly: Bool, signature: GitSignature?, environment: [String: String],
-                 credentials: GitCredentials?, fileSystem: any FileSystem) {
+                 credentials: GitCredentials?, fileSystem: any FileSystem, branch: String? = nil) {
         self.url = url
+        self.branch = branch
         self.clonePath = clonePath
         self.isReadOnly = readOnly
         self.signature = signature
@@ -41,8 +44,9 @@ public struct GitSigningStorage: SigningStorage {
     /// Clones `url` afresh into `cacheDirectory` (replacing an earlier clone there) and opens it.
     /// - Parameter environment: where `GIT_AUTHOR_*` may name the author of `save`'s commits
     ///   when `signature` is nil (the step's or the command's environment).
-    /// - Parameter branch: the branch to use (it must exist); nil for the repository's default,
-    ///   or `main` for an empty repository.
+    /// - Parameter branch: the branch to use; nil for the repository's default, or `main` for an
+    ///   empty repository. A writable open starts a branch the repository does not have (from its
+    ///   default branch, as match does); a read-only one needs it to exist.
     /// - Parameter fileSystem: where the cache folder is made and the clone put in place (the
     ///   clone itself is libgit2's, on the local disk).
     /// - Throws: `SigningStorageError.unreachable` naming the repository (a read-only open uses
@@ -58,7 +62,14 @@ public struct GitSigningStorage: SigningStorage {
             try fileSystem.createDirectory(cacheDirectory)
             _ = try await BlockingWork.run(name: "slipway-signing-clone") {
                 // off-pool: a thread of its own.
-                try GitRepository.clone(url: url, to: fresh, checkout: branch, credentials: credentials)
+                do {
+                    _ = try GitRepository.clone(url: url, to: fresh, checkout: branch, credentials: credentials)
+                } catch GitError.revisionNotFound where branch != nil {
+                    guard let branch, !readOnly else {
+                        throw SigningStorageError.unreachable(storage: url, detail: "it has no branch '\(branch ?? "")'; a sync that is not read-only starts it (from the default branch, as match does), or fix git-branch")
+                    }
+                    try GitRepository.clone(url: url, to: fresh, credentials: credentials).startBranch(branch)
+                }
             }
             try? fileSystem.remove(clonePath)
             try fileSystem.move(fresh, to: clonePath)
@@ -66,12 +77,13 @@ public struct GitSigningStorage: SigningStorage {
             try? fileSystem.remove(fresh)
             if readOnly, fileSystem.exists(clonePath + "/.git") {
                 return GitSigningStorage(url: url, clonePath: clonePath, readOnly: true, signature: signature, environment: environment,
-                                         credentials: credentials, fileSystem: fileSystem)
+                                         credentials: credentials, fileSystem: fileSystem, branch: branch)
             }
+            if let error = error as? SigningStorageError { throw error }
             throw SigningStorageError.unreachable(storage: url, detail: Self.describe(error))
         }
         return GitSigningStorage(url: url, clonePath: clonePath, readOnly: readOnly, signature: signature, environment: environment,
-                                 credentials: credentials, fileSystem: fileSystem)
+                                 credentials: credentials, fileSystem: fileSystem, branch: branch)
     }
 
     /// The repository's URL.
@@ -108,7 +120,7 @@ public struct GitSigningStorage: SigningStorage {
     public func save(message: String) async throws {
         guard !isReadOnly else { return }
         let paths = try await list()
-        let (url, clonePath, signature, environment, credentials) = (url, clonePath, signature, environment, credentials)
+        let (url, clonePath, signature, environment, credentials, named) = (url, clonePath, signature, environment, credentials, branch != nil)
         try await BlockingWork.run(name: "slipway-signing-push") {
             let repository = try GitRepository.open(at: clonePath)
             try repository.stageAllTracked()
@@ -125,7 +137,7 @@ public struct GitSigningStorage: SigningStorage {
             }
             do {
                 // off-pool: a thread of its own.
-                try repository.push(remote: "origin", refspecs: ["\(reference):\(wasEmpty ? Self.firstBranch : reference)"],
+                try repository.push(remote: "origin", refspecs: ["\(reference):\(wasEmpty && !named ? Self.firstBranch : reference)"],
                                     credentials: credentials)
             } catch let error as GitError {
                 if case .pushNotFastForward = error {

@@ -28,6 +28,32 @@ import TestThreads
         #expect(try await other.list() == [Support.certPath, Support.keyPath, Support.profilePath])
     }
 
+    /// match's `git_branch`: a writable open of a branch the repository lacks starts it (from the
+    /// default branch) and pushes it under its own name; a read-only open says how to make it.
+    @Test func aMissingBranchIsStartedByAWriterAndNamedToAReader() async throws {
+        let bare = try GitFixture(prefix: "slipway-signing-bare", bare: true)
+        let caches = try TemporaryDirectory(prefix: "slipway-signing-cache")
+        let before = Support.snapshot(bare.path)
+        await #expect(throws: SigningStorageError.unreachable(storage: bare.path, detail: "it has no branch 'ios'; a sync that is not read-only starts it (from the default branch, as match does), or fix git-branch")) {
+            _ = try await GitSigningStorage.open(url: bare.path, cacheDirectory: caches.path + "/ci", branch: "ios", readOnly: true, signature: Self.author)
+        }
+        #expect(Support.snapshot(bare.path) == before)
+
+        let empty = try await GitSigningStorage.open(url: bare.path, cacheDirectory: caches.path + "/a", branch: "ios", readOnly: false, signature: Self.author)
+        try await Support.writeIdentity(try await EncryptedSigningStorage.open(empty, passphrase: "team", parameters: Support.fast))
+        #expect(try bare.git("for-each-ref", "--format=%(refname)") == "refs/heads/ios")
+
+        // A second branch starts from the first's files, as `git checkout -b` from it would.
+        try bare.git("symbolic-ref", "HEAD", "refs/heads/ios")
+        let macos = try await GitSigningStorage.open(url: bare.path, cacheDirectory: caches.path + "/b", branch: "macos", readOnly: false, signature: Self.author)
+        try await macos.write("notes.txt", Array("mac".utf8))
+        try await macos.save(message: "mac notes")
+        #expect(try bare.git("for-each-ref", "--format=%(refname)").split(separator: "\n") == ["refs/heads/ios", "refs/heads/macos"])
+        #expect(try bare.git("ls-tree", "-r", "--name-only", "macos").contains("slipway-signing.json"))
+        let reader = try await GitSigningStorage.open(url: bare.path, cacheDirectory: caches.path + "/ci", branch: "macos", readOnly: true, signature: Self.author)
+        #expect(try await reader.read("notes.txt") == Array("mac".utf8))
+    }
+
     @Test func readOnlyNeverWritesToTheRepository() async throws {
         let bare = try GitFixture(prefix: "slipway-signing-bare", bare: true)
         let caches = try TemporaryDirectory(prefix: "slipway-signing-cache")

@@ -12,12 +12,16 @@ public enum VersionedXcodeProject {
         public var settings: [(key: String, value: String)]
         /// Its base configuration file, relative to the folder holding the `.xcodeproj`.
         public var xcconfig: String?
+        /// Its product type, e.g. `com.apple.product-type.app-extension`.
+        public var productType: String
 
-        /// Creates a target.
-        public init(_ name: String, settings: [(key: String, value: String)] = [], xcconfig: String? = nil) {
+        /// Creates a target (an application unless `productType` says otherwise).
+        public init(_ name: String, settings: [(key: String, value: String)] = [], xcconfig: String? = nil,
+                    productType: String = "com.apple.product-type.application") {
             self.name = name
             self.settings = settings
             self.xcconfig = xcconfig
+            self.productType = productType
         }
     }
 
@@ -63,7 +67,7 @@ public enum VersionedXcodeProject {
         }
         for (index, target) in targets.enumerated() {
             let targetID = id(3, index), listID = id(4, index), debug = id(5, index * 2), release = id(5, index * 2 + 1)
-            nativeTargets += "\t\t\(targetID) /* \(target.name) */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = \(listID) /* Build configuration list for PBXNativeTarget \"\(target.name)\" */;\n\t\t\tbuildPhases = (\n\t\t\t);\n\t\t\tbuildRules = (\n\t\t\t);\n\t\t\tdependencies = (\n\t\t\t);\n\t\t\tname = \(quoted(target.name));\n\t\t\tproductName = \(quoted(target.name));\n\t\t\tproductType = \"com.apple.product-type.application\";\n\t\t};\n"
+            nativeTargets += "\t\t\(targetID) /* \(target.name) */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = \(listID) /* Build configuration list for PBXNativeTarget \"\(target.name)\" */;\n\t\t\tbuildPhases = (\n\t\t\t);\n\t\t\tbuildRules = (\n\t\t\t);\n\t\t\tdependencies = (\n\t\t\t);\n\t\t\tname = \(quoted(target.name));\n\t\t\tproductName = \(quoted(target.name));\n\t\t\tproductType = \"\(target.productType)\";\n\t\t};\n"
             targetIDs += "\t\t\t\t\(targetID) /* \(target.name) */,\n"
             configurations += configuration(debug, "Debug", target.settings, target.xcconfig) + configuration(release, "Release", target.settings, target.xcconfig)
             lists += list(listID, debug, release, "PBXNativeTarget \"\(target.name)\"")

@@ -59,6 +59,7 @@ public enum CIPlanner {
                               artifacts: unique(finallySteps.flatMap(\.artifacts)), runsAlways: true))
         }
         try checkFileHandOvers(jobs, validated: validated)
+        try checkSigningHandOvers(jobs, validated: validated)
         return CIPlan(lane: lane.name, laneFile: lane.file, description: lane.description,
                       inputs: lane.inputs.map(CIInput.init), jobs: jobs, installsTools: !lane.requires.isEmpty,
                       secrets: lane.secrets.map(\.name))

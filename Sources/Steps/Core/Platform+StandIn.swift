@@ -6,7 +6,9 @@ import Basics
 // and call whatever `xcodebuild`, `xcrun`, `security` and `codesign` come first on PATH (the
 // tests' stand-ins). Only code can switch it on, through SPI that the stand-in's `main` calls
 // before the command line is parsed: no environment variable, option or file (nothing a checkout
-// controls) can make a real `slipway` act as another system.
+// controls) can make a real `slipway` act as another system. Deliberately left as compiled:
+// `ToolPlatform.current` (Pins: which tool binaries to download; the stand-in still runs Linux
+// binaries) and the state folder's layout (Basics' `StateFiles`), which no macOS step depends on.
 
 extension Platform {
     /// The platform the stand-in executable reports (nil in every other binary).

@@ -35,6 +35,14 @@ extension CIPlanner {
         }
     }
 
+    /// `platforms` without Linux for a `signing.sync` with `install: keychain`, which needs
+    /// macOS's `security` tool: the step runs anywhere, but that install only on a Mac.
+    static func narrowedByInstall(_ invocation: StepInvocation, _ platforms: Set<Platform>) -> Set<Platform> {
+        guard invocation.kind == "signing.sync", literalOption("install", of: invocation) == "keychain",
+              platforms.contains(.macOS) else { return platforms }
+        return [.macOS]
+    }
+
     /// The option `name` of `invocation` when written as a plain value (nil for an expression or when absent).
     static func literalOption(_ name: String, of invocation: StepInvocation) -> String? {
         guard case .mapping(let entries, _)? = invocation.options,

@@ -98,7 +98,7 @@ public enum CIPlanner {
 
     static func platforms(of invocation: StepInvocation, in validated: ValidatedLane) -> Set<Platform> {
         let platforms = validated.kinds[invocation.id]?.description.platforms ?? Set(Platform.allCases)
-        return platforms.isEmpty ? Set(Platform.allCases) : platforms
+        return narrowedByInstall(invocation, platforms.isEmpty ? Set(Platform.allCases) : platforms)
     }
 
     static func runner(for invocation: StepInvocation, platforms: Set<Platform>) throws -> CIRunner {

@@ -148,6 +148,27 @@ import TestThreads
         }
     }
 
+    @Test func aKeychainInstallPutsSigningOnAMac() async throws {
+        let lane = """
+            secrets: [MATCH_PASSWORD]
+            ci-jobs: per-step
+            steps:
+              - signing.sync: { type: app-store, bundle-ids: [com.example.app], passphrase: "${{ secrets.MATCH_PASSWORD }}", install: keychain }
+                id: signing
+              - run: echo signed
+                id: after
+            """
+        #expect(try await plan(lane).jobs.map(\.runner) == [.platform(.macOS), .platform(.linux)])
+        await #expect {
+            _ = try await plan(lane.replacingOccurrences(of: "    id: signing", with: "    id: signing\n    runs-on: linux"))
+        } throws: { error in
+            (error as? CIExportError)?.description == "lanes/l.yml:4:5: step 'signing' (signing.sync) runs only on macos, but "
+                + "'runs-on: linux' puts it on a linux runner; set 'runs-on: macos' or remove 'runs-on:' to let its platforms choose"
+        }
+        // Without install: keychain it runs anywhere (a directory install on Linux).
+        #expect(try await plan(lane.replacingOccurrences(of: ", install: keychain", with: "")).jobs.map(\.runner) == [.platform(.linux), .platform(.linux)])
+    }
+
     @Test func aBadCIJobsValueIsAnError() async throws {
         await #expect {
             _ = try await plan("ci-jobs: per-job\nsteps:\n  - run: echo hi\n")

@@ -43,7 +43,10 @@ struct MacOSRunnerSimulationTests {
           - xcode.export:
               archive: "${{ steps.archive.outputs.archive }}"
               method: app-store-connect
-              signing: "${{ steps.signing }}"
+              team-id: "${{ steps.signing.outputs.team-id }}"
+              signing-style: manual
+              signing-certificate: "${{ steps.signing.outputs.certificate-name }}"
+              profiles: "${{ steps.signing.outputs.profiles }}"
             id: export
             artifacts: [build/export/App.ipa]
           - upload: { to: directory, directory: published, files: ["${{ steps.export.outputs.path }}"] }

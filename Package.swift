@@ -191,6 +191,10 @@ let package = Package(
             dependencies: ["Lanes", "Steps", "PBXProj", "ProjectLint", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics", "TestSupport",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
+        /// STAND-IN, for tests only (not a product): `slipway` reporting macOS on Linux, so that the
+        /// GitHub Actions simulator's `runs-on: macos-*` jobs run macOS-only steps against stand-in
+        /// xcodebuild/xcrun/security on PATH. The platform is set in its code, never from input.
+        .executableTarget(name: "slipway-macos-standin", dependencies: ["SlipwayCLI", "Steps"]),
         /// Fixtures, fakes and helpers shared by the tests.
         /// X509 and SwiftASN1: ProvisioningProfileBuilder makes CMS-signed profiles with a test CA.
         /// YAMLSupport: GitHubActionsSimulator reads workflow files with line and column.

@@ -103,6 +103,9 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `consumer` uses a file `producer` writes, in another job, and `producer` has no
     /// `artifacts:` to carry it there.
     case fileNotHandedOver(consumer: String, location: String, reference: String, producer: String, producerJob: String, consumerJob: String)
+    /// `consumer` (xcode.archive or xcode.export) signs in another job than the `signing.sync`
+    /// before it, whose keychain and profiles stay on that job's machine.
+    case signingNotHandedOver(consumer: String, kind: String, location: String, signing: String, signingJob: String, consumerJob: String)
 
     public var description: String {
         switch self {
@@ -136,6 +139,11 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "'\(producerJob)', but '\(consumer)' runs in job '\(consumerJob)' on another machine; add 'artifacts:' "
                 + "with the file's path to step '\(producer)' so that it travels, or keep both steps in one job "
                 + "(the same 'runs-on:', or 'ci-jobs: per-runner')"
+        case .signingNotHandedOver(let consumer, let kind, let location, let signing, let signingJob, let consumerJob):
+            return "\(location): step '\(consumer)' (\(kind)) signs with the certificate and profiles that step '\(signing)' "
+                + "(signing.sync) installs in job '\(signingJob)', but '\(consumer)' runs in job '\(consumerJob)' on another "
+                + "machine, where they are not installed; keep both steps in one job (no 'ci-jobs: per-step', and no "
+                + "'runs-on:' that puts them on different runners), or give '\(signing)' 'install: none' if nothing signs with its install"
         case .duplicatePipelineKey(let key, let path):
             return "refusing to write the pipeline: '\(key)' would appear twice in '\(path)'; rename the lane's input, "
                 + "secret or step that produces it"

@@ -59,6 +59,7 @@ public enum CIPlanner {
                               artifacts: unique(finallySteps.flatMap(\.artifacts)), runsAlways: true))
         }
         try checkFileHandOvers(jobs, validated: validated)
+        try checkSigningHandOvers(jobs, validated: validated)
         return CIPlan(lane: lane.name, laneFile: lane.file, description: lane.description,
                       inputs: lane.inputs.map(CIInput.init), jobs: jobs, installsTools: !lane.requires.isEmpty,
                       secrets: lane.secrets.map(\.name))
@@ -97,7 +98,7 @@ public enum CIPlanner {
 
     static func platforms(of invocation: StepInvocation, in validated: ValidatedLane) -> Set<Platform> {
         let platforms = validated.kinds[invocation.id]?.description.platforms ?? Set(Platform.allCases)
-        return platforms.isEmpty ? Set(Platform.allCases) : platforms
+        return narrowedByInstall(invocation, platforms.isEmpty ? Set(Platform.allCases) : platforms)
     }
 
     static func runner(for invocation: StepInvocation, platforms: Set<Platform>) throws -> CIRunner {

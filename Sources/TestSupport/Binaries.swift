@@ -15,6 +15,10 @@ public enum Binaries {
 
     /// The built `slipway` executable.
     public static var slipway: String { productsDirectory + "/slipway" }
+
+    /// STAND-IN: the built `slipway-macos-standin`, the same CLI reporting macOS as its platform
+    /// (a test-only executable), for simulated `runs-on: macos-*` runners.
+    public static var macOSStandInSlipway: String { productsDirectory + "/slipway-macos-standin" }
 }
 
 /// Runs a command to completion for a test and captures what it printed.

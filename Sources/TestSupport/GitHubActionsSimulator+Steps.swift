@@ -124,7 +124,7 @@ extension GitHubActionsSimulator {
         case "sh": arguments = ["sh", "-e", file]
         default: arguments = ["bash", "-e", file]
         }
-        var environment = self.environment
+        var environment = environment(for: runner)
         environment.merge(runnerVariables(runner)) { _, new in new }
         environment.merge(context.env) { _, new in new }
         let result = try await processes.run(ProcessSpec(executable: arguments[0], arguments: Array(arguments.dropFirst()),
@@ -168,7 +168,7 @@ extension GitHubActionsSimulator {
             commands.append(["fetch", "-q", "--no-tags", "--depth=\(depthValue)", "origin", "+\(commit):\(remote)"])
         }
         commands.append(["checkout", "-q", "--force", "-B", branch, remote])
-        var environment = self.environment
+        var environment = environment(for: runner)
         environment["HOME"] = runner.home
         for arguments in commands {
             runner.write("[command]git " + arguments.joined(separator: " "))

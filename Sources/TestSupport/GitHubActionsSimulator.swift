@@ -12,7 +12,15 @@ import Foundation
 // STAND-IN FOR GITHUB'S ARTIFACT STORE. `actions/cache@v4` is a NO-OP here (every restore misses,
 // nothing is saved): a miss is always a correct outcome for a cache. Every job runs on this
 // (Linux) machine whatever its `runs-on`; `runner.os` follows the `runs-on` label (macos-* →
-// macOS) so cache keys look as on GitHub. `$GITHUB_ENV`, `$GITHUB_OUTPUT`, `steps.*`, `needs.*`,
+// macOS) so cache keys look as on GitHub. Per-runner environments: `runnerEnvironments` gives
+// the variables a job sees by its `runner.os` ("macOS", "Linux", "Windows"), laid over
+// `environment` for its checkout and its steps. A test makes a STAND-IN MAC that way: a macOS
+// job's PATH starts with a folder where `slipway` is `Binaries.macOSStandInSlipway` (the CLI
+// reporting macOS) and `xcodebuild`, `xcrun`, `security` are stand-ins; an ubuntu job's `slipway`
+// is the real one. Each job (each attempt) still has a HOME of its own, so a stand-in that keeps
+// state under HOME (SecurityStandIn without `SLIPWAY_SECURITY_STATE`: its keychains, imported
+// identities and search list) starts empty in every job: a later macOS job has no certificate
+// an earlier one installed, as on GitHub's fresh runners. `$GITHUB_ENV`, `$GITHUB_OUTPUT`, `steps.*`, `needs.*`,
 // matrices, containers and services are not simulated: such a workflow is refused when parsed.
 //
 // What is simulated, with its source: see GitHubActionsWorkflow.swift (syntax),
@@ -31,6 +39,8 @@ public enum GitHubActionsSimulationError: LocalizedError, Equatable {
     case unknownJob(String, known: [String])
     /// The origin repository could not be read.
     case origin(String)
+    /// `runnerEnvironments` named something that is not a `runner.os`.
+    case unknownRunnerOS(String)
 
     public var errorDescription: String? {
         switch self {
@@ -44,6 +54,8 @@ public enum GitHubActionsSimulationError: LocalizedError, Equatable {
             return "job '\(job)' cannot be re-run: it is not a job of this run (jobs: \(known.joined(separator: ", ")))"
         case .origin(let message):
             return message
+        case .unknownRunnerOS(let name):
+            return "runnerEnvironments: '\(name)' is not a runner.os; give the environment of macOS, Linux or Windows runners"
         }
     }
 }
@@ -107,6 +119,7 @@ public actor GitHubActionsSimulator {
     let origin: String
     let branch: String
     let environment: [String: String]
+    let runnerEnvironments: [String: [String: String]]
     let processes: any ProcessRunner
     var store: ArtifactStore
     var commit = ""
@@ -117,11 +130,18 @@ public actor GitHubActionsSimulator {
 
     /// A simulator for `workflowText` (named `file` in errors) whose checkouts clone `origin` (a
     /// repository path) at `branch`'s commit when `run` starts. Steps run with `environment`
-    /// (PATH and friends; GitHub's own variables are added per job) through `processes`.
+    /// (PATH and friends; GitHub's own variables are added per job) through `processes`;
+    /// `runnerEnvironments` lays variables over `environment` for the jobs of one `runner.os`
+    /// (`["macOS": ["PATH": standIns + ":" + path]]`).
     /// - Throws: `GitHubActionsSimulationError` or `DiagnosticsError` for a workflow it cannot run.
     public init(workflow workflowText: String, file: String = "workflow.yml", origin: String, branch: String = "main",
                 environment: [String: String] = GitHubActionsSimulator.defaultEnvironment,
+                runnerEnvironments: [String: [String: String]] = [:],
                 processes: any ProcessRunner = LocalProcessRunner()) throws {
+        if let unknown = runnerEnvironments.keys.sorted().first(where: { !["macOS", "Linux", "Windows"].contains($0) }) {
+            throw GitHubActionsSimulationError.unknownRunnerOS(unknown)
+        }
+        self.runnerEnvironments = runnerEnvironments
         workflow = try GitHubActionsWorkflow.parse(workflowText, file: file)
         directory = try TemporaryDirectory(prefix: "slipway-gha-sim")
         root = directory.path
@@ -180,6 +200,12 @@ public actor GitHubActionsSimulator {
         let dependants = workflow.jobs.filter { !WorkflowGraph.ancestors(of: $0.id, in: workflow).isDisjoint(with: failed) }.map(\.id)
         try await execute(failed.union(dependants))
         return result
+    }
+
+    /// The environment of `runner`'s processes before GitHub's variables: `environment` with the
+    /// variables of its `runner.os` laid over it.
+    func environment(for runner: RunnerJob) -> [String: String] {
+        environment.merging(runnerEnvironments[runner.context.runner["os"] ?? "Linux"] ?? [:]) { _, new in new }
     }
 
     var result: GitHubActionsRunResult { GitHubActionsRunResult(jobs: results, order: order) }

@@ -13,7 +13,10 @@ import Foundation
 /// set-key-partition-list); fastlane's setup_ci.rb, create_keychain.rb, delete_keychain.rb and
 /// fastlane_core/keychain_importer.rb for the order in which CI tools call them.
 ///
-/// The state file is `$SLIPWAY_SECURITY_STATE`. Faults: `"fail": {"import": "echo-arguments"}`
+/// The state file is `$SLIPWAY_SECURITY_STATE`; without that variable it is
+/// `$HOME/Library/Keychains/.security-standin-state.json`, made at the first call with the same
+/// initial login keychain (`installScript(in:)`; a simulated runner's jobs each have a HOME, so
+/// each starts with no identity, as a fresh Mac does). Faults: `"fail": {"import": "echo-arguments"}`
 /// in the state makes that subcommand fail and print its arguments (passwords included) to
 /// standard error, as a careless tool might, so tests can check Slipway masks them.
 public struct SecurityStandIn: Sendable {
@@ -35,6 +38,19 @@ public struct SecurityStandIn: Sendable {
         try write(["keychains": [login: ["password": "login-password", "locked": false, "items": [] as [Any]]],
                    "search_list": [login], "default": login, "calls": [] as [Any]])
     }
+
+    /// Writes only the script, as `directory/security`, for per-HOME state (no
+    /// `SLIPWAY_SECURITY_STATE`); returns its path.
+    @discardableResult
+    public static func installScript(in directory: String) throws -> String {
+        let executable = directory + "/security"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: executable))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable)
+        return executable
+    }
+
+    /// The state file the script keeps under `home` when `SLIPWAY_SECURITY_STATE` is not set.
+    public static func statePath(home: String) -> String { home + "/Library/Keychains/.security-standin-state.json" }
 
     /// The environment the script needs (its state file), merged over `base`.
     public func environment(_ base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
@@ -64,9 +80,18 @@ public struct SecurityStandIn: Sendable {
 # STAND-IN for macOS `security` (see Sources/TestSupport/SecurityStandIn.swift). Not Apple's tool.
 import getopt, json, os, stat, subprocess, sys
 
-STATE = os.environ["SLIPWAY_SECURITY_STATE"]
+HOME_STATE = "SLIPWAY_SECURITY_STATE" not in os.environ
+STATE = os.environ.get("SLIPWAY_SECURITY_STATE") or os.path.join(os.environ["HOME"], "Library/Keychains/.security-standin-state.json")
 
 def load():
+    if HOME_STATE and not os.path.exists(STATE):
+        # A fresh runner: its login keychain only, as SecurityStandIn's init writes it.
+        login = os.path.join(os.environ["HOME"], "Library/Keychains/login.keychain-db")
+        os.makedirs(os.path.dirname(login), exist_ok=True)
+        with open(login, "w") as f:
+            f.write("login keychain")
+        return {"keychains": {login: {"password": "login-password", "locked": False, "items": []}},
+                "search_list": [login], "default": login, "calls": []}
     with open(STATE) as f:
         return json.load(f)
 

@@ -82,7 +82,9 @@ import TestThreads
 
     @Test func ciJobsPerStepAndRunsOnSplit() async throws {
         // One job per step: the archive must then travel to the export's machine.
+        // (With install: none: split from its signing.sync, the archive would sign on a machine without it.)
         let withArtifacts = Self.iosRelease.replacingOccurrences(of: "    id: archive", with: "    id: archive\n    artifacts: [build/App.xcarchive]")
+            .replacingOccurrences(of: "MATCH_PASSWORD }}\" }", with: "MATCH_PASSWORD }}\", install: none }")
         let perStep = try await plan("ci-jobs: per-step\n" + withArtifacts)
         #expect(perStep.jobs.map(\.steps) == [["git.ensure-clean"], ["version"], ["signing"], ["archive"], ["export"], ["git.commit"], ["git.tag"]])
         #expect(perStep.jobs.map(\.runner) == [.platform(.linux), .platform(.linux), .platform(.linux), .platform(.macOS),
@@ -115,6 +117,56 @@ import TestThreads
         // Outputs that are not files (a version, a bundle id) need no artifacts.
         let text = try await plan(lane.replacingOccurrences(of: "outputs.archive", with: "outputs.bundle-id"))
         #expect(text.jobs.count == 2)
+    }
+
+    @Test func anArchiveOrExportInAnotherJobThanItsSigningIsRefused() async throws {
+        let perStep = "ci-jobs: per-step\n" + Self.iosRelease.replacingOccurrences(
+            of: "    id: archive", with: "    id: archive\n    artifacts: [build/App.xcarchive]")
+        await #expect {
+            _ = try await plan(perStep)
+        } throws: { error in
+            (error as? CIExportError)?.description == "lanes/l.yml:9:5: step 'archive' (xcode.archive) signs with the certificate and "
+                + "profiles that step 'signing' (signing.sync) installs in job 'signing', but 'archive' runs in job 'archive' on "
+                + "another machine, where they are not installed; keep both steps in one job (no 'ci-jobs: per-step', and no "
+                + "'runs-on:' that puts them on different runners), or give 'signing' 'install: none' if nothing signs with its install"
+        }
+        // A keychain install on a macOS runner, split from the export by runs-on: refused too.
+        let split = Self.iosRelease.replacingOccurrences(of: "  - xcode.export:", with: "  - runs-on: my-mac\n    xcode.export:")
+            .replacingOccurrences(of: "    id: archive", with: "    id: archive\n    artifacts: [build/App.xcarchive]")
+        await #expect {
+            _ = try await plan(split)
+        } throws: { error in
+            (error as? CIExportError)?.description.contains("step 'export' (xcode.export) signs with the certificate and profiles "
+                + "that step 'signing' (signing.sync) installs in job 'git-ensure-clean'") == true
+        }
+        // A directory install whose files travel as artifacts, or no install, may be split.
+        for signing in ["install: directory, install-directory: build/signing }\n    artifacts: [\"build/signing/**\"]\n    id: signing",
+                        "install: none }\n    id: signing"] {
+            let lane = perStep.replacingOccurrences(of: "MATCH_PASSWORD }}\" }\n    id: signing", with: "MATCH_PASSWORD }}\", \(signing)")
+            #expect(lane != perStep)
+            #expect(try await plan(lane).jobs.count == 7)
+        }
+    }
+
+    @Test func aKeychainInstallPutsSigningOnAMac() async throws {
+        let lane = """
+            secrets: [MATCH_PASSWORD]
+            ci-jobs: per-step
+            steps:
+              - signing.sync: { type: app-store, bundle-ids: [com.example.app], passphrase: "${{ secrets.MATCH_PASSWORD }}", install: keychain }
+                id: signing
+              - run: echo signed
+                id: after
+            """
+        #expect(try await plan(lane).jobs.map(\.runner) == [.platform(.macOS), .platform(.linux)])
+        await #expect {
+            _ = try await plan(lane.replacingOccurrences(of: "    id: signing", with: "    id: signing\n    runs-on: linux"))
+        } throws: { error in
+            (error as? CIExportError)?.description == "lanes/l.yml:4:5: step 'signing' (signing.sync) runs only on macos, but "
+                + "'runs-on: linux' puts it on a linux runner; set 'runs-on: macos' or remove 'runs-on:' to let its platforms choose"
+        }
+        // Without install: keychain it runs anywhere (a directory install on Linux).
+        #expect(try await plan(lane.replacingOccurrences(of: ", install: keychain", with: "")).jobs.map(\.runner) == [.platform(.linux), .platform(.linux)])
     }
 
     @Test func aBadCIJobsValueIsAnError() async throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Foundation
 import Signing
+import Steps
 
 /// How `signing sync` installs what it synced: a keychain on macOS (a temporary one on CI), a
 /// directory elsewhere.
@@ -30,19 +31,13 @@ struct SigningInstallOptions: ParsableArguments {
         if let install, !["keychain", "directory", "none"].contains(install) {
             throw ValidationError("--install must be keychain, directory or none, not '\(install)'.")
         }
-        #if !os(macOS)
-        if install == "keychain" {
+        if install == "keychain", Platform.current != .macOS {
             throw ValidationError("--install keychain needs macOS's security tool; on Linux use --install directory or none.")
         }
-        #endif
     }
 
     private var how: String {
-        #if os(macOS)
-        install ?? "keychain"
-        #else
-        install ?? "directory"
-        #endif
+        install ?? (Platform.current == .macOS ? "keychain" : "directory")
     }
 
     /// Installs `result`; nil when told not to (or a dry run made nothing to install).

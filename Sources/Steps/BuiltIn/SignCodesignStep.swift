@@ -68,11 +68,7 @@ extension StepRegistry {
     /// its examples cannot validate elsewhere, and on Linux a lane using it is refused at
     /// validation (saying it runs on macOS only) before anything runs.
     static var platformBuiltInTypes: [any Step.Type] {
-        #if os(macOS)
-        return macOSOnlyBuiltInTypes
-        #else
-        return []
-        #endif
+        Platform.current == .macOS ? macOSOnlyBuiltInTypes : []
     }
 
     /// The built-ins that exist on macOS only, whatever the platform this is: for messages that

@@ -145,8 +145,12 @@ public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
     case linux
     case macOS = "macos"
 
-    /// The platform this binary runs on.
-    public static var current: Platform {
+    /// The platform this binary runs on: the one it was compiled for, or macOS in Slipway's
+    /// test-only STAND-IN executable `slipway-macos-standin` (see `Platform+StandIn.swift`).
+    public static var current: Platform { standInPlatform ?? compiled }
+
+    /// The platform this binary was compiled for.
+    public static var compiled: Platform {
         #if os(macOS)
         return .macOS
         #else

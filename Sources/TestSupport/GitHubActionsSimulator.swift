@@ -12,7 +12,8 @@ import Foundation
 // STAND-IN FOR GITHUB'S ARTIFACT STORE. `actions/cache@v4` is a NO-OP here (every restore misses,
 // nothing is saved): a miss is always a correct outcome for a cache. Every job runs on this
 // (Linux) machine whatever its `runs-on`; `runner.os` follows the `runs-on` label (macos-* →
-// macOS) so cache keys look as on GitHub. `$GITHUB_ENV`, `$GITHUB_OUTPUT`, `steps.*`, `needs.*`,
+// macOS) so cache keys look as on GitHub. `$GITHUB_PATH` is simulated (GitHubActionsSimulator+FileCommands.swift);
+// `$GITHUB_ENV`, `$GITHUB_OUTPUT`, `steps.*`, `needs.*`,
 // matrices, containers and services are not simulated: such a workflow is refused when parsed.
 //
 // What is simulated, with its source: see GitHubActionsWorkflow.swift (syntax),

@@ -104,6 +104,25 @@ struct CIPinnedSlipwaySimulationTests {
         withExtendedLifetime(server) {}
     }
 
+    /// GitLab jobs keep the pinned Slipway in `.slipway/cache/` inside the checkout (GitLab
+    /// caches only folders there): `git.ensure-clean` must not call that a dirty tree, and must
+    /// still see any other untracked file.
+    @Test
+    func theInProjectCacheOfGitLabJobsDoesNotMakeTheTreeDirty() throws {
+        let project = try GitFixture(prefix: "slipway-ci-cache-clean")
+        try project.commit("lane", files: ["lanes/check.yml": "steps:\n  - git.ensure-clean: {}\n"])
+        let cached = project.path + "/.slipway/cache/slipway/1.2.3/linux-x86_64/slipway"
+        try FileManager.default.createDirectory(atPath: (cached as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: cached))
+        let clean = try CommandResult.run(Binaries.slipway, ["run", "check"], in: project.path, environment: ["NO_COLOR": "1"])
+        #expect(clean.status == 0, "\(clean.standardOutput)\(clean.standardError)")
+        try Data("x\n".utf8).write(to: URL(fileURLWithPath: project.path + "/stray.txt"))
+        let dirty = try CommandResult.run(Binaries.slipway, ["run", "check"], in: project.path, environment: ["NO_COLOR": "1"])
+        #expect(dirty.status == 1)
+        #expect((dirty.standardOutput + dirty.standardError).contains("stray.txt"))
+        #expect(!(dirty.standardOutput + dirty.standardError).contains(".slipway/cache"))
+    }
+
     /// This machine as Toolfile.lock names platforms.
     static var currentPlatform: String? {
         #if os(macOS)

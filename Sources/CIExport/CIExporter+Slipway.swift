@@ -15,11 +15,21 @@ extension CIExporter {
     /// `options` with Slipway's pin read from Toolfile.lock when no option says how jobs get
     /// `slipway`.
     /// - Throws: `CIExportError.conflictingSlipwayOptions`, `.slipwayNotPinned` (no pin and no
-    ///   option), what `SlipwayPin.load` throws for a corrupt or unsafe lock.
+    ///   option), `.slipwayLockUnreadable` for a corrupt lock, what `SlipwayPin.init` throws
+    ///   for an unsafe entry.
     func resolvingSlipway(_ options: CIExportOptions) throws -> CIExportOptions {
         if options.slipwaySetup != nil && options.slipwayOnPath { throw CIExportError.conflictingSlipwayOptions }
         guard options.slipwaySetup == nil, !options.slipwayOnPath, options.slipwayPin == nil else { return options }
-        guard let pin = try SlipwayPin.load(lockfile: lockfilePath, fileSystem: fileSystem) else {
+        let loaded: SlipwayPin?
+        do {
+            loaded = try SlipwayPin.load(lockfile: lockfilePath, fileSystem: fileSystem)
+        } catch let error as CIExportError {
+            throw error
+        } catch {
+            // A corrupt lock (or one that cannot be read) is bad input to the export, as its other errors.
+            throw CIExportError.slipwayLockUnreadable(errorText(error))
+        }
+        guard let pin = loaded else {
             throw CIExportError.slipwayNotPinned(lockfileExists: fileSystem.exists(lockfilePath))
         }
         var resolved = options

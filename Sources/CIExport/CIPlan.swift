@@ -113,6 +113,8 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case slipwayPinUnsafe(field: String, value: String, reason: String)
     /// `--slipway-setup` and `--slipway-on-path` were both given.
     case conflictingSlipwayOptions
+    /// Toolfile.lock could not be read for Slipway's pin (`message`: why, from Pins).
+    case slipwayLockUnreadable(String)
 
     public var description: String {
         switch self {
@@ -158,6 +160,8 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "(a Toolfile.lock from a checkout is not trusted)"
         case .conflictingSlipwayOptions:
             return "--slipway-setup and --slipway-on-path both say how jobs get slipway; pass one of them"
+        case .slipwayLockUnreadable(let message):
+            return message
         case .duplicatePipelineKey(let key, let path):
             return "refusing to write the pipeline: '\(key)' would appear twice in '\(path)'; rename the lane's input, "
                 + "secret or step that produces it"

@@ -4,7 +4,9 @@
 /// It picks the runner's platform from `uname -s`/`uname -m`; uses the cached executable when
 /// its SHA-256 is the locked one; otherwise downloads the archive (`curl -fsSL --retry 3`),
 /// checks the archive's SHA-256 before unpacking it, checks the executable's, and installs it.
-/// Any mismatch fails the job naming both checksums and Toolfile.lock. The three engines run
+/// Any mismatch fails the job naming both checksums and Toolfile.lock. It installs only into
+/// the cache folder itself: a symbolic link below it (a GitLab cache lives in the checkout) is
+/// refused, and the file it copies to is removed first, never written through. The three engines run
 /// the same lines; only the hand-over of PATH differs (`$GITHUB_PATH` on GitHub, `export PATH`
 /// in the same shell on GitLab and Buildkite).
 public enum SlipwayBootstrap {
@@ -81,6 +83,11 @@ public enum SlipwayBootstrap {
             "    [ \"$actual\" = \"$executable_sha256\" ] || fail \"checksum mismatch for '$executable' of slipway $version ($platform) "
                 + "from $url: \(SlipwayPin.lockfileName) expects sha256 $executable_sha256, the archive has sha256 $actual\"",
             "    mkdir -p \"$dir\"",
+            "    resolved=\"$(cd \"$dir\" && pwd -P)\"",
+            "    expected=\"$(cd \"${SLIPWAY_CACHE_DIR:-$HOME/.cache/slipway}\" && pwd -P)/slipway/$version/$platform\"",
+            "    [ \"$resolved\" = \"$expected\" ] || fail \"$dir leads to $resolved through a symbolic link; refusing to install "
+                + "slipway there: remove the link from the cache folder (a checkout may hold the cache folder on GitLab)\"",
+            "    rm -f \"$dir/slipway.partial\"",
             "    cp \"$work/unpacked/$executable\" \"$dir/slipway.partial\"",
             "    chmod 755 \"$dir/slipway.partial\"",
             "    mv -f \"$dir/slipway.partial\" \"$dir/slipway\"",

@@ -97,6 +97,22 @@ struct SlipwayBootstrapTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.gitHubPath), "nothing added to PATH")
     }
 
+    @Test(arguments: handOffs)
+    func aLinkInTheCacheFolderIsNotWrittenThrough(handOff: SlipwayBootstrap.PathHandOff) throws {
+        let fixture = try SlipwayPinFixture()
+        let elsewhere = fixture.folder.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let folder = (fixture.installed as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: elsewhere)
+        let result = try fixture.runScript(handOff)
+        #expect(result.status == 1)
+        let resolved = try #require(URL(fileURLWithPath: elsewhere).resolvingSymlinksInPath().path as String?)
+        #expect(result.standardError.hasSuffix("error: \(folder) leads to \(resolved) through a symbolic link; refusing to install "
+            + "slipway there: remove the link from the cache folder (a checkout may hold the cache folder on GitLab)\n"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == [])
+    }
+
     /// STAND-IN for `uname` (a script on PATH) reporting another machine.
     private func unameStandIn(_ fixture: SlipwayPinFixture, system: String, machine: String) throws -> String {
         let script = try fixture.folder.write("stand-in-bin/uname", """

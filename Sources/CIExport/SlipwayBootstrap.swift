@@ -4,9 +4,11 @@
 /// It picks the runner's platform from `uname -s`/`uname -m`; uses the cached executable when
 /// its SHA-256 is the locked one; otherwise downloads the archive (`curl -fsSL --retry 3`),
 /// checks the archive's SHA-256 before unpacking it, checks the executable's, and installs it.
-/// Any mismatch fails the job naming both checksums and Toolfile.lock. It installs only into
-/// the cache folder itself: a symbolic link below it (a GitLab cache lives in the checkout) is
-/// refused, and the file it copies to is removed first, never written through. The three engines run
+/// Any mismatch fails the job naming both checksums and Toolfile.lock. The unpacked archive goes
+/// where `slipway tools install` puts it (`<cache>/tools/slipway/VERSION/PLATFORM`, the cache
+/// folder found as Slipway finds it), so that a later `tools install` finds it installed; a
+/// symbolic link on the way below the cache folder (a GitLab cache lives in the checkout) is
+/// refused. The three engines run
 /// the same lines; only the hand-over of PATH differs (`$GITHUB_PATH` on GitHub, `export PATH`
 /// in the same shell on GitLab and Buildkite).
 public enum SlipwayBootstrap {
@@ -55,12 +57,19 @@ public enum SlipwayBootstrap {
             "  elif command -v shasum >/dev/null 2>&1; then sha256() { shasum -a 256 \"$1\" | cut -d ' ' -f 1; }",
             "  else fail \"neither sha256sum nor shasum is installed on this runner: install coreutils so that slipway can be checked against \(SlipwayPin.lockfileName)\"",
             "  fi",
-            "  dir=\"${SLIPWAY_CACHE_DIR:-$HOME/.cache/slipway}/slipway/$version/$platform\"",
-            "  if [ -f \"$dir/slipway\" ] && [ \"$(sha256 \"$dir/slipway\")\" = \"$executable_sha256\" ]; then",
-            "    echo \"slipway $version ($platform): using the cached $dir/slipway\" >&2",
+            "  if [ -n \"${SLIPWAY_CACHE_DIR:-}\" ]; then cache=\"$SLIPWAY_CACHE_DIR\"",
             "  else",
-            "    if [ -e \"$dir/slipway\" ]; then",
-            "      echo \"slipway $version ($platform): the cached $dir/slipway does not match \(SlipwayPin.lockfileName); downloading it again\" >&2",
+            "    case \"${XDG_CACHE_HOME:-}\" in",
+            "      (/*) cache=\"$XDG_CACHE_HOME/slipway\" ;;",
+            "      (*) cache=\"$HOME/.cache/slipway\" ;;",
+            "    esac",
+            "  fi",
+            "  dir=\"$cache/tools/slipway/$version/$platform\"",
+            "  if [ -f \"$dir/$executable\" ] && [ \"$(sha256 \"$dir/$executable\")\" = \"$executable_sha256\" ]; then",
+            "    echo \"slipway $version ($platform): using the cached $dir/$executable\" >&2",
+            "  else",
+            "    if [ -e \"$dir/$executable\" ]; then",
+            "      echo \"slipway $version ($platform): the cached $dir/$executable does not match \(SlipwayPin.lockfileName); downloading it again\" >&2",
             "    fi",
             "    command -v curl >/dev/null 2>&1 || fail \"curl is not installed on this runner: install it so that slipway $version can be downloaded\"",
             "    work=\"$(mktemp -d \"${TMPDIR:-/tmp}/slipway-install.XXXXXX\")\"",
@@ -82,18 +91,17 @@ public enum SlipwayBootstrap {
             "    actual=\"$(sha256 \"$work/unpacked/$executable\")\"",
             "    [ \"$actual\" = \"$executable_sha256\" ] || fail \"checksum mismatch for '$executable' of slipway $version ($platform) "
                 + "from $url: \(SlipwayPin.lockfileName) expects sha256 $executable_sha256, the archive has sha256 $actual\"",
-            "    mkdir -p \"$dir\"",
-            "    resolved=\"$(cd \"$dir\" && pwd -P)\"",
-            "    expected=\"$(cd \"${SLIPWAY_CACHE_DIR:-$HOME/.cache/slipway}\" && pwd -P)/slipway/$version/$platform\"",
-            "    [ \"$resolved\" = \"$expected\" ] || fail \"$dir leads to $resolved through a symbolic link; refusing to install "
-                + "slipway there: remove the link from the cache folder (a checkout may hold the cache folder on GitLab)\"",
-            "    rm -f \"$dir/slipway.partial\"",
-            "    cp \"$work/unpacked/$executable\" \"$dir/slipway.partial\"",
-            "    chmod 755 \"$dir/slipway.partial\"",
-            "    mv -f \"$dir/slipway.partial\" \"$dir/slipway\"",
-            "    echo \"slipway $version ($platform): installed $dir/slipway\" >&2",
+            "    mkdir -p \"$cache/tools/slipway/$version\"",
+            "    resolved=\"$(cd \"$cache/tools/slipway/$version\" && pwd -P)\"",
+            "    expected=\"$(cd \"$cache\" && pwd -P)/tools/slipway/$version\"",
+            "    [ \"$resolved\" = \"$expected\" ] || fail \"$cache/tools/slipway/$version leads to $resolved through a symbolic link; "
+                + "refusing to install slipway there: remove the link from the cache folder (a checkout may hold the cache folder on GitLab)\"",
+            "    chmod 755 \"$work/unpacked/$executable\"",
+            "    rm -rf \"$dir\"",
+            "    mv \"$work/unpacked\" \"$dir\"",
+            "    echo \"slipway $version ($platform): installed $dir/$executable\" >&2",
             "  fi",
-            "  echo \"$dir\"",
+            "  dirname \"$dir/$executable\"",
             ")\" || exit 1",
         ]
         switch handOff {

@@ -92,8 +92,9 @@ public struct SlipwayPin: Sendable, Equatable {
         return String(SHA256.hash(data: Array(text.utf8)).hexString.prefix(16))
     }
 
-    /// Where the install script keeps this version in Slipway's cache folder, relative to it.
-    public var cacheSubpath: String { "slipway/\(version)" }
+    /// Where the install script keeps this version in Slipway's cache folder, relative to it:
+    /// where `slipway tools install` installs it too.
+    public var cacheSubpath: String { "tools/slipway/\(version)" }
 
     // MARK: - Checks
 
@@ -131,6 +132,10 @@ public struct SlipwayPin: Sendable, Equatable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.hasPrefix("/"), !parts.contains(".."), !parts.contains("") else {
             throw CIExportError.slipwayPinUnsafe(field: "archive.executable", value: path, reason: "is not a path inside the archive")
+        }
+        guard parts.last == "slipway" else {
+            throw CIExportError.slipwayPinUnsafe(field: "archive.executable", value: path,
+                                                 reason: "does not name a file 'slipway' (jobs put its folder on PATH and call 'slipway')")
         }
     }
 }

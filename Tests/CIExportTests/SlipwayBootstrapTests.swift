@@ -93,7 +93,7 @@ struct SlipwayBootstrapTests {
             on purpose, run 'slipway tools lock' again and review the change
 
             """)
-        #expect(!FileManager.default.fileExists(atPath: fixture.home + "/.cache/slipway/slipway"), "nothing installed")
+        #expect(!FileManager.default.fileExists(atPath: fixture.home + "/.cache/slipway/tools"), "nothing installed")
         #expect(!FileManager.default.fileExists(atPath: fixture.gitHubPath), "nothing added to PATH")
     }
 
@@ -102,15 +102,25 @@ struct SlipwayBootstrapTests {
         let fixture = try SlipwayPinFixture()
         let elsewhere = fixture.folder.path + "/elsewhere"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
-        let folder = (fixture.installed as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: elsewhere)
+        let versionFolder = fixture.home + "/.cache/slipway/tools/slipway/9.9.9"
+        try FileManager.default.createDirectory(atPath: (versionFolder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: versionFolder, withDestinationPath: elsewhere)
         let result = try fixture.runScript(handOff)
         #expect(result.status == 1)
-        let resolved = try #require(URL(fileURLWithPath: elsewhere).resolvingSymlinksInPath().path as String?)
-        #expect(result.standardError.hasSuffix("error: \(folder) leads to \(resolved) through a symbolic link; refusing to install "
+        let resolved = URL(fileURLWithPath: elsewhere).resolvingSymlinksInPath().path
+        #expect(result.standardError.hasSuffix("error: \(versionFolder) leads to \(resolved) through a symbolic link; refusing to install "
             + "slipway there: remove the link from the cache folder (a checkout may hold the cache folder on GitLab)\n"), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == [])
+    }
+
+    /// `slipway tools install` finds what the script installed: same folder, same checksum.
+    @Test func theInstallIsWhereToolsInstallLooks() throws {
+        let fixture = try SlipwayPinFixture()
+        #expect(try fixture.runScript(.export).status == 0)
+        let cache = ToolsCache(root: fixture.home + "/.cache/slipway/tools")
+        let folder = cache.installDirectory(tool: "slipway", version: try #require(SemanticVersion("9.9.9")), platform: .current)
+        #expect(folder + "/bin/slipway" == fixture.installed)
+        #expect(FileManager.default.isExecutableFile(atPath: fixture.installed))
     }
 
     /// STAND-IN for `uname` (a script on PATH) reporting another machine.

@@ -141,12 +141,24 @@ struct SlipwayPinExportTests {
         #expect(CIExportError.slipwayPinNotArchive(source: "git").description == "Toolfile.lock pins 'slipway' as a git tool, but exported "
             + "jobs install Slipway from a prebuilt archive: make 'slipway' an archive tool in the Toolfile (archive:, executable:, "
             + "platforms:, version:) and run 'slipway tools lock', or pass --slipway-on-path or --slipway-setup COMMAND")
-        for executable in ["../slipway", "/bin/sh", "bin/$(x)"] {
+        #expect(CIExportError.slipwayPinUnsafe(field: "archive.executable", value: "bin/slipway-cli",
+                                               reason: "does not name a file 'slipway' (jobs put its folder on PATH and call 'slipway')").description
+            == "refusing to export: Toolfile.lock's tool 'slipway' has archive.executable 'bin/slipway-cli', which does not name a file "
+            + "'slipway' (jobs put its folder on PATH and call 'slipway')" + Self.unsafeTail)
+        for executable in ["../slipway", "/bin/sh", "bin/$(x)", "bin/slipway-cli", "slipway/"] {
             let tool = LockedTool(source: .archive, version: version,
                                   archive: LockedArchive(executable: executable, platforms: [Self.platform: LockedDownload(
                                       url: "https://example.com/s.tar.gz", sha256: Self.goodSHA)]),
                                   executables: [Self.platform: Self.goodSHA])
             #expect(throws: CIExportError.self) { try SlipwayPin(tool) }
+        }
+        let misnamed = LockedTool(source: .archive, version: version,
+                                  archive: LockedArchive(executable: "bin/slipway-cli", platforms: [Self.platform: LockedDownload(
+                                      url: "https://example.com/s.tar.gz", sha256: Self.goodSHA)]),
+                                  executables: [Self.platform: Self.goodSHA])
+        #expect(throws: CIExportError.slipwayPinUnsafe(field: "archive.executable", value: "bin/slipway-cli",
+                                                       reason: "does not name a file 'slipway' (jobs put its folder on PATH and call 'slipway')")) {
+            try SlipwayPin(misnamed)
         }
         let noExecutable = LockedTool(source: .archive, version: version,
                                       archive: LockedArchive(executable: "slipway", platforms: [Self.platform: LockedDownload(

@@ -65,7 +65,7 @@ final class SlipwayPinFixture: @unchecked Sendable {
     var home: String { folder.path + "/home" }
     var gitHubPath: String { folder.path + "/github_path" }
     /// Where the script installs the executable.
-    var installed: String { home + "/.cache/slipway/slipway/\(Self.version)/\(platform)/slipway" }
+    var installed: String { home + "/.cache/slipway/tools/slipway/\(Self.version)/\(platform)/bin/slipway" }
 }
 
 struct FixtureFailure: Error, CustomStringConvertible {

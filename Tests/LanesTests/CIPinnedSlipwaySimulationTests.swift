@@ -10,8 +10,11 @@ import TestThreads
 /// GitHub) with NO slipway on PATH, so every job must install it through `$GITHUB_PATH`.
 @Suite("ci export installs the pinned Slipway on simulated runners (not GitHub)", .dedicatedThreads)
 struct CIPinnedSlipwaySimulationTests {
+    /// `requires: [slipway]`: each job also runs `slipway tools install`, which must find the
+    /// Slipway the install script put in place.
     static let lane = """
         ci-jobs: per-step
+        requires: [slipway]
         steps:
           - run: { command: 'echo one > one.txt' }
             id: one
@@ -82,6 +85,7 @@ struct CIPinnedSlipwaySimulationTests {
             #expect(log.contains("slipway \(version) (\(platform)): downloading \(server.url(for: served))"), "\(job): \(log)")
             #expect(log.contains("Added to PATH ($GITHUB_PATH): "), "\(job): \(log)")
             #expect(log.contains("\n\(version)\n"), "\(job): slipway --version ran: \(log)")
+            #expect(log.contains("slipway \(version) (already installed)"), "\(job): tools install found it: \(log)")
         }
         let two = try #require(run["two"]?.workspace)
         #expect(try String(contentsOfFile: two + "/two.txt", encoding: .utf8) == "one\n")
@@ -111,7 +115,7 @@ struct CIPinnedSlipwaySimulationTests {
     func theInProjectCacheOfGitLabJobsDoesNotMakeTheTreeDirty() throws {
         let project = try GitFixture(prefix: "slipway-ci-cache-clean")
         try project.commit("lane", files: ["lanes/check.yml": "steps:\n  - git.ensure-clean: {}\n"])
-        let cached = project.path + "/.slipway/cache/slipway/1.2.3/linux-x86_64/slipway"
+        let cached = project.path + "/.slipway/cache/tools/slipway/1.2.3/linux-x86_64/slipway"
         try FileManager.default.createDirectory(atPath: (cached as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: cached))
         let clean = try CommandResult.run(Binaries.slipway, ["run", "check"], in: project.path, environment: ["NO_COLOR": "1"])

@@ -60,7 +60,9 @@ let package = Package(
         /// `slipway ci export|check`: a lane as a GitHub Actions, GitLab CI or Buildkite pipeline,
         /// one job per step (YAML written by hand for byte-identical output; YAMLSupport for the
         /// lane's option trees). A target, not a package: it shares Lanes' types and release cycle.
-        .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Basics", "YAMLSupport"]),
+        /// Pins: Slipway's own pin in Toolfile.lock, which every exported job installs.
+        .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Pins", "Basics", "YAMLSupport",
+                                               .product(name: "Crypto", package: "swift-crypto")]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
         .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Publish", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics", "Git"]),
@@ -237,7 +239,7 @@ let package = Package(
         // Fixtures/ci/: golden pipelines, compared byte for byte and run through actionlint and
         // check-jsonschema when they are installed.
         // Yams: the hostile-lane tests read the pipelines back with a YAML parser.
-        .testTarget(name: "CIExportTests", dependencies: ["CIExport", "Lanes", "Steps", "Basics", "TestSupport", "TestThreads", "Yams"],
+        .testTarget(name: "CIExportTests", dependencies: ["CIExport", "Lanes", "Steps", "Pins", "Basics", "TestSupport", "TestThreads", "Yams"],
                     exclude: ["Fixtures"]),
         // Fixtures/: xcodebuild logs and xcresulttool/xccov JSON written from the documented formats.
         .testTarget(name: "FastlaneImportTests", dependencies: ["FastlaneImport", "TestSupport", "TestThreads"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Slipway needs to build and test on a fresh machine:
 #   Debian/Ubuntu: libgit2-dev, zlib1g-dev, pkg-config, git, python3, signify-openbsd, minisign,
-#                  gnupg (apt-get), and libcurl when it is missing (Slipway loads it at its first
+#                  gnupg, rsync, curl and unzip (apt-get; curl runs the install script that
+#                  'ci export' writes), and libcurl when it is missing (Slipway loads it at its first
 #                  HTTP request)
 #   macOS:         libgit2, zlib, pkg-config, gnupg, minisign (Homebrew)
 #   Both:          moto_server (PyPI 'moto[server]', the S3-compatible server the upload tests
@@ -21,7 +22,7 @@ if [ "$(uname)" = "Darwin" ]; then
   brew list zlib >/dev/null 2>&1 || brew install zlib
   brew list minisign >/dev/null 2>&1 || brew install minisign
 elif command -v apt-get >/dev/null; then
-  packages=(libgit2-dev zlib1g-dev pkg-config git python3 python3-pip signify-openbsd minisign gnupg rsync)
+  packages=(libgit2-dev zlib1g-dev pkg-config git python3 python3-pip signify-openbsd minisign gnupg rsync curl unzip)
   missing=()
   for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

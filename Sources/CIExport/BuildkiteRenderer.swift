@@ -93,6 +93,8 @@ enum BuildkiteRenderer {
             lines.append("export \(input.environmentVariable)")
         }
         if let setup = options.slipwaySetup { lines.append(setup) }
+        // No cache primitive: the agent's own folder (${SLIPWAY_CACHE_DIR:-$HOME/.cache/slipway}) is the cache.
+        if let pin = options.installedPin { lines += SlipwayBootstrap.lines(pin, handOff: .export) }
         if plan.installsTools { lines.append("slipway tools install") }
         lines.append(CICommands.run(plan, job: job, options: options))
         return lines

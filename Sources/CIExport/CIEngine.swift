@@ -30,18 +30,26 @@ public struct CIExportOptions: Sendable, Equatable {
     /// Runner labels by system (`--runner linux=ubuntu-24.04`), replacing the engine's default.
     public var runnerLabels: [Platform: String] = [:]
     /// A command each job runs before Slipway is used (`--slipway-setup`), e.g. one that
-    /// installs the `slipway` binary; nil: `slipway` is expected on the runner's PATH.
+    /// installs the `slipway` binary. It replaces the install of the pinned Slipway.
     public var slipwaySetup: String?
+    /// True when the runners already have `slipway` on PATH (`--slipway-on-path`): jobs install nothing.
+    public var slipwayOnPath: Bool = false
+    /// Slipway's pin from Toolfile.lock: every job installs it (cached, checksum-verified)
+    /// unless `slipwaySetup` or `slipwayOnPath` says otherwise. `CIExporter.export` reads it;
+    /// nil (and no option) renders jobs that expect `slipway` on PATH.
+    public var slipwayPin: SlipwayPin?
     /// The lanes folder when it is not `lanes` (passed on as `--lanes`).
     public var lanesDirectory: String = "lanes"
     /// Where the pipeline is written (`--output`), for the header's regenerate command.
     public var outputPath: String?
 
     /// Default options.
-    public init(runnerLabels: [Platform: String] = [:], slipwaySetup: String? = nil, lanesDirectory: String = "lanes",
-                outputPath: String? = nil) {
+    public init(runnerLabels: [Platform: String] = [:], slipwaySetup: String? = nil, slipwayOnPath: Bool = false,
+                slipwayPin: SlipwayPin? = nil, lanesDirectory: String = "lanes", outputPath: String? = nil) {
         self.runnerLabels = runnerLabels
         self.slipwaySetup = slipwaySetup
+        self.slipwayOnPath = slipwayOnPath
+        self.slipwayPin = slipwayPin
         self.lanesDirectory = lanesDirectory
         self.outputPath = outputPath
     }
@@ -80,6 +88,7 @@ enum CICommands {
             if let label = options.runnerLabels[platform] { arguments += ["--runner", "\(platform.rawValue)=\(label)"] }
         }
         if let setup = options.slipwaySetup { arguments += ["--slipway-setup", setup] }
+        if options.slipwayOnPath { arguments.append("--slipway-on-path") }
         let export = (["slipway", "ci", "export"] + arguments + (options.outputPath.map { ["--output", $0] } ?? []))
         let check = ["slipway", "ci", "check"] + arguments + ["--file", options.outputPath ?? "FILE"]
         return try PipelineYAML.comment([

@@ -26,9 +26,12 @@ public struct CIExporter: Sendable {
     }
 
     /// The pipeline file for lane `name`: the same bytes on every run for the same lane and
-    /// options.
+    /// options. Unless `options` say how jobs get `slipway` (`slipwaySetup`, `slipwayOnPath`,
+    /// `slipwayPin`), every job installs the Slipway that Toolfile.lock pins; without a pin
+    /// that is `CIExportError.slipwayNotPinned`.
     public func export(_ name: String, to engine: CIEngine, options: CIExportOptions) async throws -> String {
-        try Self.render(try CIPlanner.plan(try await validate(name)), engine: engine, options: options)
+        let plan = try CIPlanner.plan(try await validate(name))
+        return try Self.render(plan, engine: engine, options: try resolvingSlipway(options))
     }
 
     /// Writes `text` to `output` (relative to the project, or absolute), making its folder and

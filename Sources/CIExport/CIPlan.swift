@@ -106,6 +106,18 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `consumer` (xcode.archive or xcode.export) signs in another job than the `signing.sync`
     /// before it, whose keychain and profiles stay on that job's machine.
     case signingNotHandedOver(consumer: String, kind: String, location: String, signing: String, signingJob: String, consumerJob: String)
+    /// Neither Toolfile.lock pins `slipway` nor does an option say how jobs get it
+    /// (`lockfileExists`: whether there is a Toolfile.lock at all).
+    case slipwayNotPinned(lockfileExists: Bool)
+    /// Toolfile.lock's `slipway` is a git or system tool, not an archive the jobs can download.
+    case slipwayPinNotArchive(source: String)
+    /// A value of Toolfile.lock's `slipway` entry (`field`, e.g. `archive.platforms.linux-x86_64.url`)
+    /// is malformed or could change the install script.
+    case slipwayPinUnsafe(field: String, value: String, reason: String)
+    /// `--slipway-setup` and `--slipway-on-path` were both given.
+    case conflictingSlipwayOptions
+    /// Toolfile.lock could not be read for Slipway's pin (`message`: why, from Pins).
+    case slipwayLockUnreadable(String)
 
     public var description: String {
         switch self {
@@ -144,6 +156,20 @@ public enum CIExportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "(signing.sync) installs in job '\(signingJob)', but '\(consumer)' runs in job '\(consumerJob)' on another "
                 + "machine, where they are not installed; keep both steps in one job (no 'ci-jobs: per-step', and no "
                 + "'runs-on:' that puts them on different runners), or give '\(signing)' 'install: none' if nothing signs with its install"
+        case .slipwayNotPinned(let lockfileExists):
+            return SlipwayPinMessages.notPinned(lockfileExists: lockfileExists)
+        case .slipwayPinNotArchive(let source):
+            return "Toolfile.lock pins 'slipway' as a \(source) tool, but exported jobs install Slipway from a prebuilt archive: "
+                + "make 'slipway' an archive tool in the Toolfile (archive:, executable:, platforms:, version:) and run "
+                + "'slipway tools lock', or pass --slipway-on-path or --slipway-setup COMMAND"
+        case .slipwayPinUnsafe(let field, let value, let reason):
+            return "refusing to export: Toolfile.lock's tool 'slipway' has \(field) '\(LaneNames.escaped(value))', which \(reason); "
+                + "every job's install script would use it. Fix 'slipway' in the Toolfile and run 'slipway tools lock' again "
+                + "(a Toolfile.lock from a checkout is not trusted)"
+        case .conflictingSlipwayOptions:
+            return "--slipway-setup and --slipway-on-path both say how jobs get slipway; pass one of them"
+        case .slipwayLockUnreadable(let message):
+            return message
         case .duplicatePipelineKey(let key, let path):
             return "refusing to write the pipeline: '\(key)' would appear twice in '\(path)'; rename the lane's input, "
                 + "secret or step that produces it"

@@ -71,6 +71,7 @@ enum GitHubActionsRenderer {
             steps.append(.map(entries))
         }
         if let setup = options.slipwaySetup { steps.append(shell("Set up Slipway", setup)) }
+        if let pin = options.installedPin { steps += installSteps(pin) }
         if plan.installsTools {
             steps.append(.map([
                 PipelineEntry("name", .string("Cache pinned tools")),
@@ -116,6 +117,23 @@ enum GitHubActionsRenderer {
     /// the lane is written `${{ '${{' }}`, GitHub's escape, so it stays text.
     static func literal(_ text: String) -> String {
         text.replacingOccurrences(of: "${{", with: "${{ '${{' }}")
+    }
+
+    /// Restores Slipway's cache folder for this pin, then runs the install script (`sh`), which
+    /// adds the folder to `$GITHUB_PATH`.
+    private static func installSteps(_ pin: SlipwayPin) -> [PipelineNode] {
+        [.map([
+            PipelineEntry("name", .string("Cache Slipway \(pin.version)")),
+            PipelineEntry("uses", .string(Action.cache)),
+            PipelineEntry("with", .map([
+                PipelineEntry("path", .string("~/.cache/slipway/" + pin.cacheSubpath)),
+                PipelineEntry("key", .string("slipway-\(pin.version)-${{ runner.os }}-${{ runner.arch }}-\(pin.digest)")),
+            ])),
+        ]), .map([
+            PipelineEntry("name", .string("Install Slipway \(pin.version) (Toolfile.lock)")),
+            PipelineEntry("run", .block(SlipwayBootstrap.lines(pin, handOff: .githubPath))),
+            PipelineEntry("shell", .string("sh")),
+        ])]
     }
 
     private static func shell(_ name: String, _ command: String) -> PipelineNode {

@@ -67,22 +67,32 @@ enum GitLabRenderer {
             .map([PipelineEntry("job", .string(ancestor)), PipelineEntry("artifacts", .bool(true))])
         })))
         if job.runsAlways { entries.append(PipelineEntry("when", .string("always"))) }
+        let label = options.label(for: job.runner, engine: .gitlab)
+        var caches: [PipelineNode] = []
+        if let pin = options.installedPin {
+            caches.append(.map([PipelineEntry("key", .string("slipway-\(pin.version)-\(label)-\(pin.digest)")),
+                                PipelineEntry("paths", .flowList([".slipway/cache/\(pin.cacheSubpath)/"]))]))
+        }
         if plan.installsTools {
+            caches.append(.map([
+                PipelineEntry("key", .map([PipelineEntry("files", .flowList(["Toolfile.lock"])),
+                                           PipelineEntry("prefix", .string("slipway-tools-" + label))])),
+                PipelineEntry("paths", .flowList([".slipway/cache/tools/"])),
+            ]))
+        }
+        if !caches.isEmpty {
             // GitLab caches folders inside the project only.
             entries.append(PipelineEntry("variables", .map([PipelineEntry("SLIPWAY_CACHE_DIR", .string("$CI_PROJECT_DIR/.slipway/cache"))])))
-            entries.append(PipelineEntry("cache", .map([
-                PipelineEntry("key", .map([PipelineEntry("files", .flowList(["Toolfile.lock"])),
-                                           PipelineEntry("prefix", .string("slipway-tools-" + options.label(for: job.runner, engine: .gitlab)))])),
-                PipelineEntry("paths", .flowList([".slipway/cache/tools/"])),
-            ])))
+            entries.append(PipelineEntry("cache", caches.count == 1 ? caches[0] : .list(caches)))
         }
-        var script: [String] = []
+        var script: [PipelineNode] = []
         let unused = plan.secrets.filter { !job.secrets.contains($0) }
-        if !unused.isEmpty { script.append((["unset"] + unused.map(CICommands.shellQuoted)).joined(separator: " ")) }
-        if let setup = options.slipwaySetup { script.append(setup) }
-        if plan.installsTools { script.append("slipway tools install") }
-        script.append(CICommands.run(plan, job: job, options: options))
-        entries.append(PipelineEntry("script", .list(script.map(PipelineNode.string))))
+        if !unused.isEmpty { script.append(.string((["unset"] + unused.map(CICommands.shellQuoted)).joined(separator: " "))) }
+        if let setup = options.slipwaySetup { script.append(.string(setup)) }
+        if let pin = options.installedPin { script.append(.block(SlipwayBootstrap.lines(pin, handOff: .export))) }
+        if plan.installsTools { script.append(.string("slipway tools install")) }
+        script.append(.string(CICommands.run(plan, job: job, options: options)))
+        entries.append(PipelineEntry("script", .list(script)))
         entries.append(PipelineEntry("artifacts", .map([
             PipelineEntry("name", .string(job.artifactName)),
             PipelineEntry("when", .string("always")),

@@ -24,6 +24,8 @@ struct RunnerJob {
     var context: ExpressionContext
     var log = ""
     var secretValues: [String] = []
+    /// Folders steps added with `$GITHUB_PATH`, in the order added.
+    var addedPaths: [String] = []
 
     mutating func write(_ text: String) {
         var masked = text
@@ -127,9 +129,13 @@ extension GitHubActionsSimulator {
         var environment = environment(for: runner)
         environment.merge(runnerVariables(runner)) { _, new in new }
         environment.merge(context.env) { _, new in new }
+        let pathFile = try gitHubPathFile(for: runner)
+        environment["GITHUB_PATH"] = pathFile
+        environment["PATH"] = Self.path(environment["PATH"], adding: runner.addedPaths)
         let result = try await processes.run(ProcessSpec(executable: arguments[0], arguments: Array(arguments.dropFirst()),
                                                          environment: environment, workingDirectory: directory))
         runner.write(result.outputText + result.errorText)
+        applyGitHubPath(pathFile, to: &runner)
         guard result.status.isSuccess else { throw StepFailure(message: "Process completed with \(result.status).") }
     }
 

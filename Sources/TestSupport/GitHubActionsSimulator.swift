@@ -20,7 +20,8 @@ import Foundation
 // is the real one. Each job (each attempt) still has a HOME of its own, so a stand-in that keeps
 // state under HOME (SecurityStandIn without `SLIPWAY_SECURITY_STATE`: its keychains, imported
 // identities and search list) starts empty in every job: a later macOS job has no certificate
-// an earlier one installed, as on GitHub's fresh runners. `$GITHUB_ENV`, `$GITHUB_OUTPUT`, `steps.*`, `needs.*`,
+// an earlier one installed, as on GitHub's fresh runners. `$GITHUB_PATH` is simulated
+// (GitHubActionsSimulator+FileCommands.swift); `$GITHUB_ENV`, `$GITHUB_OUTPUT`, `steps.*`, `needs.*`,
 // matrices, containers and services are not simulated: such a workflow is refused when parsed.
 //
 // What is simulated, with its source: see GitHubActionsWorkflow.swift (syntax),

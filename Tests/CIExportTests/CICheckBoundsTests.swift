@@ -87,7 +87,7 @@ import TestThreads
         #expect(result.standardError == "error: '\(Self.file)' is not a regular file (a symbolic link, folder or device); 'ci check' "
             + "compares the committed pipeline file itself: replace it with the output of 'slipway ci export'\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == "/dev/zero")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".gitlab-ci.yml", "lanes"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".gitlab-ci.yml", "Toolfile.lock", "lanes"])
         #expect(try Snapshot.of(folder.path + "/lanes") == lanes)
     }
 

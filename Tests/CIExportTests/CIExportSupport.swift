@@ -36,19 +36,24 @@ enum CIExportSupport {
                    registry: StepRegistry(), fileSystem: LocalFileSystem())
     }
 
-    /// A project folder holding the fixture lane `ios-matrix`.
+    /// A project folder holding the fixture lane `ios-matrix` and a Toolfile.lock that pins
+    /// Slipway 1.2.3 for linux-x86_64 and macos-arm64 (example URLs and checksums): its jobs
+    /// install that Slipway.
     static func matrixProject() throws -> TemporaryDirectory {
         let folder = try TemporaryDirectory(prefix: "slipway-ci")
         try folder.write("lanes/ios-matrix.yml", try String(contentsOfFile: fixtures + "/ios-matrix.yml", encoding: .utf8))
+        try folder.write("Toolfile.lock", try String(contentsOfFile: fixtures + "/ios-matrix.Toolfile.lock", encoding: .utf8))
         return folder
     }
 
-    /// Exports one of the golden lanes (`release` from the repository, `ios-matrix` from the fixture).
+    /// Exports one of the golden lanes (`release` from the repository, with `--slipway-on-path`
+    /// as the repository pins no Slipway; `ios-matrix` from the fixture, pinned).
     static func export(_ lane: String, _ engine: CIEngine) async throws -> String {
-        let options = CIExportOptions(outputPath: outputPath(lane, engine))
         if lane == "release" {
+            let options = CIExportOptions(slipwayOnPath: true, outputPath: outputPath(lane, engine))
             return try await exporter(projectDirectory: repositoryRoot).export(lane, to: engine, options: options)
         }
+        let options = CIExportOptions(outputPath: outputPath(lane, engine))
         let project = try matrixProject()
         return try await exporter(projectDirectory: project.path).export(lane, to: engine, options: options)
     }

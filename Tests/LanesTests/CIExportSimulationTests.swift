@@ -49,7 +49,7 @@ struct CIExportSimulationTests {
     func theGeneratedWorkflowEndsWhereOneMachineEnds() async throws {
         let origin = try GitFixture(prefix: "slipway-ci-origin")
         try origin.commit("lane", files: ["lanes/ship.yml": Self.lane, "README.md": "app\n"])
-        let export = try CommandResult.run(Binaries.slipway, ["ci", "export", "ship", "--to", "github-actions"], in: origin.path)
+        let export = try CommandResult.run(Binaries.slipway, ["ci", "export", "ship", "--to", "github-actions", "--slipway-on-path"], in: origin.path)
         #expect(export.status == 0, "\(export.standardError)")
         #expect(!export.standardOutput.contains("t0ken-value"))
 

@@ -85,7 +85,7 @@ struct CIReleaseSimulationTests {
         let secretKey = try String(contentsOfFile: keys.path + "/ci.sec", encoding: .utf8)
         let keyLine = String(secretKey.split(separator: "\n").last ?? "?")
 
-        let export = try CommandResult.run(Binaries.slipway, ["ci", "export", "release", "--to", "github-actions"], in: origin.path)
+        let export = try CommandResult.run(Binaries.slipway, ["ci", "export", "release", "--to", "github-actions", "--slipway-on-path"], in: origin.path)
         try #require(export.status == 0, "\(export.standardError)")
         #expect(export.standardOutput.contains(keyLine) == false)
 

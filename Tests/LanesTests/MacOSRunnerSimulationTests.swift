@@ -119,7 +119,7 @@ struct MacOSRunnerSimulationTests {
         }
 
         func export() throws -> String {
-            let export = try CommandResult.run(Binaries.slipway, ["ci", "export", "ios", "--to", "github-actions"], in: origin.path)
+            let export = try CommandResult.run(Binaries.slipway, ["ci", "export", "ios", "--to", "github-actions", "--slipway-on-path"], in: origin.path)
             try #require(export.status == 0, "\(export.standardError)")
             return export.standardOutput
         }
@@ -209,7 +209,7 @@ struct MacOSRunnerSimulationTests {
     func perStepSplitsSigningFromTheArchive() async throws {
         let setup = try await Setup(lane: Self.perStepLane)
         let before = try Snapshot.of(setup.origin.path)
-        let refused = try CommandResult.run(Binaries.slipway, ["ci", "export", "ios", "--to", "github-actions"], in: setup.origin.path)
+        let refused = try CommandResult.run(Binaries.slipway, ["ci", "export", "ios", "--to", "github-actions", "--slipway-on-path"], in: setup.origin.path)
         #expect(refused.status == 2, "\(refused.standardOutput)\n\(refused.standardError)")
         #expect(refused.standardOutput.isEmpty)
         #expect(refused.standardError.contains("lanes/ios.yml:19:5: step 'archive' (xcode.archive) signs with the certificate and "

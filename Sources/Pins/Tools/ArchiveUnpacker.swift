@@ -8,15 +8,10 @@ import Foundation
 struct ArchiveUnpacker: Sendable {
     let context: PinsContext
 
-    enum Format: Sendable, Equatable { case tarGzip, zip }
+    typealias Format = ArchiveFormat
 
     /// The format by the URL's path suffix.
-    static func format(of url: String) -> Format? {
-        let path = url.prefix { $0 != "?" && $0 != "#" }.lowercased()
-        if path.hasSuffix(".tar.gz") || path.hasSuffix(".tgz") { return .tarGzip }
-        if path.hasSuffix(".zip") { return .zip }
-        return nil
-    }
+    static func format(of url: String) -> Format? { ArchiveFormat(url: url) }
 
     /// Unpacks `archive` (downloaded from `url`) into the empty folder `destination`.
     /// - Throws: `PinsError.unsupportedArchive`, `.unzipMissing`, `.archiveEntryEscapes`,

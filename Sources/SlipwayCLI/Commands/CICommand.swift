@@ -30,8 +30,11 @@ struct CIPipelineOptions: ParsableArguments {
     @Option(name: .customLong("runner"), help: ArgumentHelp("The engine's runner label for a system, e.g. linux=ubuntu-24.04 (repeatable).", valueName: "system=label"))
     var runners: [String] = []
 
-    @Option(help: ArgumentHelp("A command each job runs first, e.g. one that installs slipway (default: slipway is on the runners' PATH).", valueName: "command"))
+    @Option(help: ArgumentHelp("A command each job runs first to install slipway, instead of installing the slipway that Toolfile.lock pins.", valueName: "command"))
     var slipwaySetup: String?
+
+    @Flag(help: "The runners already have slipway on PATH: jobs install nothing (default: each job installs the slipway Toolfile.lock pins, checksum-verified and cached).")
+    var slipwayOnPath = false
 
     @Option(help: ArgumentHelp("The folder with the lane files.", valueName: "dir"))
     var lanes = "lanes"
@@ -45,7 +48,7 @@ struct CIPipelineOptions: ParsableArguments {
 
     func options(output: String?) throws -> CIExportOptions {
         CIExportOptions(runnerLabels: try CIExportOptions.runnerLabels(runners), slipwaySetup: slipwaySetup,
-                        lanesDirectory: lanes, outputPath: output)
+                        slipwayOnPath: slipwayOnPath, lanesDirectory: lanes, outputPath: output)
     }
 }
 
@@ -56,8 +59,10 @@ struct CIExportCommand: AsyncParsableCommand {
         abstract: "Write the pipeline for a lane (to standard output, or to --output).",
         discussion: """
             The file is the same bytes on every run and starts with the command that regenerates it. \
-            Exit 2 for an unknown engine or lane, an invalid lane, or a step whose runs-on \
-            contradicts its platforms.
+            Every job first installs the slipway that Toolfile.lock pins (a Toolfile tool named \
+            slipway), checksum-verified and cached; --slipway-setup or --slipway-on-path replace that. \
+            Exit 2 for an unknown engine or lane, an invalid lane, a step whose runs-on \
+            contradicts its platforms, or no slipway pin and neither option.
 
             Examples:
               slipway ci export release --to github-actions --output .github/workflows/release.yml
@@ -95,7 +100,7 @@ struct CICheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Exit 1 with a diff when a committed pipeline is out of date with its lane.",
         discussion: """
-            Give the same --to, --runner, --slipway-setup and --lanes as the export (the file's \
+            Give the same --to, --runner, --slipway-setup, --slipway-on-path and --lanes as the export (the file's \
             header shows them). Exit 0 when the file is what 'ci export' would write, 1 (printing \
             a unified diff) when not, 2 for bad input.
             """

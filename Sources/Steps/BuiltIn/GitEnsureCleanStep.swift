@@ -61,13 +61,15 @@ public struct GitEnsureCleanStep: Step {
 
     /// `entries` without run journals (`.slipway/runs/` of a project), which the runner writes
     /// before the first step, without CI hand-over records (`.slipway/ci/`, restored before a
-    /// `run --only` job starts), and without Slipway's lock files (`.slipway-lock`, in the run's
+    /// `run --only` job starts), without the cache exported GitLab jobs keep in the project
+    /// (`.slipway/cache/`: the pinned Slipway and tools, as GitLab caches only folders inside the
+    /// project), and without Slipway's lock files (`.slipway-lock`, in the run's
     /// journal folder and in an `.xcodeproj` being written): in a project that does not ignore
     /// `.slipway/`, the lane's own record would otherwise make the tree dirty on its first run.
     static func withoutRunJournals(_ entries: [GitStatusEntry]) -> [GitStatusEntry] {
         entries.filter {
             !$0.path.hasPrefix(".slipway/runs/") && !$0.path.contains("/.slipway/runs/") && !$0.path.hasPrefix(".slipway/ci/")
-                && !ExclusiveLock.isLockFile($0.path)
+                && !$0.path.hasPrefix(".slipway/cache/") && !ExclusiveLock.isLockFile($0.path)
         }
     }
 }

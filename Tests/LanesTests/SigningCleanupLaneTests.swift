@@ -87,9 +87,27 @@ struct SigningCleanupLaneTests {
         #expect(try standIn.state()["calls"] as? [[String]] == [])
     }
 
-    @Test func anEmptyKeychainOptionIsRefusedWhenTheStepIsMade() throws {
-        #expect(throws: StepError.invalidOption(name: "keychain", problem: "is empty; give the keychain path signing.sync used")) {
-            _ = try SigningCleanupStep(options: StepOptions(["keychain": .string(" ")], for: SigningCleanupStep.description))
-        }
+    /// The docs' pattern, `keychain: ${{ steps.signing.outputs.keychain }}` in `finally:`, when
+    /// signing.sync never ran (an earlier step failed): nothing to remove, said, and no second failure.
+    @Test func aSigningThatDidNotRunLeavesNothingToRemove() async throws {
+        fixture.platform = .macOS
+        try fixture.write("lanes/skipped.yml", """
+            steps:
+              - run: exit 3
+                id: build
+              - signing.sync: { type: app-store, bundle-ids: [com.example.app], passphrase: p, storage: store }
+                id: signing
+            finally:
+              - signing.cleanup:
+                  keychain: "${{ steps.signing.outputs.keychain }}"
+                id: cleanup
+            """)
+        let outcome = try await fixture.run("skipped")
+        #expect(outcome.status("build") == .failed && outcome.status("signing") == .skipped)
+        #expect(outcome.status("cleanup") == .succeeded, "\(outcome.console)")
+        #expect(outcome.outputs("cleanup") == ["deleted": "false", "search-list": ""])
+        #expect(outcome.console.contains("no keychain to remove: signing.sync made none in this run (it did not run, or installed elsewhere)"),
+                "\(outcome.console)")
+        #expect(try standIn.state()["calls"] as? [[String]] == [])
     }
 }

@@ -14,8 +14,10 @@ public struct SigningCleanupStep: Step {
             default keychain back to what they were before, and deletes the keychain with \
             'security delete-keychain'. Running it again once the keychain is gone succeeds and \
             says so. Keychains Slipway did not create are left alone by signing.sync, so this \
-            step only ever deletes the path it is given. Refused at validation on Linux, where \
-            there are no keychains.
+            step only ever deletes the path it is given. When the path comes from signing.sync's \
+            'keychain' output and that step did not run (an earlier step failed) or made no \
+            keychain, there is nothing to remove: the step says so and succeeds. Refused at \
+            validation on Linux, where there are no keychains.
             """,
         options: [
             .required("keychain", .string, "The temporary keychain's path, as given to signing.sync."),
@@ -33,20 +35,23 @@ public struct SigningCleanupStep: Step {
         platforms: [.macOS]
     )
 
-    let keychain: String
+    /// The keychain; nil when the lane's expression gave no value (signing.sync did not run or
+    /// made no keychain): there is nothing to remove. Validation still requires the option.
+    let keychain: String?
 
     public init(options: StepOptions) throws {
-        keychain = try options.requiredString("keychain")
-        if keychain.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw StepError.invalidOption(name: "keychain", problem: "is empty; give the keychain path signing.sync used")
-        }
-        if !keychain.contains("${{") && keychain.hasSuffix("/") {
+        let given = try options.string("keychain")
+        keychain = given?.trimmingCharacters(in: .whitespaces).isEmpty == false ? given : nil
+        if let keychain, !keychain.contains("${{") && keychain.hasSuffix("/") {
             throw StepError.invalidOption(name: "keychain", problem: "'\(keychain)' is a folder; give the keychain file's path, "
                 + "e.g. build/ci.keychain")
         }
     }
 
+    static let nothingToRemove = "no keychain to remove: signing.sync made none in this run (it did not run, or installed elsewhere)"
+
     public func plan(in context: StepContext) throws -> [Effect] {
+        guard let keychain else { return [Effect(.check, Self.nothingToRemove)] }
         let path = context.resolve(keychain)
         return [
             Effect(.process, "security list-keychains -d user -s ... (the search list from before, without \(path))"),
@@ -56,6 +61,10 @@ public struct SigningCleanupStep: Step {
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {
+        guard let keychain else {
+            context.events.log(.info, Self.nothingToRemove)
+            return ["deleted": "false", "search-list": ""]
+        }
         let path = context.resolve(keychain)
         let removal = try await TemporaryKeychain.remove(path: path, runner: context.processRunner, security: "security",
                                                          environment: context.environment.variables,

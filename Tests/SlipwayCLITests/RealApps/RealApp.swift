@@ -28,6 +28,15 @@ struct RealApp: Sendable {
     var environment: [String: String]
     /// What `init --from-fastlane` must print (lines of its summary).
     var expectedInit: [String]
+    /// The `.xcconfig` files the xcodebuild STAND-IN reads the version from (colon-separated,
+    /// `#include`s followed), as Xcode would for the app's Release configuration.
+    var standInXcconfig = ""
+    /// Lane inputs the release needs besides the App Store Connect URL.
+    var inputs: [String] = []
+    /// Where the release lane's xcode.export puts the .ipa (the stand-in names it after the scheme).
+    var ipa = ""
+    /// The version and build number the released .ipa must carry.
+    var released: (marketing: String, build: String) = ("", "")
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
         + "/Fixtures/apps"
@@ -77,7 +86,9 @@ extension RealApp {
                 .map { "io.robbie.HomeAssistant.extensions." + $0 },
             version: ("2021.1", "2021.1.3"),
             environment: ["HOMEASSISTANT_TEAM_ID": "QMQYCKL255", "GITHUB_RUN_NUMBER": "2021.1.4"],
-            expectedInit: ["lane 'ios build' → lanes/build.yml"])
+            expectedInit: ["lane 'ios build' → lanes/build.yml"],
+            standInXcconfig: "Configuration/HomeAssistant.release.xcconfig", ipa: "build/ios/App-Release.ipa",
+            released: ("2021.1", "2021.1.4"))
     }
 
     /// duckduckgo/iOS: the browser and five extensions, `MARKETING_VERSION` in
@@ -108,7 +119,9 @@ extension RealApp {
             name: "duckduckgo", files: files, project: "DuckDuckGo.xcodeproj", scheme: "iOS Browser", fastlaneLane: "release-testflight",
             bundleIDs: targets.map { prefix + $0.suffix }, version: ("7.157.0", "5"),
             environment: ["APPLE_API_KEY_ID": "ABC123DEFG"],
-            expectedInit: ["lane 'ios release_testflight' → lanes/release-testflight.yml"])
+            expectedInit: ["lane 'ios release_testflight' → lanes/release-testflight.yml"],
+            standInXcconfig: "Configuration/Configuration.xcconfig", inputs: ["build-number=6"], ipa: "build/export/iOS Browser.ipa",
+            released: ("7.157.0", "6"))
     }
 
     /// owncloud/ios-app: the app and five extensions whose `MARKETING_VERSION` is
@@ -140,6 +153,7 @@ extension RealApp {
             name: "owncloud", files: files, project: "ownCloud.xcodeproj", scheme: "ownCloud", fastlaneLane: "beta",
             bundleIDs: targets.map { prefix + $0.suffix }, version: ("12.7.0", "302"),
             environment: ["OWNCLOUD_APP_IDENTIFIER": prefix, "OWNCLOUD_TEAM_ID": "4AP2STM4H5"],
-            expectedInit: ["lane 'ios beta' → lanes/beta.yml"])
+            expectedInit: ["lane 'ios beta' → lanes/beta.yml"],
+            ipa: "build/export/ownCloud.ipa", released: ("12.7.0", "303"))
     }
 }

@@ -22,26 +22,67 @@ struct RealAppAcceptanceTests {
     func translateValidateAndPlan(_ name: String) throws {
         guard let app = try Self.apps().first(where: { $0.name == name }) else { return }
         let release = try RealAppRelease(app)
-        let translated = try release.slipway(["init", "--from-fastlane"])
+        let translated = try release.translate()
         #expect(translated.status == 0, "\(app.name): \(translated.standardError)")
         for line in app.expectedInit { #expect(translated.standardOutput.contains(line), "\(app.name): \(translated.standardOutput)") }
-        try release.repo.write("lanes/release.yml", try RealApp.handCompletedLane(app.name))
-        try release.repo.commit("Add the release lane")
         let validated = try release.slipway(["validate", "release", "--platform", "macos"])
         #expect(validated.status == 0, "\(app.name): \(validated.standardOutput)\(validated.standardError)")
 
         try release.fillStorage(branch: app.name == "duckduckgo" ? "ios" : nil)
         let before = try Snapshot.of(release.repo.path).filter { !$0.key.hasPrefix(".git/") }
-        let plan = try release.slipway(["run", "release", "--dry-run", "--platform", "macos", "--input", "api-url=\(release.fake.url)"]
-                                       + (app.name == "duckduckgo" ? ["--input", "build-number=6"] : []))
-        print("== \(app.name) plan\n\(plan.standardOutput)\(plan.standardError)")
+        let plan = try release.slipway(["run", "release", "--dry-run", "--platform", "macos"] + release.inputs)
         #expect(plan.status == 0, "\(app.name): \(plan.standardOutput)\(plan.standardError)")
         #expect(try Snapshot.of(release.repo.path).filter { !$0.key.hasPrefix(".git/") } == before)
 
         for engine in ["github-actions", "gitlab", "buildkite"] {
-            let export = try release.slipway(["ci", "export", "release", "--to", engine])
+            let export = try release.slipway(["ci", "export", "release", "--to", engine, "--slipway-on-path"])
             #expect(export.status == 0, "\(app.name) → \(engine): \(export.standardError)")
-            print("== \(app.name) \(engine)\n\(export.standardOutput)")
+        }
+    }
+
+    /// The release run as on a Mac (the STAND-IN MAC: `slipway-macos-standin`, the app xcodebuild
+    /// stand-in, the security stand-in): signing from match's storage into a temporary keychain,
+    /// the version where the app keeps it, the archive and a real .ipa carrying it, the upload to
+    /// the CONTRACT FAKE, and the keychain removed in `finally:`.
+    @Test(arguments: ["home-assistant", "duckduckgo", "owncloud"])
+    func releaseRunsOnAStandInMac(_ name: String) throws {
+        guard let app = try Self.apps().first(where: { $0.name == name }) else { return }
+        let release = try RealAppRelease(app)
+        _ = try release.translate()
+        try release.fillStorage(branch: app.name == "duckduckgo" ? "ios" : nil)
+        let mac = try StandInMac()
+        var environment = mac.environment(xcconfig: app.standInXcconfig).mapValues { Optional($0) }
+        environment["HOME"] = mac.home.path
+        let run = try release.slipway(["run", "release"] + release.inputs, executable: Binaries.macOSStandInSlipway, extra: environment)
+        #expect(run.status == 0, "\(app.name): \(run.standardOutput)\(run.standardError)")
+
+        // The .ipa carries the version and build number the lane wrote where the app keeps them.
+        let info = try StandInMac.ipaInfo(release.repo.path + "/" + app.ipa)
+        #expect(info["CFBundleShortVersionString"] as? String == app.released.marketing, "\(app.name): \(info)")
+        #expect(info["CFBundleVersion"] as? String == app.released.build, "\(app.name): \(info)")
+        #expect(info["CFBundleIdentifier"] as? String == app.bundleIDs[0], "\(app.name): \(info)")
+
+        // App Store Connect got that build, and every request kept to the contract.
+        let state = try release.fake.state()
+        #expect(state.violations.isEmpty, "\(app.name): \(state.violations)")
+        let uploads = try JSONSerialization.jsonObject(with: release.fake.resources("buildUploads")) as? [[String: Any]] ?? []
+        #expect(uploads.contains { upload in
+            let attributes = upload["attributes"] as? [String: Any] ?? upload
+            return attributes["cfBundleShortVersionString"] as? String == app.released.marketing
+                && attributes["cfBundleVersion"] as? String == app.released.build
+        }, "\(app.name): \(uploads)")
+
+        // The keychain signing.sync made was removed again; the profiles went where Xcode looks.
+        let security = StandInMac.securityCalls(home: mac.home.path)
+        #expect(security.contains("create-keychain") && security.contains("import") && security.contains("delete-keychain"),
+                "\(app.name): \(security)")
+        let profiles = try FileManager.default.contentsOfDirectory(atPath: mac.home.path + "/Library/MobileDevice/Provisioning Profiles")
+        #expect(profiles.count == app.bundleIDs.count, "\(app.name): \(profiles)")
+
+        if app.name == "owncloud" {
+            // beta bumps, commits and pushes before it builds.
+            #expect(try release.origin.git("log", "-1", "--format=%s", "main") == "Version Bump")
+            #expect(try release.origin.git("show", "main:ownCloud.xcodeproj/project.pbxproj").contains("APP_VERSION = 303;"))
         }
     }
 }

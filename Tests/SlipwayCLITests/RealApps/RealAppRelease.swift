@@ -27,6 +27,12 @@ final class RealAppRelease: @unchecked Sendable {
         try fake.set(["part_size": "100000", "processing_polls": "1"])
         let appID = try fake.seedApp(bundleID: app.bundleIDs[0], name: app.name)
         try fake.seedBetaGroup(appID: appID, name: "Internal Testers", isInternal: true)
+        // The build App Store Connect already has: the one the project's number names.
+        let linkage = #"{"type": "apps", "id": "\#(appID)"}"#
+        let pre = try fake.seed("preReleaseVersions", attributes: #"{"version": "\#(app.version.marketing)", "platform": "IOS"}"#,
+                                relationships: ["app": linkage])
+        try fake.seed("builds", attributes: #"{"version": "\#(app.version.build)", "processingState": "VALID", "expired": false, "uploadedDate": "2026-01-01T00:00:00+00:00"}"#,
+                      relationships: ["app": linkage, "preReleaseVersion": #"{"type": "preReleaseVersions", "id": "\#(pre)"}"#])
         for bundleID in app.bundleIDs { try fake.seedBundleID(identifier: bundleID) }
         origin = try GitFixture(prefix: "slipway-app-origin", bare: true)
         storage = try GitFixture(prefix: "slipway-app-match", bare: true)
@@ -52,6 +58,9 @@ final class RealAppRelease: @unchecked Sendable {
         environment["ASC_ISSUER_ID"] = Self.issuer
         environment["ASC_KEY"] = key.pemRepresentation
         environment["SLIPWAY_CACHE_DIR"] = scratch.path + "/cache"
+        for (name, value) in GitFixture.environment where name.hasPrefix("GIT_AUTHOR_") || name.hasPrefix("GIT_COMMITTER_") {
+            environment[name] = value
+        }
         for name in ["HOMEASSISTANT_CERTIFICATE_GIT", "DDG_CERTIFICATES_GIT", "OWNCLOUD_GIT_URL"] { environment[name] = storageURL }
         return environment
     }
@@ -68,6 +77,18 @@ final class RealAppRelease: @unchecked Sendable {
         let sync = try CommandResult.run(Binaries.slipway, arguments, in: scratch.path, environment: environment)
         #expect(sync.status == 0, "\(app.name): signing sync: \(sync.standardOutput)\(sync.standardError)")
     }
+
+    /// `init --from-fastlane`, then the hand-completed lane committed and pushed; returns init's output.
+    func translate() throws -> CommandResult {
+        let translated = try slipway(["init", "--from-fastlane"])
+        try repo.write("lanes/release.yml", try RealApp.handCompletedLane(app.name))
+        try repo.commit("Add the release lane")
+        try repo.git("push", "origin", "HEAD:refs/heads/main")
+        return translated
+    }
+
+    /// The `--input`s of a run of the release lane.
+    var inputs: [String] { (["api-url=\(fake.url)"] + app.inputs).flatMap { ["--input", $0] } }
 
     /// `slipway ARGUMENTS` in the app's repository with the CI environment.
     func slipway(_ arguments: [String], executable: String = Binaries.slipway, extra: [String: String?] = [:]) throws -> CommandResult {

@@ -87,6 +87,25 @@ struct SigningCleanupLaneTests {
         #expect(try standIn.state()["calls"] as? [[String]] == [])
     }
 
+    /// A state file that describes another machine (read from another runner's disk, or handed
+    /// over) is not applied to this machine's search list when the keychain is not in it.
+    @Test func aKeychainOfAnotherRunnerLeavesThisSearchListAlone() async throws {
+        fixture.platform = .macOS
+        let (keychain, login) = try makeTemporaryKeychain()
+        var state = try standIn.state()
+        state["search_list"] = [login]
+        state["default"] = login
+        try standIn.write(state)
+        try fixture.write("build/ci.keychain.slipway-state.json",
+                          #"{"keychain": "\#(keychain)", "previousSearchList": ["/elsewhere/login.keychain-db"], "previousDefault": "/elsewhere/login.keychain-db"}"#)
+        let outcome = try await fixture.run("ci")
+        #expect(outcome.summary.status == .succeeded, "\(outcome.console)")
+        #expect(outcome.console.contains("\(keychain) was not in this machine's keychain search list (made on another runner, or removed before): the search list is left as it is"),
+                "\(outcome.console)")
+        let after = try standIn.state()
+        #expect(after["search_list"] as? [String] == [login] && after["default"] as? String == login)
+    }
+
     /// The docs' pattern, `keychain: ${{ steps.signing.outputs.keychain }}` in `finally:`, when
     /// signing.sync never ran (an earlier step failed): nothing to remove, said, and no second failure.
     @Test func aSigningThatDidNotRunLeavesNothingToRemove() async throws {

@@ -36,6 +36,9 @@ public enum TemporaryKeychain {
         public var restoredDefault: String?
         /// True when a state file was found and used.
         public var usedStateFile: Bool
+        /// False when the keychain was not in this machine's search list (it was made on another
+        /// runner, or removed before): there was nothing to restore.
+        public var wasInSearchList: Bool = true
 
         /// Creates a removal report.
         public init(deletedKeychain: Bool, searchList: [String], restoredDefault: String?, usedStateFile: Bool) {
@@ -63,8 +66,12 @@ public enum TemporaryKeychain {
         let tool = SecurityTool(executable: security, runner: runner, environment: environment, redactor: .none)
         let state = try readState(for: path, fileSystem: fileSystem)
         let current = try await tool.searchList()
+        let wasInSearchList = current.contains(where: { isSame($0, path) })
         var restored = current.filter { !isSame($0, path) }
-        if let state {
+        // The state file's search list is this machine's only while the keychain is in this
+        // machine's search list: a state read from another runner (a shared disk, a hand-over)
+        // must not replace it.
+        if let state, wasInSearchList {
             let previous = state.previousSearchList.filter { !isSame($0, path) }
             restored = previous + restored.filter { entry in !previous.contains { isSame($0, entry) } }
         }
@@ -86,7 +93,10 @@ public enum TemporaryKeychain {
             throw tool.failure("delete-keychain", arguments, deletion)
         }
         try? fileSystem.remove(statePath(for: path))
-        return Removal(deletedKeychain: deleted, searchList: restored, restoredDefault: restoredDefault, usedStateFile: state != nil)
+        var removal = Removal(deletedKeychain: deleted, searchList: restored, restoredDefault: restoredDefault,
+                              usedStateFile: state != nil && wasInSearchList)
+        removal.wasInSearchList = wasInSearchList
+        return removal
     }
 
     /// Creates (unless an earlier run of Slipway did), configures and unlocks the keychain, and

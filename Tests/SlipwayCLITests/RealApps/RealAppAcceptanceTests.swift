@@ -85,4 +85,62 @@ struct RealAppAcceptanceTests {
             #expect(try release.origin.git("show", "main:ownCloud.xcodeproj/project.pbxproj").contains("APP_VERSION = 303;"))
         }
     }
+
+    /// The lane exported to GitHub Actions and run by the GitHub Actions simulator (SIMULATION,
+    /// not GitHub) with a STAND-IN MAC for `runs-on: macos-*` jobs: every job succeeds; signing,
+    /// archive, export and upload share one macOS job; the .ipa carries the version; App Store
+    /// Connect (the CONTRACT FAKE) got it.
+    @Test(arguments: ["home-assistant", "duckduckgo", "owncloud"])
+    func githubWorkflowRunsInTheSimulator(_ name: String) async throws {
+        guard let app = try Self.apps().first(where: { $0.name == name }) else { return }
+        let release = try RealAppRelease(app)
+        _ = try release.translate()
+        try release.fillStorage(branch: app.name == "duckduckgo" ? "ios" : nil)
+        let export = try release.slipway(["ci", "export", "release", "--to", "github-actions", "--slipway-on-path"])
+        try #require(export.status == 0, "\(app.name): \(export.standardError)")
+
+        let mac = try StandInMac()
+        var base = GitHubActionsSimulator.defaultEnvironment
+        base["PATH"] = Binaries.productsDirectory + ":" + (base["PATH"] ?? "")
+        for (key, value) in release.environment where !["NO_COLOR", "CI", "MATCH_PASSWORD", "KEYCHAIN_PASSWORD", "ASC_ISSUER_ID", "ASC_KEY"].contains(key) {
+            base[key] = value
+        }
+        let simulator = try GitHubActionsSimulator(workflow: export.standardOutput, origin: release.origin.path, environment: base,
+                                                   runnerEnvironments: ["macOS": mac.environment(xcconfig: app.standInXcconfig, path: base["PATH"])])
+        var inputs = ["api-url": release.fake.url]
+        for input in app.inputs {
+            let parts = input.split(separator: "=", maxSplits: 1).map(String.init)
+            inputs[parts[0]] = parts[1]
+        }
+        let result = try await simulator.run(inputs: inputs, secrets: [
+            "MATCH_PASSWORD": RealAppRelease.matchPassword, "KEYCHAIN_PASSWORD": "ci keychain password",
+            "ASC_ISSUER_ID": RealAppRelease.issuer, "ASC_KEY": release.key.pemRepresentation,
+        ])
+        let logs = result.order.compactMap { result[$0]?.log }.joined(separator: "\n")
+        #expect(result.succeeded, "\(app.name): \(result.statuses)\n\(logs)")
+
+        // One macOS job signs, archives, exports and uploads; the finally job runs after it.
+        let jobs = simulator.workflow.jobs
+        let main = try #require(jobs.first, "\(app.name)")
+        #expect(main.runsOn == "macos-latest", "\(app.name): \(jobs.map(\.runsOn))")
+        let script = main.steps.compactMap(\.run).joined(separator: "\n")
+        for step in ["signing", "archive", "export", "upload"] {
+            #expect(script.contains("--only \(step)"), "\(app.name): \(script)")
+        }
+        let calls = (try? String(contentsOfFile: mac.calls, encoding: .utf8)) ?? ""
+        let jobsCalled = calls.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["job"] as? String
+        }
+        #expect(jobsCalled == [main.id, main.id], "\(app.name): \(calls)")
+
+        // The .ipa the Mac job made carries the version the lane wrote (GitHub's run number is 1).
+        let workspace = try #require(result[main.id]?.workspace)
+        let info = try StandInMac.ipaInfo(workspace + "/" + app.ipa)
+        let build = app.name == "home-assistant" ? "1" : app.released.build
+        #expect(info["CFBundleShortVersionString"] as? String == app.released.marketing, "\(app.name): \(info)")
+        #expect(info["CFBundleVersion"] as? String == build, "\(app.name): \(info)")
+        let uploads = try JSONSerialization.jsonObject(with: release.fake.resources("buildUploads")) as? [[String: Any]] ?? []
+        #expect(uploads.contains { ($0["attributes"] as? [String: Any] ?? $0)["cfBundleVersion"] as? String == build }, "\(app.name): \(uploads)")
+        #expect(try release.fake.state().violations.isEmpty)
+    }
 }

@@ -75,7 +75,10 @@ public struct SigningCleanupStep: Step {
             context.events.log(.info, "the keychain \(path) is already gone; nothing to delete")
         }
         if let restored = removal.restoredDefault { context.events.log(.info, "default keychain set back to \(restored)") }
-        if !removal.usedStateFile {
+        if !removal.wasInSearchList {
+            context.events.log(.info, "\(path) was not in this machine's keychain search list (made on another runner, or "
+                + "removed before): the search list is left as it is")
+        } else if !removal.usedStateFile {
             context.events.log(.warning, "no state file '\(TemporaryKeychain.statePath(for: path))' was found: the keychain was "
                 + "taken out of the search list, which was otherwise left as it is")
         }

@@ -96,6 +96,10 @@ enum BuildkiteRenderer {
         // No cache primitive: the agent's own folder (${SLIPWAY_CACHE_DIR:-$HOME/.cache/slipway}) is the cache.
         if let pin = options.installedPin { lines += SlipwayBootstrap.lines(pin, handOff: .export) }
         if plan.installsTools { lines.append("slipway tools install") }
+        if let cleanup = job.cleanupJob {
+            // When the command ends, whatever happened, on this agent: it holds what the cleanup removes.
+            lines.append("trap " + CICommands.shellQuoted(CICommands.run(plan, job: cleanup, options: options)) + " EXIT")
+        }
         lines.append(CICommands.run(plan, job: job, options: options))
         return lines
     }

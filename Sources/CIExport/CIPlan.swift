@@ -70,6 +70,10 @@ public struct CIJob: Sendable, Equatable {
     public var artifacts: [String]
     /// True for the job of the `finally` steps: it runs whatever happened before.
     public var runsAlways: Bool
+    /// `finally` steps that clean up this job's machine (signing.cleanup of the keychain a
+    /// signing.sync of this job made): they run at the end of this job whatever happened, on the
+    /// machine that holds what they remove, not in the `finally` job on another runner.
+    public var cleanupSteps: [String] = []
 
     /// The name of its hand-over artifact: `slipway-<id>` (unique per job, as GitHub's v4+
     /// artifacts require).

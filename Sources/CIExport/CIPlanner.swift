@@ -50,7 +50,13 @@ public enum CIPlanner {
             }
         }
         try flushRun()
-        let finallySteps = lane.finally.flatMap(\.invocations)
+        var finallySteps = lane.finally.flatMap(\.invocations)
+        for cleanup in finallySteps {
+            guard let index = machineCleanupJob(for: cleanup, in: jobs, validated: validated) else { continue }
+            jobs[index].cleanupSteps.append(cleanup.id)
+            jobs[index].secrets = unique(jobs[index].secrets + secrets(of: [cleanup], lane: lane, laneSecrets: laneSecrets))
+            finallySteps.removeAll { $0.id == cleanup.id }
+        }
         if !finallySteps.isEmpty {
             let others = jobs.map(\.id)
             jobs.append(CIJob(id: ids.allocate("finally"), name: "finally", steps: finallySteps.map(\.id), needs: others,

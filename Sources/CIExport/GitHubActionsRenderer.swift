@@ -84,6 +84,13 @@ enum GitHubActionsRenderer {
             steps.append(shell("Install pinned tools", "slipway tools install"))
         }
         steps.append(shell("Run \(job.steps.joined(separator: ", "))", CICommands.run(plan, job: job, options: options)))
+        if let cleanup = job.cleanupJob {
+            // On this machine, whatever happened: it holds what the cleanup removes.
+            steps.append(.map([PipelineEntry("name", .string("Clean up: \(cleanup.steps.joined(separator: ", "))")),
+                               PipelineEntry("if", .string("always()")),
+                               PipelineEntry("run", .block([CICommands.run(plan, job: cleanup, options: options)])),
+                               PipelineEntry("shell", .string("bash"))]))
+        }
         steps.append(.map([
             PipelineEntry("name", .string("Hand over")),
             PipelineEntry("if", .string("always()")),

@@ -93,6 +93,14 @@ enum GitLabRenderer {
         if plan.installsTools { script.append(.string("slipway tools install")) }
         script.append(.string(CICommands.run(plan, job: job, options: options)))
         entries.append(PipelineEntry("script", .list(script)))
+        if let cleanup = job.cleanupJob {
+            // after_script runs whatever happened, in a new shell on this machine: Slipway is put on PATH again.
+            var after: [PipelineNode] = []
+            if let setup = options.slipwaySetup { after.append(.string(setup)) }
+            if let pin = options.installedPin { after.append(.block(SlipwayBootstrap.lines(pin, handOff: .export))) }
+            after.append(.string(CICommands.run(plan, job: cleanup, options: options)))
+            entries.append(PipelineEntry("after_script", .list(after)))
+        }
         entries.append(PipelineEntry("artifacts", .map([
             PipelineEntry("name", .string(job.artifactName)),
             PipelineEntry("when", .string("always")),

@@ -169,6 +169,47 @@ import TestThreads
         #expect(try await plan(lane.replacingOccurrences(of: ", install: keychain", with: "")).jobs.map(\.runner) == [.platform(.linux), .platform(.linux)])
     }
 
+    /// signing.cleanup removes the keychain its signing.sync made: it runs at the end of that job,
+    /// whatever happened, on that machine; other finally steps keep their finally job.
+    @Test func aKeychainCleanupRunsOnTheMachineThatHasTheKeychain() async throws {
+        let lane = """
+            secrets: [MATCH_PASSWORD]
+            steps:
+              - signing.sync: { type: app-store, bundle-ids: [com.example.app], passphrase: "${{ secrets.MATCH_PASSWORD }}", install: keychain }
+                id: signing
+              - xcode.archive: { project: App.xcodeproj, scheme: App }
+                id: archive
+              - run: echo published
+                id: publish
+                runs-on: linux
+            finally:
+              - signing.cleanup: { keychain: "${{ steps.signing.outputs.keychain }}" }
+                id: cleanup
+              - run: echo done
+                id: notify
+            """
+        let plan = try await plan(lane)
+        #expect(plan.jobs.map(\.id) == ["signing", "publish", "finally"])
+        #expect(plan.jobs.map(\.cleanupSteps) == [["cleanup"], [], []])
+        #expect(plan.jobs.last?.steps == ["notify"])
+        let options = CIExportOptions(slipwayOnPath: true)
+        let github = try CIExporter.render(plan, engine: .githubActions, options: options)
+        #expect(github.contains("""
+                  - name: 'Clean up: cleanup'
+                    if: always()
+                    run: |
+                      slipway run l --only cleanup
+            """), "\(github)")
+        let gitlab = try CIExporter.render(plan, engine: .gitlab, options: options)
+        #expect(gitlab.contains("  after_script:\n    - slipway run l --only cleanup\n"), "\(gitlab)")
+        let buildkite = try CIExporter.render(plan, engine: .buildkite, options: options)
+        #expect(buildkite.contains("trap 'slipway run l --only cleanup' EXIT\n      slipway run l --only signing --only archive\n"), "\(buildkite)")
+
+        // Alone in finally, the cleanup leaves no finally job.
+        let alone = try await self.plan(lane.replacingOccurrences(of: "\n  - run: echo done\n    id: notify", with: ""))
+        #expect(alone.jobs.map(\.id) == ["signing", "publish"])
+    }
+
     @Test func aBadCIJobsValueIsAnError() async throws {
         await #expect {
             _ = try await plan("ci-jobs: per-job\nsteps:\n  - run: echo hi\n")

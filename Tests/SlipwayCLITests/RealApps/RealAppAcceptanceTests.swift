@@ -89,7 +89,7 @@ struct RealAppAcceptanceTests {
     /// The lane exported to GitHub Actions and run by the GitHub Actions simulator (SIMULATION,
     /// not GitHub) with a STAND-IN MAC for `runs-on: macos-*` jobs: every job succeeds; signing,
     /// archive, export and upload share one macOS job; the .ipa carries the version; App Store
-    /// Connect (the CONTRACT FAKE) got it.
+    /// Connect (the CONTRACT FAKE) got it; `finally:`'s signing.cleanup runs at the end of that job.
     @Test(arguments: ["home-assistant", "duckduckgo", "owncloud"])
     func githubWorkflowRunsInTheSimulator(_ name: String) async throws {
         guard let app = try Self.apps().first(where: { $0.name == name }) else { return }
@@ -119,7 +119,7 @@ struct RealAppAcceptanceTests {
         let logs = result.order.compactMap { result[$0]?.log }.joined(separator: "\n")
         #expect(result.succeeded, "\(app.name): \(result.statuses)\n\(logs)")
 
-        // One macOS job signs, archives, exports and uploads; the finally job runs after it.
+        // One macOS job signs, archives, exports and uploads.
         let jobs = simulator.workflow.jobs
         let main = try #require(jobs.first, "\(app.name)")
         #expect(main.runsOn == "macos-latest", "\(app.name): \(jobs.map(\.runsOn))")
@@ -133,8 +133,13 @@ struct RealAppAcceptanceTests {
         }
         #expect(jobsCalled == [main.id, main.id], "\(app.name): \(calls)")
 
-        // The .ipa the Mac job made carries the version the lane wrote (GitHub's run number is 1).
+        // signing.cleanup ran at the end of that job, on that machine: the keychain is gone there.
+        #expect(jobs.count == 1, "\(app.name): \(jobs.map(\.id))")
         let workspace = try #require(result[main.id]?.workspace)
+        let security = StandInMac.securityCalls(home: (workspace as NSString).deletingLastPathComponent + "/home")
+        #expect(security.contains("import") && security.contains("delete-keychain"), "\(app.name): \(security)")
+
+        // The .ipa the Mac job made carries the version the lane wrote (GitHub's run number is 1).
         let info = try StandInMac.ipaInfo(workspace + "/" + app.ipa)
         let build = app.name == "home-assistant" ? "1" : app.released.build
         #expect(info["CFBundleShortVersionString"] as? String == app.released.marketing, "\(app.name): \(info)")

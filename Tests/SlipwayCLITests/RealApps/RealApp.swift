@@ -86,7 +86,7 @@ extension RealApp {
                 .map { "io.robbie.HomeAssistant.extensions." + $0 },
             version: ("2021.1", "2021.1.3"),
             environment: ["HOMEASSISTANT_TEAM_ID": "QMQYCKL255", "GITHUB_RUN_NUMBER": "2021.1.4"],
-            expectedInit: ["lane 'ios build' → lanes/build.yml"],
+            expectedInit: ["lane 'ios build' → lanes/build.yml, 3 steps from 3 actions", "1 lane written, 5 items not translated."],
             standInXcconfig: "Configuration/HomeAssistant.release.xcconfig", ipa: "build/ios/App-Release.ipa",
             released: ("2021.1", "2021.1.4"))
     }
@@ -119,7 +119,8 @@ extension RealApp {
             name: "duckduckgo", files: files, project: "DuckDuckGo.xcodeproj", scheme: "iOS Browser", fastlaneLane: "release-testflight",
             bundleIDs: targets.map { prefix + $0.suffix }, version: ("7.157.0", "5"),
             environment: ["APPLE_API_KEY_ID": "ABC123DEFG"],
-            expectedInit: ["lane 'ios release_testflight' → lanes/release-testflight.yml"],
+            expectedInit: ["lane 'ios release_testflight' → lanes/release-testflight.yml, 4 steps from 3 actions",
+                           "2 lanes written, 0 items not translated."],
             standInXcconfig: "Configuration/Configuration.xcconfig", inputs: ["build-number=6"], ipa: "build/export/iOS Browser.ipa",
             released: ("7.157.0", "6"))
     }
@@ -153,7 +154,7 @@ extension RealApp {
             name: "owncloud", files: files, project: "ownCloud.xcodeproj", scheme: "ownCloud", fastlaneLane: "beta",
             bundleIDs: targets.map { prefix + $0.suffix }, version: ("12.7.0", "302"),
             environment: ["OWNCLOUD_APP_IDENTIFIER": prefix, "OWNCLOUD_TEAM_ID": "4AP2STM4H5"],
-            expectedInit: ["lane 'ios beta' → lanes/beta.yml"],
+            expectedInit: ["lane 'ios beta' → lanes/beta.yml, 9 steps from 8 actions", "1 lane written, 1 item not translated."],
             ipa: "build/export/ownCloud.ipa", released: ("12.7.0", "303"))
     }
 }

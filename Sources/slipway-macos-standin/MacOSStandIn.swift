@@ -9,22 +9,10 @@
 @_spi(MacOSStandIn) import Steps
 import SlipwayCLI
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @main
 enum MacOSStandInEntrypoint {
     static func main() async {
         Platform.actAsMacOSForStandIn()
-        // As `slipway`'s entry point: SIGINT/SIGTERM may arrive blocked through exec.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        await SlipwayCommand.main()
+        await SlipwayCommand.start()
     }
 }

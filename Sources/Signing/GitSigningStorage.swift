@@ -61,13 +61,14 @@ public struct GitSigningStorage: SigningStorage {
         do {
             try fileSystem.createDirectory(cacheDirectory)
             _ = try await BlockingWork.run(name: "slipway-signing-clone") {
-                // off-pool: a thread of its own.
                 do {
+                    // off-pool: inside BlockingWork.run, a thread of its own.
                     _ = try GitRepository.clone(url: url, to: fresh, checkout: branch, credentials: credentials)
                 } catch GitError.revisionNotFound where branch != nil {
                     guard let branch, !readOnly else {
                         throw SigningStorageError.unreachable(storage: url, detail: "it has no branch '\(branch ?? "")'; a sync that is not read-only starts it (from the default branch, as match does), or fix git-branch")
                     }
+                    // off-pool: inside BlockingWork.run, a thread of its own.
                     try GitRepository.clone(url: url, to: fresh, credentials: credentials).startBranch(branch)
                 }
             }

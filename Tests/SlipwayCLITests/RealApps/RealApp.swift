@@ -4,11 +4,13 @@ import TestSupport
 /// One of the three open-source iOS apps of issue 25's acceptance: its release lane as fastlane
 /// runs it, translated by `init --from-fastlane`, completed by hand, and run end to end on Linux.
 ///
-/// The fastlane files and the hand-completed lane are in `Fixtures/apps/<name>/`, written for
-/// these tests in the shape of each app's own files (nothing is copied from those repositories).
-/// The Xcode project is home-assistant/iOS's real pbxproj from the shared corpus (read at test
-/// time, never committed); for the two apps whose project is not in the corpus it is generated
-/// here with the same targets, bundle ids and version settings as the real one.
+/// Everything is in `Fixtures/apps/<name>/`: the fastlane files, `.xcconfig`s, Info.plists and
+/// schemes, written for these tests in the shape of each app's own files (nothing is copied from
+/// those repositories), and the hand-completed lane (`slipway/release.yml`). The Xcode project is
+/// home-assistant/iOS's real pbxproj from the shared corpus (read at test time, never committed;
+/// the Pods `.xcconfig`s it names are made here, as after `pod install`); the two apps whose
+/// project is not in the corpus have one made with `VersionedXcodeProject` from the real
+/// projects' targets, product types, bundle ids and version settings.
 struct RealApp: Sendable {
     /// The fixture folder's name and the app's label in messages.
     var name: String
@@ -71,14 +73,9 @@ extension RealApp {
         let pbxproj = try String(contentsOfFile: corpus + "/files/home-assistant__iOS__HomeAssistant-2021-01-objv53.pbxproj", encoding: .utf8)
         var files = try fixtureFiles("home-assistant").filter { !$0.key.hasPrefix("slipway/") }
         files["HomeAssistant.xcodeproj/project.pbxproj"] = pbxproj
-        files["HomeAssistant.xcodeproj/xcshareddata/xcschemes/App-Release.xcscheme"] = XcodeSchemeXML.scheme(
-            target: "App", container: "HomeAssistant.xcodeproj", blueprint: "B657A8E51CA646EB00121384", lastUpgrade: "1220")
         // The xcconfigs `pod install` writes: present, as after 'pod install'.
         for match in pbxproj.matches(of: /path = "(Pods\/Target Support Files\/[^"]+\.xcconfig)"/) {
             files[String(match.1)] = "OTHER_LDFLAGS = $(inherited) -ObjC\n"
-        }
-        for info in pbxproj.matches(of: /INFOPLIST_FILE = ([^;]+);/) where files[String(info.1)] == nil {
-            files[String(info.1)] = XcodeSchemeXML.infoPlist()
         }
         return RealApp(
             name: "home-assistant", files: files, project: "HomeAssistant.xcodeproj", scheme: "App-Release", fastlaneLane: "build",
@@ -96,28 +93,12 @@ extension RealApp {
     /// `Configuration/BuildNumber.xcconfig`, both included by the targets' base xcconfig; match in
     /// git with six app identifiers; the release lane builds "iOS Browser" and uploads to TestFlight.
     static func duckDuckGo() throws -> RealApp {
+        let files = try fixtureFiles("duckduckgo").filter { !$0.key.hasPrefix("slipway/") }
         let prefix = "com.duckduckgo.mobile.ios"
-        let targets: [(name: String, suffix: String, folder: String, type: String)] = [
-            ("DuckDuckGo", "", "DuckDuckGo", "com.apple.product-type.application"),
-            ("ShareExtension", ".ShareExtension", "ShareExtension", "com.apple.product-type.app-extension"),
-            ("OpenAction", ".OpenAction2", "OpenAction", "com.apple.product-type.app-extension"),
-            ("Widgets", ".Widgets", "Widgets", "com.apple.product-type.app-extension"),
-            ("PacketTunnelProvider", ".NetworkExtension", "PacketTunnelProvider", "com.apple.product-type.app-extension"),
-            ("AutofillCredentialProvider", ".CredentialExtension", "AutofillCredentialProvider", "com.apple.product-type.app-extension"),
-        ]
-        var files = try fixtureFiles("duckduckgo").filter { !$0.key.hasPrefix("slipway/") }
-        files["DuckDuckGo.xcodeproj/project.pbxproj"] = VersionedXcodeProject.pbxproj(targets: targets.map { target in
-            VersionedXcodeProject.Target(target.name, settings: [
-                ("INFOPLIST_FILE", target.folder + "/Info.plist"), ("PRODUCT_BUNDLE_IDENTIFIER", prefix + target.suffix),
-                ("PRODUCT_NAME", "$(TARGET_NAME)"), ("SDKROOT", "iphoneos"),
-            ], xcconfig: "Configuration/Configuration.xcconfig", productType: target.type)
-        })
-        for target in targets { files[target.folder + "/Info.plist"] = XcodeSchemeXML.infoPlist() }
-        files["DuckDuckGo.xcodeproj/xcshareddata/xcschemes/iOS Browser.xcscheme"] = XcodeSchemeXML.scheme(
-            target: "DuckDuckGo", container: "DuckDuckGo.xcodeproj", blueprint: "B30000000000000000000000", product: "DuckDuckGo.app")
         return RealApp(
             name: "duckduckgo", files: files, project: "DuckDuckGo.xcodeproj", scheme: "iOS Browser", fastlaneLane: "release-testflight",
-            bundleIDs: targets.map { prefix + $0.suffix }, version: ("7.157.0", "5"),
+            bundleIDs: ["", ".ShareExtension", ".OpenAction2", ".Widgets", ".NetworkExtension", ".CredentialExtension"].map { prefix + $0 },
+            version: ("7.157.0", "5"),
             environment: ["APPLE_API_KEY_ID": "ABC123DEFG"],
             expectedInit: ["lane 'ios release_testflight' → lanes/release-testflight.yml, 4 steps from 3 actions",
                            "2 lanes written, 0 items not translated."],
@@ -130,29 +111,13 @@ extension RealApp {
     /// the project's own build settings; the `beta` lane bumps the build number, commits, pushes,
     /// builds and uploads, with match's type switched to appstore for that lane.
     static func ownCloud() throws -> RealApp {
+        let files = try fixtureFiles("owncloud").filter { !$0.key.hasPrefix("slipway/") }
         let prefix = "com.owncloud.ios-app"
-        let targets: [(name: String, suffix: String, folder: String, type: String)] = [
-            ("ownCloud", "", "ownCloud/Resources", "com.apple.product-type.application"),
-            ("ownCloud File Provider", ".ownCloud-File-Provider", "ownCloud File Provider", "com.apple.product-type.app-extension"),
-            ("ownCloud File ProviderUI", ".ownCloud-File-ProviderUI", "ownCloud File Provider UI", "com.apple.product-type.app-extension"),
-            ("ownCloud Intents", ".ownCloud-Intents", "ownCloud Intents", "com.apple.product-type.app-extension"),
-            ("ownCloud Share Extension", ".ownCloud-Share-Extension", "ownCloud Share Extension", "com.apple.product-type.app-extension"),
-            ("ownCloud Action Extension", ".ownCloud-Action-Extension", "ownCloud Action Extension", "com.apple.product-type.app-extension"),
-        ]
-        var files = try fixtureFiles("owncloud").filter { !$0.key.hasPrefix("slipway/") }
-        files["ownCloud.xcodeproj/project.pbxproj"] = VersionedXcodeProject.pbxproj(targets: targets.map { target in
-            VersionedXcodeProject.Target(target.name, settings: [
-                ("CURRENT_PROJECT_VERSION", "$(APP_VERSION)"), ("INFOPLIST_FILE", target.folder + "/Info.plist"),
-                ("MARKETING_VERSION", "${APP_SHORT_VERSION}"), ("PRODUCT_BUNDLE_IDENTIFIER", prefix + target.suffix),
-                ("PRODUCT_NAME", "$(TARGET_NAME)"), ("SDKROOT", "iphoneos"),
-            ], productType: target.type)
-        }, projectSettings: [("APP_SHORT_VERSION", "12.7.0"), ("APP_VERSION", "302"), ("VERSIONING_SYSTEM", "apple-generic")])
-        for target in targets { files[target.folder + "/Info.plist"] = XcodeSchemeXML.infoPlist() }
-        files["ownCloud.xcodeproj/xcshareddata/xcschemes/ownCloud.xcscheme"] = XcodeSchemeXML.scheme(
-            target: "ownCloud", container: "ownCloud.xcodeproj", blueprint: "B30000000000000000000000")
         return RealApp(
             name: "owncloud", files: files, project: "ownCloud.xcodeproj", scheme: "ownCloud", fastlaneLane: "beta",
-            bundleIDs: targets.map { prefix + $0.suffix }, version: ("12.7.0", "302"),
+            bundleIDs: ["", ".ownCloud-File-Provider", ".ownCloud-File-ProviderUI", ".ownCloud-Intents", ".ownCloud-Share-Extension",
+                        ".ownCloud-Action-Extension"].map { prefix + $0 },
+            version: ("12.7.0", "302"),
             environment: ["OWNCLOUD_APP_IDENTIFIER": prefix, "OWNCLOUD_TEAM_ID": "4AP2STM4H5"],
             expectedInit: ["lane 'ios beta' → lanes/beta.yml, 9 steps from 8 actions", "1 lane written, 1 item not translated."],
             ipa: "build/export/ownCloud.ipa", released: ("12.7.0", "303"))

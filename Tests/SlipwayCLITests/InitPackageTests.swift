@@ -7,7 +7,10 @@ import TestThreads
 /// `slipway init` picks the release lane from the package's products (issue 25, point 9).
 @Suite(.dedicatedThreads) struct InitPackageTests {
     func slipway(_ arguments: [String], in directory: String, environment: [String: String?] = [:]) throws -> CommandResult {
-        try CommandResult.run(Binaries.slipway, arguments, in: directory, environment: environment.merging(["NO_COLOR": "1"]) { $1 })
+        // SwiftPM leaves a lock file in TMPDIR for every package it reads: this one is removed afterwards.
+        let scratch = try TemporaryDirectory(prefix: "slipway-init-tmp")
+        return try CommandResult.run(Binaries.slipway, arguments, in: directory,
+                                     environment: ["TMPDIR": scratch.path].merging(environment.merging(["NO_COLOR": "1"]) { $1 }) { $1 })
     }
 
     /// A package folder with `manifest` as its Package.swift and one source file per target.

@@ -102,8 +102,11 @@ import TestThreads
     func initsReleaseLaneReleasesTheDemoPackage() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-demo")
         let package = folder.path + "/hello"
+        // SwiftPM leaves a lock file in TMPDIR for every package it builds: this one goes with the folder.
+        let temporary = folder.path + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Corpus.repositoryRoot + "/templates/demo-package", toPath: package)
-        #expect(try slipway(["init"], in: package).status == 0)
+        #expect(try slipway(["init"], in: package, environment: ["TMPDIR": temporary]).status == 0)
         @discardableResult func git(_ arguments: String...) throws -> String { try GitFixture.run(arguments, in: package) }
         try git("init", "--quiet", "--initial-branch=main")
         try git("config", "user.name", GitFixture.userName)
@@ -121,7 +124,8 @@ import TestThreads
         let secretKey = try String(contentsOfFile: folder.path + "/keys/demo.sec", encoding: .utf8)
 
         let run = try slipway(["run", "release", "--input", "product=hello", "--no-color"], in: package,
-                              environment: ["SIGNING_KEY": secretKey, "SIGNING_KEY_PASSPHRASE": nil, "GITHUB_ACTIONS": nil])
+                              environment: ["SIGNING_KEY": secretKey, "SIGNING_KEY_PASSPHRASE": nil, "GITHUB_ACTIONS": nil,
+                                            "TMPDIR": temporary])
         #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
         try #require(run.status == 0)
         for step in ["git.ensure-clean", "swift.test", "version", "changelog.update", "build", "archive", "checksums", "sign",

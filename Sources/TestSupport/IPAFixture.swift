@@ -30,4 +30,22 @@ public enum IPAFixture {
             throw PythonScriptServer.StartError(description: "could not write the .ipa fixture \(path)")
         }
     }
+
+    /// The entries of the .ipa (zip) at `path`, as `unzip -Z1` lists them.
+    public static func entries(of path: String) throws -> [String] {
+        let listed = try CommandResult.run("/usr/bin/env", ["unzip", "-Z1", path])
+        guard listed.status == 0 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }
+        return listed.standardOutput.split(separator: "\n").map(String.init)
+    }
+
+    /// The app's Info.plist inside the .ipa at `path` (`Payload/NAME.app/Info.plist`), read back
+    /// with `unzip` and Foundation.
+    public static func infoPlist(of path: String) throws -> [String: Any] {
+        guard let entry = try entries(of: path).first(where: { $0.hasPrefix("Payload/") && $0.hasSuffix(".app/Info.plist") }) else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path])
+        }
+        let plist = try CommandResult.run("/usr/bin/env", ["unzip", "-p", path, entry])
+        guard plist.status == 0 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }
+        return try PropertyListSerialization.propertyList(from: Data(plist.standardOutput.utf8), format: nil) as? [String: Any] ?? [:]
+    }
 }

@@ -52,6 +52,14 @@ public struct SecurityStandIn: Sendable {
     /// The state file the script keeps under `home` when `SLIPWAY_SECURITY_STATE` is not set.
     public static func statePath(home: String) -> String { home + "/Library/Keychains/.security-standin-state.json" }
 
+    /// The calls the script recorded in the state it keeps under `home` (each call's arguments,
+    /// the subcommand first); empty when it never ran there.
+    public static func calls(home: String) throws -> [[String]] {
+        guard let data = FileManager.default.contents(atPath: statePath(home: home)) else { return [] }
+        let state = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return state?["calls"] as? [[String]] ?? []
+    }
+
     /// The environment the script needs (its state file), merged over `base`.
     public func environment(_ base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
         base.merging(["SLIPWAY_SECURITY_STATE": statePath]) { _, new in new }

@@ -140,22 +140,15 @@ struct MacOSRunnerSimulationTests {
 
     /// The security stand-in's calls in the job whose workspace is `workspace` (its HOME is beside it).
     static func securityCalls(workspace: String) throws -> [[String]] {
-        let home = (workspace as NSString).deletingLastPathComponent + "/home"
-        guard let data = FileManager.default.contents(atPath: SecurityStandIn.statePath(home: home)) else { return [] }
-        let state = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        return state?["calls"] as? [[String]] ?? []
+        try SecurityStandIn.calls(home: (workspace as NSString).deletingLastPathComponent + "/home")
     }
 
-    /// The Info.plist inside the .ipa at `path`, read back with `unzip` and Foundation.
+    /// The Info.plist inside the .ipa at `path`, whose entries must be the stand-in's three.
     static func ipaInfo(_ path: String) throws -> [String: Any] {
-        let listed = try CommandResult.run("/usr/bin/env", ["unzip", "-Z1", path])
-        try #require(listed.status == 0, "\(listed.standardError)")
-        #expect(listed.standardOutput.split(separator: "\n").sorted() == [
+        #expect(try IPAFixture.entries(of: path).sorted() == [
             "Payload/App.app/App", "Payload/App.app/Info.plist", "Payload/App.app/embedded.mobileprovision",
         ])
-        let plist = try CommandResult.run("/usr/bin/env", ["unzip", "-p", path, "Payload/App.app/Info.plist"])
-        try #require(plist.status == 0, "\(plist.standardError)")
-        return try #require(try PropertyListSerialization.propertyList(from: Data(plist.standardOutput.utf8), format: nil) as? [String: Any])
+        return try IPAFixture.infoPlist(of: path)
     }
 
     @Test("per runner: version, signing, archive and export in one macOS job; the .ipa on Linux carries the bumped version")

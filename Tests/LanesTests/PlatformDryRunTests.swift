@@ -73,6 +73,18 @@ struct PlatformDryRunTests {
         #expect(ran == plannedRuns, "ran \(ran)\nplanned \(plannedRuns)")
     }
 
+    /// `slipway run LANE --dry-run` of the lanes in `directory`, validated and planned as on macOS.
+    static func dryRunAsOnMacOS(_ lane: String, in directory: String, environment: Environment) async throws -> (RunSummary, BufferedOutput) {
+        let workspace = LaneWorkspace(projectDirectory: directory, fileSystem: LocalFileSystem(),
+                                      processRunner: LocalProcessRunner(), environment: environment,
+                                      stepServices: StepServices(httpClient: SystemHTTPClient()), platform: .macOS)
+        let console = BufferedOutput()
+        var options = LaneRunner.Options()
+        options.isDryRun = true
+        let summary = try await workspace.run(lane, options: options, reporters: [ConsoleReporter(output: console, style: .plain)])
+        return (summary, console)
+    }
+
     @Test("a dry run reports every step whose read-only check fails, plans the rest, and changes nothing")
     func failingChecksAreAllListed() async throws {
         let repository = try GitFixture(prefix: "slipway-dry-checks")
@@ -91,15 +103,8 @@ struct PlatformDryRunTests {
         try repository.commit("app", files: ["README": "app\n"])
         try repository.write("README", "changed\n")
         try repository.write("notes.txt", "untracked\n")
-        let fixture = try LaneFixture()
-        let workspace = LaneWorkspace(projectDirectory: repository.path, fileSystem: LocalFileSystem(),
-                                      processRunner: LocalProcessRunner(), environment: fixture.environment,
-                                      stepServices: StepServices(httpClient: SystemHTTPClient()), platform: .macOS)
         let before = try Snapshot.of(repository.path)
-        let console = BufferedOutput()
-        var options = LaneRunner.Options()
-        options.isDryRun = true
-        let summary = try await workspace.run("ios", options: options, reporters: [ConsoleReporter(output: console, style: .plain)])
+        let (summary, console) = try await Self.dryRunAsOnMacOS("ios", in: repository.path, environment: try LaneFixture().environment)
         #expect(summary.status == .failed)
         #expect(summary.steps.map(\.status) == [.failed, .failed, .planned], "\(console.text)")
         #expect(console.text.contains("""
@@ -145,17 +150,10 @@ struct PlatformDryRunTests {
                   key: "${{ secrets.ASC_KEY }}"
             """)
         try repository.commit("app", files: ["README": "app\n"])
-        let fixture = try LaneFixture()
-        var environment = fixture.environment
+        var environment = try LaneFixture().environment
         environment.variables["ASC_KEY"] = P256.Signing.PrivateKey().pemRepresentation
-        let workspace = LaneWorkspace(projectDirectory: repository.path, fileSystem: LocalFileSystem(),
-                                      processRunner: LocalProcessRunner(), environment: environment,
-                                      stepServices: StepServices(httpClient: SystemHTTPClient()), platform: .macOS)
         let before = try Snapshot.of(repository.path)
-        let console = BufferedOutput()
-        var options = LaneRunner.Options()
-        options.isDryRun = true
-        let summary = try await workspace.run("ios", options: options, reporters: [ConsoleReporter(output: console, style: .plain)])
+        let (summary, console) = try await Self.dryRunAsOnMacOS("ios", in: repository.path, environment: environment)
         #expect(summary.steps.map(\.status) == [.planned, .planned, .planned, .planned], "\(console.text)")
         #expect(console.text.contains("would network: upload the file steps.export.outputs.path names, once that step has made it"), "\(console.text)")
         #expect(try Snapshot.of(repository.path) == before)

@@ -57,7 +57,7 @@ struct RealAppAcceptanceTests {
         #expect(run.status == 0, "\(app.name): \(run.standardOutput)\(run.standardError)")
 
         // The .ipa carries the version and build number the lane wrote where the app keeps them.
-        let info = try StandInMac.ipaInfo(release.repo.path + "/" + app.ipa)
+        let info = try IPAFixture.infoPlist(of: release.repo.path + "/" + app.ipa)
         #expect(info["CFBundleShortVersionString"] as? String == app.released.marketing, "\(app.name): \(info)")
         #expect(info["CFBundleVersion"] as? String == app.released.build, "\(app.name): \(info)")
         #expect(info["CFBundleIdentifier"] as? String == app.bundleIDs[0], "\(app.name): \(info)")
@@ -73,7 +73,7 @@ struct RealAppAcceptanceTests {
         }, "\(app.name): \(uploads)")
 
         // The keychain signing.sync made was removed again; the profiles went where Xcode looks.
-        let security = StandInMac.securityCalls(home: mac.home.path)
+        let security = try StandInMac.securityCalls(home: mac.home.path)
         #expect(security.contains("create-keychain") && security.contains("import") && security.contains("delete-keychain"),
                 "\(app.name): \(security)")
         let profiles = try FileManager.default.contentsOfDirectory(atPath: mac.home.path + "/Library/MobileDevice/Provisioning Profiles")
@@ -136,11 +136,11 @@ struct RealAppAcceptanceTests {
         // signing.cleanup ran at the end of that job, on that machine: the keychain is gone there.
         #expect(jobs.count == 1, "\(app.name): \(jobs.map(\.id))")
         let workspace = try #require(result[main.id]?.workspace)
-        let security = StandInMac.securityCalls(home: (workspace as NSString).deletingLastPathComponent + "/home")
+        let security = try StandInMac.securityCalls(home: (workspace as NSString).deletingLastPathComponent + "/home")
         #expect(security.contains("import") && security.contains("delete-keychain"), "\(app.name): \(security)")
 
         // The .ipa the Mac job made carries the version the lane wrote (GitHub's run number is 1).
-        let info = try StandInMac.ipaInfo(workspace + "/" + app.ipa)
+        let info = try IPAFixture.infoPlist(of: workspace + "/" + app.ipa)
         let build = app.name == "home-assistant" ? "1" : app.released.build
         #expect(info["CFBundleShortVersionString"] as? String == app.released.marketing, "\(app.name): \(info)")
         #expect(info["CFBundleVersion"] as? String == build, "\(app.name): \(info)")

@@ -28,20 +28,8 @@ struct StandInMac {
         ["PATH": tools.path + ":" + (path ?? "/usr/bin:/bin"), "SLIPWAY_STANDIN_CALLS": calls, "SLIPWAY_STANDIN_XCCONFIG": xcconfig]
     }
 
-    /// The security stand-in's calls (first word of each) in `home`.
-    static func securityCalls(home: String) -> [String] {
-        guard let data = FileManager.default.contents(atPath: SecurityStandIn.statePath(home: home)),
-              let state = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
-        return (state["calls"] as? [[String]] ?? []).compactMap(\.first)
-    }
-
-    /// The Info.plist inside the .ipa at `path`, read back with `unzip` and Foundation.
-    static func ipaInfo(_ path: String) throws -> [String: Any] {
-        let listed = try CommandResult.run("/usr/bin/env", ["unzip", "-Z1", path])
-        guard listed.status == 0, let plistPath = listed.standardOutput.split(separator: "\n").first(where: { $0.hasSuffix(".app/Info.plist") }) else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path])
-        }
-        let plist = try CommandResult.run("/usr/bin/env", ["unzip", "-p", path, String(plistPath)])
-        return try PropertyListSerialization.propertyList(from: Data(plist.standardOutput.utf8), format: nil) as? [String: Any] ?? [:]
+    /// The security stand-in's subcommands, in order, in `home`.
+    static func securityCalls(home: String) throws -> [String] {
+        try SecurityStandIn.calls(home: home).compactMap(\.first)
     }
 }

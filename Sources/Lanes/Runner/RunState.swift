@@ -144,11 +144,11 @@ final class RunState: @unchecked Sendable {
             if let value = progress.withLock({ $0.outputs[step]?[output] }) {
                 return try typed(value, step: step, output: output)
             }
-            return isDryRun ? .string("<\(reference)>") : .null
+            return isDryRun ? .string(DryRunPlaceholder.text(for: reference.description)) : .null
         case .step(let step):
             // A planned step (dry run) has no outputs yet: stand in for them.
             guard let outputs = progress.withLock({ $0.outputs[step] }), !(isDryRun && outputs.isEmpty) else {
-                return isDryRun ? .string("<\(reference)>") : .null
+                return isDryRun ? .string(DryRunPlaceholder.text(for: reference.description)) : .null
             }
             var result: [String: ExpressionValue] = [:]
             for (name, value) in outputs { result[name] = try typed(value, step: step, output: name) }

@@ -139,7 +139,7 @@ struct OptionChecker {
             var result: [String: OptionValue] = [:]
             for (key, item) in entries { result[key] = try coerce(item, to: element, option: "\(option).\(key)", source: source) }
             return .map(result)
-        case (.string(let text), .map?) where text.hasPrefix("<steps.") && text.hasSuffix(">"):
+        case (.string(let text), .map?) where DryRunPlaceholder.isWhole(text):
             // A dry run's stand-in for an output that does not exist yet.
             return .map([text: .string(text)])
         case (.string(let text), .map(let element)?):

@@ -120,7 +120,7 @@ public struct ChangelogUpdateStep: Step {
 
     /// A version that comes from an earlier step's output in a dry run, where that step only
     /// planned: the runner puts `<steps.ID.outputs.NAME>` in its place.
-    var isPlannedOutput: Bool { SemanticVersion(tag: version) == nil && version.contains("<steps.") }
+    var isPlannedOutput: Bool { SemanticVersion(tag: version) == nil && DryRunPlaceholder.contains(version) }
 
     public func plan(in context: StepContext) throws -> [Effect] {
         if context.isDryRun && isPlannedOutput {

@@ -3,6 +3,9 @@
 /// read-only checks must not take that text for a value (a path that does not exist, a team id of
 /// the wrong shape): they say what they will do with the value once the earlier step has run.
 public enum DryRunPlaceholder {
+    /// The stand-in a dry run puts where `reference` (e.g. `steps.export.outputs.path`) has no value yet.
+    public static func text(for reference: String) -> String { "<\(reference)>" }
+
     /// The first placeholder in `text` (e.g. `steps.export.outputs.path`), or nil.
     public static func reference(in text: String) -> String? {
         guard let start = text.range(of: "<steps.") else { return nil }
@@ -14,4 +17,7 @@ public enum DryRunPlaceholder {
 
     /// True when `text` holds a dry run's stand-in for an earlier step's output.
     public static func contains(_ text: String) -> Bool { reference(in: text) != nil }
+
+    /// True when `text` is nothing but such a stand-in.
+    public static func isWhole(_ text: String) -> Bool { reference(in: text).map { text == self.text(for: $0) } ?? false }
 }

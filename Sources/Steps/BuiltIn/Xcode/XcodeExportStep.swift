@@ -109,7 +109,7 @@ public struct XcodeExportStep: Step {
     /// The team, certificate and profiles from a signing.sync step's outputs (`${{ steps.ID }}`);
     /// nil when not given, or in a dry run before the step has run (its stand-in `<steps.ID>`).
     static func handedOverSigning(_ outputs: [String: String]) throws -> (teamID: String?, certificate: String?, profiles: [String: String])? {
-        if outputs.isEmpty || outputs.keys.contains(where: { $0.hasPrefix("<steps.") }) { return nil }
+        if outputs.isEmpty || outputs.keys.contains(where: DryRunPlaceholder.contains) { return nil }
         let hint = "Pass every output of a signing.sync step: signing: \"${{ steps.ID }}\"."
         guard let text = outputs["profiles"] else {
             throw StepError.invalidOption(name: "signing", problem: "has no 'profiles' (it has \(outputs.keys.sorted().joined(separator: ", "))). \(hint)")

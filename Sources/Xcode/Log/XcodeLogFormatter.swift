@@ -113,6 +113,13 @@ public struct XcodeLogFormatter: Sendable {
         mutating func finish() {
             events += parser.finish()
             handleEvents()
+            for mismatch in summary.totalsMismatches {
+                if options.json {
+                    text += ((try? JSONFormatting.line(TotalsMismatchLine(mismatch))) ?? "") + "\n"
+                } else {
+                    text += renderer.totalsWarning(mismatch) + "\n"
+                }
+            }
             if !options.json { text += renderer.summaryLine(summary) + "\n" }
         }
 
@@ -140,7 +147,7 @@ public struct XcodeLogFormatter: Sendable {
         static func isWorthTelling(_ event: XcodeLogEvent) -> Bool {
             switch event {
             case .diagnostic(let diagnostic): diagnostic.severity != .note
-            case .linkerError, .xcodebuildError, .testFailure, .testRestart, .result: true
+            case .linkerError, .xcodebuildError, .testFailure, .testRestart, .testRepeat, .result: true
             case .testCase(let test): test.status == .failed
             case .step, .testSuite, .testRun: false
             }
@@ -164,5 +171,21 @@ public struct XcodeLogFormatter: Sendable {
                 return nil
             }
         }
+    }
+}
+
+/// `--json`'s line for a totals mismatch: `{"event":"totalsMismatch","framework":...}`.
+struct TotalsMismatchLine: Encodable {
+    let event = "totalsMismatch"
+    let mismatch: XcodeLogSummary.TotalsMismatch
+
+    init(_ mismatch: XcodeLogSummary.TotalsMismatch) { self.mismatch = mismatch }
+
+    private enum Keys: String, CodingKey { case event }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(event, forKey: .event)
+        try mismatch.encode(to: encoder)
     }
 }

@@ -1,0 +1,77 @@
+/// The totals check: where the log carries a test framework's own totals (XCTest's
+/// `Executed N tests, with M failures` after its outermost suite, Swift Testing's
+/// `Test run with N tests ... with M issues`), the formatter's counts must equal them. A mismatch
+/// means lines the formatter did not understand; it is reported and makes the summary a failure,
+/// never a silent pass.
+extension XcodeLogSummary {
+    /// What the formatter counted and what the frameworks reported, per framework.
+    struct Tally: Sendable {
+        /// A number of tests and of failures (XCTest) or issues (Swift Testing).
+        struct Counts: Sendable, Hashable {
+            var tests = 0
+            var failures = 0
+
+            static func + (lhs: Counts, rhs: Counts) -> Counts {
+                Counts(tests: lhs.tests + rhs.tests, failures: lhs.failures + rhs.failures)
+            }
+        }
+
+        /// The frameworks' totals; nil where the log carries none.
+        struct Reported: Sendable {
+            var xctest: Counts?
+            var swiftTesting: Counts?
+        }
+
+        var xctestTests = 0, xctestFailures = 0, xctestRepeats = 0
+        var swiftTestingTests = 0, swiftTestingIssues = 0, swiftTestingRepeats = 0
+    }
+
+    /// One framework whose totals the formatter's counts do not match.
+    public struct TotalsMismatch: Sendable, Hashable, Codable {
+        /// `XCTest` or `Swift Testing`.
+        public var framework: String
+        public var reportedTests: Int
+        public var reportedFailures: Int
+        public var countedTests: Int
+        public var countedFailures: Int
+
+        public init(framework: String, reportedTests: Int, reportedFailures: Int, countedTests: Int, countedFailures: Int) {
+            self.framework = framework
+            self.reportedTests = reportedTests
+            self.reportedFailures = reportedFailures
+            self.countedTests = countedTests
+            self.countedFailures = countedFailures
+        }
+
+        /// The line the formatter prints (after a `⚠️ `) and the reason the summary fails.
+        public var message: String {
+            let word = framework == "XCTest" ? "failure" : "issue"
+            return "\(framework) reported \(Self.plural(reportedTests, "test")) and \(Self.plural(reportedFailures, word)), "
+                + "but the formatter counted \(Self.plural(countedTests, "test")) and \(Self.plural(countedFailures, word)): "
+                + "the log has test lines it did not recognise. Trust xcodebuild's totals and read the raw log "
+                + "(or the result bundle); please report the log's unrecognised lines."
+        }
+
+        static func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+    }
+
+    /// The frameworks whose totals differ from the formatter's counts. With announced
+    /// repetitions the test count may match either every run or the runs less the repetitions
+    /// (which one xcodebuild's `Executed` line counts is not documented).
+    public var totalsMismatches: [TotalsMismatch] {
+        var found: [TotalsMismatch] = []
+        let checks: [(String, Tally.Counts?, Int, Int, Int)] = [
+            ("XCTest", reported.xctest, counted.xctestTests, counted.xctestFailures, counted.xctestRepeats),
+            ("Swift Testing", reported.swiftTesting, counted.swiftTestingTests, counted.swiftTestingIssues, counted.swiftTestingRepeats),
+        ]
+        for (framework, reported, tests, failures, repeats) in checks {
+            guard let reported else { continue }
+            let testsMatch = reported.tests == tests || (repeats > 0 && reported.tests == tests - repeats)
+            if !testsMatch || reported.failures != failures {
+                found.append(.init(framework: framework, reportedTests: reported.tests, reportedFailures: reported.failures,
+                                   countedTests: tests, countedFailures: failures))
+            }
+        }
+        return found
+    }
+}

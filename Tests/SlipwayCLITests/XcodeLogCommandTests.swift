@@ -89,7 +89,7 @@ struct XcodeLogCommandTests {
         #expect(text.status == 1)
         #expect(text.standardOutput == """
             ** TEST SUCCEEDED **
-            ⚠️ XCTest reported 2 tests and 0 failures, but the formatter counted 1 test and 0 failures: the log has test lines it did not recognise. Trust xcodebuild's totals and read the raw log (or the result bundle); please report the log's unrecognised lines.
+            ⚠️ XCTest reported 2 tests and 0 failures, but the formatter counted 1 test and 0 failures: the log has test lines the formatter did not recognise, or totals that leave runs out (after a restart). Read the raw log or the result bundle before trusting either count.
             ✖ Failed: 0 errors, 0 warnings, tests: 1 passed, 0 failed, 0 skipped
 
             """)

@@ -140,9 +140,13 @@ extension XcodeLogParser {
     }
 
     /// `Executed 3 tests, with 1 failure (0 unexpected) in 0.113 (0.115) seconds`.
+    /// Newer XCTest also counts skips: `Executed 5 tests, with 1 test skipped and 0 failures (0 unexpected) in ...`.
     static func executedLine(_ line: Substring) -> XcodeLogEvent.TestRun? {
-        let numbers = line.numbers(limit: 4)
-        guard numbers.count == 4, let tests = Int(numbers[0]), let failures = Int(numbers[1]) else { return nil }
+        let skips = line.find(" skipped and ") != nil
+        var numbers = line.numbers(limit: skips ? 5 : 4)
+        guard numbers.count == (skips ? 5 : 4) else { return nil }
+        if skips { numbers.remove(at: 1) }
+        guard let tests = Int(numbers[0]), let failures = Int(numbers[1]) else { return nil }
         return .init(tests: tests, failures: failures, unexpected: Int(numbers[2]), duration: Double(numbers[3]))
     }
 

@@ -48,8 +48,8 @@ extension XcodeLogSummary {
             let word = framework == "XCTest" ? "failure" : "issue"
             return "\(framework) reported \(Self.plural(reportedTests, "test")) and \(Self.plural(reportedFailures, word)), "
                 + "but the formatter counted \(Self.plural(countedTests, "test")) and \(Self.plural(countedFailures, word)): "
-                + "the log has test lines it did not recognise. Trust xcodebuild's totals and read the raw log "
-                + "(or the result bundle); please report the log's unrecognised lines."
+                + "the log has test lines the formatter did not recognise, or totals that leave runs out (after a restart). "
+                + "Read the raw log or the result bundle before trusting either count."
         }
 
         static func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }

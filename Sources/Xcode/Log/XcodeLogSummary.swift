@@ -133,7 +133,8 @@ public struct XcodeLogSummary: Sendable {
             let message = details.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "failed"
             outcome = .failed(message: message, details: details)
         }
-        guard let existing = index[key], repeatAnnounced.remove(key) != nil else {
+        let announced = repeatAnnounced.remove(key) != nil
+        guard let existing = index[key], announced else {
             index[key] = testCases.count
             testCases.append(JUnitTestCase(className: test.suite ?? "Swift Testing", name: test.name, duration: test.duration,
                                            outcome: outcome))

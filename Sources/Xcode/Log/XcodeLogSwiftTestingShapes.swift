@@ -8,7 +8,9 @@ extension XcodeLogParser {
     /// The text after the symbol and its spaces, when `line` starts with a symbol (one Unicode
     /// scalar of 3 or 4 UTF-8 bytes) followed by at least one space.
     static func afterSwiftTestingSymbol(_ line: Substring) -> Substring? {
-        let utf8 = line.utf8
+        var utf8 = line.utf8
+        // xcodebuild may put a zero-width space (U+200B) before the symbol.
+        if utf8.starts(with: [0xE2, 0x80, 0x8B]) { utf8 = utf8.dropFirst(3) }
         guard let first = utf8.first else { return nil }
         let width = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 0
         guard width > 0, utf8.count > width else { return nil }

@@ -104,8 +104,8 @@ struct LogRepeatsAndTotalsTests {
         #expect(summary.totalsMismatches == [xctest, swiftTesting])
         #expect(summary.failed)
         #expect(Array(lines.suffix(3)) == [
-            "⚠️ XCTest reported 3 tests and 1 failure, but the formatter counted 2 tests and 0 failures: the log has test lines it did not recognise. Trust xcodebuild's totals and read the raw log (or the result bundle); please report the log's unrecognised lines.",
-            "⚠️ Swift Testing reported 1 test and 0 issues, but the formatter counted 0 tests and 0 issues: the log has test lines it did not recognise. Trust xcodebuild's totals and read the raw log (or the result bundle); please report the log's unrecognised lines.",
+            "⚠️ XCTest reported 3 tests and 1 failure, but the formatter counted 2 tests and 0 failures: the log has test lines the formatter did not recognise, or totals that leave runs out (after a restart). Read the raw log or the result bundle before trusting either count.",
+            "⚠️ Swift Testing reported 1 test and 0 issues, but the formatter counted 0 tests and 0 issues: the log has test lines the formatter did not recognise, or totals that leave runs out (after a restart). Read the raw log or the result bundle before trusting either count.",
             "✖ Failed: 0 errors, 0 warnings, tests: 2 passed, 0 failed, 0 skipped",
         ])
     }
@@ -141,5 +141,30 @@ struct LogRepeatsAndTotalsTests {
     func jsonShapes() throws {
         let line = try JSONFormatting.line(XcodeLogEvent.testRepeat(.init(suite: "C", name: "t", iteration: 2, of: 3)))
         #expect(line == #"{"event":"testRepeat","iteration":2,"name":"t","of":3,"suite":"C"}"#)
+    }
+}
+
+/// Newer spellings seen in captures from Xcode 26/27: XCTest's skip count in `Executed`, Swift
+/// Testing's suite count in its run line, and the zero-width space xcodebuild puts before a symbol.
+@Suite("xcodebuild log: newer totals and prefixes", .dedicatedThreads)
+struct LogNewerSpellingsTests {
+    @Test("Executed ... with 1 test skipped and 0 failures; Test run with N tests in M suites; a zero-width space")
+    func newerSpellings() throws {
+        let log = """
+            Test Suite 'All tests' started at 2026-01-01 10:00:00.000.
+            Test Case '-[AppTests.CartTests testA]' passed (0.001 seconds).
+            Test Case '-[AppTests.CartTests testB]' skipped (0.001 seconds).
+            Test Suite 'All tests' passed at 2026-01-01 10:00:01.000.
+            \tExecuted 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.002 (0.002) seconds
+            \u{200B}◇ Test sum() started (repetition 2).
+            \u{200B}✔ Test sum() passed after 0.001 seconds.
+            \u{200B}✔ Test run with 1 test in 1 suite passed after 0.001 seconds.
+            """
+        let events = try LogFixtures.events(ofText: log)
+        #expect(events.contains(.testRun(.init(tests: 2, failures: 0, unexpected: 0, duration: 0.002))))
+        #expect(events.contains(.testRepeat(.init(suite: nil, name: "sum()", iteration: 2))))
+        #expect(events.contains(.testRun(.init(tests: 1, failures: 0, duration: 0.001))))
+        let summary = try LogFixtures.rendered(text: log).summary
+        #expect(summary.totalsMismatches == [] && !summary.failed)
     }
 }

@@ -79,7 +79,7 @@ struct RawLogCounter {
         let swiftTestingCase = /^\S{1,2} +Test (?!run with ).*? (passed after|failed after|skipped(?=\.$|: "|$))/
         // Issue messages may run over several lines: the test's name is what must show.
         let swiftTestingIssue = /^\S{1,2} +Test "?(.*?)"? recorded an issue/
-        let swiftTestingRun = /^\S{1,2} +Test run with (\d+) tests? (?:passed|failed) after [\d.]+ seconds(?: with (\d+) issues?)?/
+        let swiftTestingRun = /^\S{1,2} +Test run with (\d+) tests?(?: in \d+ suites?)? (?:passed|failed) after [\d.]+ seconds(?: with (\d+) issues?)?/
         let executed = /^\s*Executed (\d+) tests?, with (\d+) failures?/
         var lastLineEndedOutermostSuite = false
         var depth = 0

@@ -101,7 +101,8 @@ extension XcodeLogEvent {
 
     /// A test suite's start or end.
     public struct TestSuite: Sendable, Hashable, Codable {
-        public enum Status: String, Sendable, Hashable, Codable { case started, passed, failed }
+        /// `finished` is older XCTest's end of a suite (Xcode 5: `Test Suite '...' finished at ...`).
+        public enum Status: String, Sendable, Hashable, Codable { case started, passed, failed, finished }
 
         public var name: String
         public var status: Status

@@ -99,6 +99,7 @@ extension XcodeLogParser {
             if tail.hasPrefix("started") { status = .started }
             else if tail.hasPrefix("passed") { status = .passed }
             else if tail.hasPrefix("failed") { status = .failed }
+            else if tail.hasPrefix("finished") { status = .finished }
             else { return nil }
             return .testSuite(.init(name: String(name), status: status))
         }

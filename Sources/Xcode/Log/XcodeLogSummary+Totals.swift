@@ -55,6 +55,11 @@ extension XcodeLogSummary {
         static func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
     }
 
+    /// XCTest's totals as the log printed them (the outermost suites' `Executed` lines, summed), nil without any.
+    public var reportedXCTestTotals: (tests: Int, failures: Int)? { reported.xctest.map { ($0.tests, $0.failures) } }
+    /// Swift Testing's totals as the log printed them (its run lines, summed), nil without any.
+    public var reportedSwiftTestingTotals: (tests: Int, failures: Int)? { reported.swiftTesting.map { ($0.tests, $0.failures) } }
+
     /// The frameworks whose totals differ from the formatter's counts. With announced
     /// repetitions the test count may match either every run or the runs less the repetitions
     /// (which one xcodebuild's `Executed` line counts is not documented).

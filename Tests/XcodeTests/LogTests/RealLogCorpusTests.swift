@@ -19,7 +19,7 @@ struct RealLogCorpusTests {
     func manifestIsComplete() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: LogFixtures.realLogs).filter { $0.hasSuffix(".log") }
         #expect(Set(files) == Set(Self.manifest.map { $0[0] }))
-        #expect(Self.manifest.count >= 8)
+        #expect(Self.manifest.count >= 9)
         for row in Self.manifest {
             #expect(row.count == 6, "\(row)")
             #expect(row[3].count == 40 && row[3].allSatisfy(\.isHexDigit), "\(row)")
@@ -34,6 +34,8 @@ struct RealLogCorpusTests {
         let raw = RawLogCounter(text)
         let (lines, summary) = try LogFixtures.rendered(name, in: LogFixtures.realLogs)
         #expect(summary.totalsMismatches == [], "\(name): \(summary.totalsMismatches.map(\.message))")
+        #expect(summary.reportedXCTestTotals?.tests == raw.xctestTotals?.tests && summary.reportedXCTestTotals?.failures == raw.xctestTotals?.failures, "\(name) XCTest totals read")
+        #expect(summary.reportedSwiftTestingTotals?.tests == raw.swiftTestingTotals?.tests && summary.reportedSwiftTestingTotals?.failures == raw.swiftTestingTotals?.failures, "\(name) Swift Testing totals read")
         #expect(summary.errors == raw.errors.count, "\(name) errors")
         #expect(summary.warnings == raw.warnings.count, "\(name) warnings")
         #expect(summary.testCases.count == raw.testRuns, "\(name) tests (one per run: nothing folded by name)")
@@ -48,6 +50,14 @@ struct RealLogCorpusTests {
         let failedResult = raw.resultLines.contains { $0.hasSuffix("FAILED **") }
         #expect(summary.failed == (failedResult || !raw.errors.isEmpty || raw.failedRuns > 0), "\(name) failed")
         if failedResult && !raw.errors.isEmpty { #expect(!lines.last!.contains(" 0 errors")) }
+    }
+
+    @Test("the issue's log: Specta's shared examples run 24 names more than once; 922 tests, 1 failed, as xcodebuild says")
+    func sharedExamples() throws {
+        let (lines, summary) = try LogFixtures.rendered("xcpretty-raw_specta_fail.log", in: LogFixtures.realLogs)
+        #expect(summary.testCases.count == 922 && summary.testsFailed == 1 && summary.testsFlaky == 0 && summary.failed)
+        #expect(summary.reportedXCTestTotals?.tests == 922 && summary.reportedXCTestTotals?.failures == 1)
+        #expect(lines.last == "✖ Failed: 0 errors, 0 warnings, tests: 921 passed, 1 failed, 0 skipped")
     }
 
     @Test("the corpus covers what it is for: build errors, <unknown>:0:, XCTest, Swift Testing, parallel testing")
@@ -87,7 +97,7 @@ struct RawLogCounter {
             let endedSuite = lastLineEndedOutermostSuite
             lastLineEndedOutermostSuite = false
             if line.hasPrefix("Test Suite '") {
-                if line.contains("' started at ") { depth += 1 } else if line.contains("' passed at ") || line.contains("' failed at ") {
+                if line.contains("' started at ") { depth += 1 } else if line.contains("' passed at ") || line.contains("' failed at ") || line.contains("' finished at ") {
                     depth -= 1
                     lastLineEndedOutermostSuite = depth == 0
                 }

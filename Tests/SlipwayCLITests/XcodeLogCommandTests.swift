@@ -100,6 +100,9 @@ struct XcodeLogCommandTests {
             {"countedFailures":0,"countedTests":1,"event":"totalsMismatch","framework":"XCTest","reportedFailures":0,"reportedTests":2}
 
             """))
+        let annotated = try slipway(["xcode", "log", "--quiet", log], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(annotated.status == 1)
+        #expect(annotated.standardOutput.contains("\n::warning title=xcodebuild test totals::XCTest reported 2 tests and 0 failures, but the formatter counted 1 test and 0 failures: "))
         #expect(try Snapshot.of(folder.path) == before)
     }
 

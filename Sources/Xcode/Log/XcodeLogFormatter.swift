@@ -119,6 +119,9 @@ public struct XcodeLogFormatter: Sendable {
                 } else {
                     text += renderer.totalsWarning(mismatch) + "\n"
                 }
+                if options.githubAnnotations {
+                    text += GitHubAnnotation(.warning, mismatch.message, title: "xcodebuild test totals").rendered + "\n"
+                }
             }
             if !options.json { text += renderer.summaryLine(summary) + "\n" }
         }

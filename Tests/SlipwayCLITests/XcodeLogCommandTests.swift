@@ -106,6 +106,25 @@ struct XcodeLogCommandTests {
         #expect(try Snapshot.of(folder.path) == before)
     }
 
+    @Test("<unknown>:0: error: counts under BUILD FAILED; its GitHub annotation names no file")
+    func unknownLocation() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-xcode-log")
+        let log = try folder.write("unknown.log", """
+            <unknown>:0: error: unable to load standard library for target 'arm64-apple-ios17.0'
+            ** BUILD FAILED **
+
+            """)
+        let result = try slipway(["xcode", "log", "--quiet", log], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput == """
+            ❌ <unknown>:0: unable to load standard library for target 'arm64-apple-ios17.0'
+            ::error::<unknown>:0: unable to load standard library for target 'arm64-apple-ios17.0'
+            ** BUILD FAILED **
+            ✖ Failed: 1 error, 0 warnings
+
+            """)
+    }
+
     @Test("a missing log exits 2 naming it; --json with --quiet is a usage error")
     func badInput() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-xcode-log")

@@ -161,15 +161,21 @@ public struct XcodeLogFormatter: Sendable {
             switch event {
             case .diagnostic(let diagnostic):
                 guard diagnostic.severity != .note else { return nil }
+                // `<unknown>:0:` names no file GitHub could point at: the message goes without a place.
+                guard let file = diagnostic.file, !file.hasPrefix("<") else {
+                    return GitHubAnnotation(diagnostic.severity == .error ? .error : .warning,
+                                            (diagnostic.location.map { $0 + ": " } ?? "") + diagnostic.message)
+                }
                 return GitHubAnnotation(diagnostic.severity == .error ? .error : .warning, diagnostic.message,
-                                        file: diagnostic.file, line: diagnostic.line, column: diagnostic.column)
+                                        file: file, line: diagnostic.line, column: diagnostic.column)
             case .linkerError(let error):
                 return GitHubAnnotation(.error, ([error.message] + error.details).joined(separator: "\n"))
             case .xcodebuildError(let message):
                 return GitHubAnnotation(.error, "xcodebuild: " + message)
             case .testFailure(let failure):
-                return GitHubAnnotation(.error, failure.message, file: failure.file, line: failure.line, column: failure.column,
-                                        title: (failure.suite.map { $0 + "." } ?? "") + failure.name)
+                let placed = !failure.file.isEmpty && !failure.file.hasPrefix("<")
+                return GitHubAnnotation(.error, failure.message, file: placed ? failure.file : nil, line: placed ? failure.line : nil,
+                                        column: placed ? failure.column : nil, title: (failure.suite.map { $0 + "." } ?? "") + failure.name)
             default:
                 return nil
             }

@@ -53,8 +53,8 @@ public struct XcodeLogSummary: Sendable {
     /// Tests that failed and then passed on a retry.
     public var testsFlaky: Int { count { if case .flaky = $0 { true } else { false } } }
 
-    /// Whether the log shows a failure: a FAILED result line, an error, or a test that failed
-    /// without passing later.
+    /// Whether the log shows a failure: a FAILED result line, an error, a test that failed
+    /// without passing on an announced retry, or a framework's totals that differ from the counts.
     public var failed: Bool {
         results.contains { !$0.succeeded } || errors > 0 || testsFailed > 0 || !totalsMismatches.isEmpty
     }

@@ -22,8 +22,8 @@ extension XcodeLogSummary {
             var swiftTesting: Counts?
         }
 
-        var xctestTests = 0, xctestFailures = 0, xctestRepeats = 0
-        var swiftTestingTests = 0, swiftTestingIssues = 0, swiftTestingRepeats = 0
+        var xctestFailures = 0, xctestRepeats = 0
+        var swiftTestingIssues = 0, swiftTestingRepeats = 0
     }
 
     /// One framework whose totals the formatter's counts do not match.
@@ -60,18 +60,20 @@ extension XcodeLogSummary {
     /// Swift Testing's totals as the log printed them (its run lines, summed), nil without any.
     public var reportedSwiftTestingTotals: (tests: Int, failures: Int)? { reported.swiftTesting.map { ($0.tests, $0.failures) } }
 
-    /// The frameworks whose totals differ from the formatter's counts. With announced
-    /// repetitions the test count may match either every run or the runs less the repetitions
-    /// (which one xcodebuild's `Executed` line counts is not documented).
+    /// The frameworks whose totals differ from the formatter's answer: the tests it reports (its
+    /// JUnit cases, so a wrong fold shows) and the failure or issue lines it read. A test whose
+    /// repetition was announced is one case; xcodebuild's count may include every run or only the
+    /// last (which one is not documented), so both match.
     public var totalsMismatches: [TotalsMismatch] {
         var found: [TotalsMismatch] = []
+        let swiftTestingCases = testCases.reduce(0) { $0 + ($1.className == Self.swiftTestingClass ? 1 : 0) }
         let checks: [(String, Tally.Counts?, Int, Int, Int)] = [
-            ("XCTest", reported.xctest, counted.xctestTests, counted.xctestFailures, counted.xctestRepeats),
-            ("Swift Testing", reported.swiftTesting, counted.swiftTestingTests, counted.swiftTestingIssues, counted.swiftTestingRepeats),
+            ("XCTest", reported.xctest, testCases.count - swiftTestingCases, counted.xctestFailures, counted.xctestRepeats),
+            ("Swift Testing", reported.swiftTesting, swiftTestingCases, counted.swiftTestingIssues, counted.swiftTestingRepeats),
         ]
         for (framework, reported, tests, failures, repeats) in checks {
             guard let reported else { continue }
-            let testsMatch = reported.tests == tests || (repeats > 0 && reported.tests == tests - repeats)
+            let testsMatch = reported.tests == tests || reported.tests == tests + repeats
             if !testsMatch || reported.failures != failures {
                 found.append(.init(framework: framework, reportedTests: reported.tests, reportedFailures: reported.failures,
                                    countedTests: tests, countedFailures: failures))

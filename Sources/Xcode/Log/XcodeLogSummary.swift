@@ -85,7 +85,6 @@ public struct XcodeLogSummary: Sendable {
             let place = Self.fileName(failure.file) + (failure.line.map { ":\($0)" } ?? "")
             pendingDetails[Self.key(failure.suite, failure.name), default: []].append(place + ": " + failure.message)
         case .testCase(let test):
-            if test.suite == nil { counted.swiftTestingTests += 1 } else { counted.xctestTests += 1 }
             record(test)
         case .testRepeat(let repeated):
             repeatAnnounced.insert(Self.key(repeated.suite, repeated.name))
@@ -136,7 +135,7 @@ public struct XcodeLogSummary: Sendable {
         let announced = repeatAnnounced.remove(key) != nil
         guard let existing = index[key], announced else {
             index[key] = testCases.count
-            testCases.append(JUnitTestCase(className: test.suite ?? "Swift Testing", name: test.name, duration: test.duration,
+            testCases.append(JUnitTestCase(className: test.suite ?? Self.swiftTestingClass, name: test.name, duration: test.duration,
                                            outcome: outcome))
             return
         }
@@ -154,6 +153,9 @@ public struct XcodeLogSummary: Sendable {
         default: return after
         }
     }
+
+    /// The JUnit class of Swift Testing's tests, whose lines name no suite.
+    static let swiftTestingClass = "Swift Testing"
 
     static func key(_ suite: String?, _ name: String) -> String { (suite ?? "") + "\u{0}" + name }
 

@@ -110,6 +110,35 @@ struct LogRepeatsAndTotalsTests {
         ])
     }
 
+    @Test("an announced retry is one reported test; XCTest's total may count every run or only the last")
+    func totalsWithRetry() throws {
+        for (executed, matches) in [(2, true), (1, true), (3, false)] {
+            let log = """
+                Test Suite 'All tests' started at 2026-01-01 10:00:00.000.
+                Test Case '-[AppTests.CartTests testSync]' started (Iteration 1 of 3).
+                /src/CartTests.swift:20: error: -[AppTests.CartTests testSync] : timed out
+                Test Case '-[AppTests.CartTests testSync]' failed (1.000 seconds).
+                Test Case '-[AppTests.CartTests testSync]' started (Iteration 2 of 3).
+                Test Case '-[AppTests.CartTests testSync]' passed (0.500 seconds).
+                Test Suite 'All tests' passed at 2026-01-01 10:00:01.000.
+                     Executed \(executed) tests, with 1 failure (0 unexpected) in 1.500 (1.500) seconds
+                """
+            let summary = try LogFixtures.rendered(text: log).summary
+            #expect(summary.testCases.count == 1 && summary.testsFlaky == 1)
+            #expect(summary.totalsMismatches.isEmpty == matches, "Executed \(executed)")
+        }
+    }
+
+    @Test("the check compares xcodebuild's total with the tests the formatter reports, so a wrong fold shows")
+    func totalsAgainstReportedTests() throws {
+        let log = Self.sharedExamples.replacingOccurrences(of: "** TEST FAILED **", with: """
+            Test Suite 'All tests' failed at 2026-01-01 10:00:01.000.
+                 Executed 3 tests, with 1 failure (1 unexpected) in 0.012 (0.012) seconds
+            """)
+        let summary = try LogFixtures.rendered(text: "Test Suite 'All tests' started at 2026-01-01 10:00:00.000.\n" + log).summary
+        #expect(summary.reportedXCTestTotals?.tests == 3 && summary.totalsMismatches == [])
+    }
+
     @Test("nested suites: only the outermost suite's Executed line is a total")
     func nestedTotals() throws {
         let log = """

@@ -1,4 +1,5 @@
 import Basics
+import Foundation
 import Testing
 import TestReports
 import TestThreads
@@ -166,10 +167,13 @@ struct LogRepeatsAndTotalsTests {
         ])
     }
 
-    @Test("--json: the repetition and the totals mismatch are events")
+    @Test("--json: a repetition and a finished suite encode flat and decode back")
     func jsonShapes() throws {
         let line = try JSONFormatting.line(XcodeLogEvent.testRepeat(.init(suite: "C", name: "t", iteration: 2, of: 3)))
         #expect(line == #"{"event":"testRepeat","iteration":2,"name":"t","of":3,"suite":"C"}"#)
+        #expect(try JSONDecoder().decode(XcodeLogEvent.self, from: Data(line.utf8)) == .testRepeat(.init(suite: "C", name: "t", iteration: 2, of: 3)))
+        let finished = try JSONFormatting.line(XcodeLogEvent.testSuite(.init(name: "All tests", status: .finished)))
+        #expect(try JSONDecoder().decode(XcodeLogEvent.self, from: Data(finished.utf8)) == .testSuite(.init(name: "All tests", status: .finished)))
     }
 }
 

@@ -56,6 +56,75 @@ struct XcodeLogCommandTests {
             """)
     }
 
+    @Test("same-named runs are 3 tests with 1 failure: exit 1 and JUnit with the failure")
+    func sameNamedRuns() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-xcode-log")
+        let run = "Test Case '-[AppTests.CartSpec behaves_like_a_list]' "
+        let log = try folder.write("shared.log", """
+            \(run)failed (0.010 seconds).
+            \(run)passed (0.001 seconds).
+            \(run)passed (0.001 seconds).
+
+            """)
+        let result = try slipway(["xcode", "log", "--quiet", "--junit", "report.xml", log], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.standardOutput == "✖ behaves_like_a_list (0.010 s)\n✖ Failed: 0 errors, 0 warnings, tests: 2 passed, 1 failed, 0 skipped\n")
+        let report = try String(contentsOfFile: folder.path + "/report.xml", encoding: .utf8)
+        #expect(report.contains(#"tests="3" failures="1""#) && report.contains("<failure"))
+    }
+
+    @Test("totals that differ from the counts: a warning line, a totalsMismatch JSON event, exit 1")
+    func totalsMismatch() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-xcode-log")
+        let log = try folder.write("totals.log", """
+            Test Suite 'All tests' started at 2026-01-01 10:00:00.000.
+            Test Case '-[AppTests.CartTests testA]' passed (0.001 seconds).
+            Test Suite 'All tests' passed at 2026-01-01 10:00:01.000.
+                 Executed 2 tests, with 0 failures (0 unexpected) in 0.002 (0.002) seconds
+            ** TEST SUCCEEDED **
+
+            """)
+        let before = try Snapshot.of(folder.path)
+        let text = try slipway(["xcode", "log", "--quiet", log])
+        #expect(text.status == 1)
+        #expect(text.standardOutput == """
+            ** TEST SUCCEEDED **
+            ⚠️ XCTest reported 2 tests and 0 failures, but the formatter counted 1 test and 0 failures: the log has test lines the formatter did not recognise, or totals that leave runs out (after a restart). Read the raw log or the result bundle before trusting either count.
+            ✖ Failed: 0 errors, 0 warnings, tests: 1 passed, 0 failed, 0 skipped
+
+            """)
+        let json = try slipway(["xcode", "log", "--json", log])
+        #expect(json.status == 1)
+        #expect(json.standardOutput.hasSuffix("""
+            {"action":"TEST","event":"result","succeeded":true}
+            {"countedFailures":0,"countedTests":1,"event":"totalsMismatch","framework":"XCTest","reportedFailures":0,"reportedTests":2}
+
+            """))
+        let annotated = try slipway(["xcode", "log", "--quiet", log], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(annotated.status == 1)
+        #expect(annotated.standardOutput.contains("\n::warning title=xcodebuild test totals::XCTest reported 2 tests and 0 failures, but the formatter counted 1 test and 0 failures: "))
+        #expect(try Snapshot.of(folder.path) == before)
+    }
+
+    @Test("<unknown>:0: error: counts under BUILD FAILED; its GitHub annotation names no file")
+    func unknownLocation() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-xcode-log")
+        let log = try folder.write("unknown.log", """
+            <unknown>:0: error: unable to load standard library for target 'arm64-apple-ios17.0'
+            ** BUILD FAILED **
+
+            """)
+        let result = try slipway(["xcode", "log", "--quiet", log], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput == """
+            ❌ <unknown>:0: unable to load standard library for target 'arm64-apple-ios17.0'
+            ::error::<unknown>:0: unable to load standard library for target 'arm64-apple-ios17.0'
+            ** BUILD FAILED **
+            ✖ Failed: 1 error, 0 warnings
+
+            """)
+    }
+
     @Test("a missing log exits 2 naming it; --json with --quiet is a usage error")
     func badInput() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-xcode-log")

@@ -24,6 +24,11 @@ public enum XcodeLogEvent: Sendable, Hashable {
     case testRun(TestRun)
     /// `Restarting after unexpected exit, crash, or test timeout in ...`.
     case testRestart(message: String)
+    /// xcodebuild runs a test again because it was told to repeat it: XCTest's
+    /// `Test Case '-[C t]' started (Iteration 2 of 3).` or Swift Testing's
+    /// `◇ Test t() started (repetition 2).`. Only after this may a same-named run fold into the
+    /// earlier one (see `XcodeLogSummary`).
+    case testRepeat(TestRepeat)
     /// The final `** ACTION SUCCEEDED **` / `** ACTION FAILED **` line.
     case result(Result)
 }
@@ -96,7 +101,8 @@ extension XcodeLogEvent {
 
     /// A test suite's start or end.
     public struct TestSuite: Sendable, Hashable, Codable {
-        public enum Status: String, Sendable, Hashable, Codable { case started, passed, failed }
+        /// `finished` is older XCTest's end of a suite (Xcode 5: `Test Suite '...' finished at ...`).
+        public enum Status: String, Sendable, Hashable, Codable { case started, passed, failed, finished }
 
         public var name: String
         public var status: Status
@@ -163,6 +169,24 @@ extension XcodeLogEvent {
         }
     }
 
+    /// A test's announced repetition (the second run or later).
+    public struct TestRepeat: Sendable, Hashable, Codable {
+        /// The XCTest class, nil for Swift Testing.
+        public var suite: String?
+        public var name: String
+        /// 2 for the first repetition.
+        public var iteration: Int
+        /// XCTest's `of N`, nil when the line does not say.
+        public var of: Int?
+
+        public init(suite: String?, name: String, iteration: Int, of: Int? = nil) {
+            self.suite = suite
+            self.name = name
+            self.iteration = iteration
+            self.of = of
+        }
+    }
+
     /// The final result line of an action (`BUILD`, `TEST`, `ARCHIVE`, `EXPORT`, `TEST EXECUTE`...).
     public struct Result: Sendable, Hashable, Codable {
         public var action: String
@@ -177,7 +201,7 @@ extension XcodeLogEvent {
 
 extension XcodeLogEvent: Codable {
     private enum Tag: String, Codable {
-        case step, diagnostic, linkerError, xcodebuildError, testSuite, testCase, testFailure, testRun, testRestart, result
+        case step, diagnostic, linkerError, xcodebuildError, testSuite, testCase, testFailure, testRun, testRestart, testRepeat, result
     }
 
     private enum Keys: String, CodingKey { case event, message }
@@ -199,6 +223,7 @@ extension XcodeLogEvent: Codable {
         case .testRestart(let message):
             try container.encode(Tag.testRestart, forKey: .event)
             try container.encode(message, forKey: .message)
+        case .testRepeat(let value): try container.encode(Tag.testRepeat, forKey: .event); try value.encode(to: encoder)
         case .result(let value): try container.encode(Tag.result, forKey: .event); try value.encode(to: encoder)
         }
     }
@@ -216,6 +241,7 @@ extension XcodeLogEvent: Codable {
         case .testFailure: self = .testFailure(try TestFailure(from: decoder))
         case .testRun: self = .testRun(try TestRun(from: decoder))
         case .testRestart: self = .testRestart(message: try container.decode(String.self, forKey: .message))
+        case .testRepeat: self = .testRepeat(try TestRepeat(from: decoder))
         case .result: self = .result(try Result(from: decoder))
         }
     }

@@ -113,6 +113,16 @@ public struct XcodeLogFormatter: Sendable {
         mutating func finish() {
             events += parser.finish()
             handleEvents()
+            for mismatch in summary.totalsMismatches {
+                if options.json {
+                    text += ((try? JSONFormatting.line(TotalsMismatchLine(mismatch))) ?? "") + "\n"
+                } else {
+                    text += renderer.totalsWarning(mismatch) + "\n"
+                }
+                if options.githubAnnotations {
+                    text += GitHubAnnotation(.warning, mismatch.message, title: "xcodebuild test totals").rendered + "\n"
+                }
+            }
             if !options.json { text += renderer.summaryLine(summary) + "\n" }
         }
 
@@ -140,7 +150,7 @@ public struct XcodeLogFormatter: Sendable {
         static func isWorthTelling(_ event: XcodeLogEvent) -> Bool {
             switch event {
             case .diagnostic(let diagnostic): diagnostic.severity != .note
-            case .linkerError, .xcodebuildError, .testFailure, .testRestart, .result: true
+            case .linkerError, .xcodebuildError, .testFailure, .testRestart, .testRepeat, .result: true
             case .testCase(let test): test.status == .failed
             case .step, .testSuite, .testRun: false
             }
@@ -151,18 +161,40 @@ public struct XcodeLogFormatter: Sendable {
             switch event {
             case .diagnostic(let diagnostic):
                 guard diagnostic.severity != .note else { return nil }
+                // `<unknown>:0:` names no file GitHub could point at: the message goes without a place.
+                guard let file = diagnostic.file, !file.hasPrefix("<") else {
+                    return GitHubAnnotation(diagnostic.severity == .error ? .error : .warning,
+                                            (diagnostic.location.map { $0 + ": " } ?? "") + diagnostic.message)
+                }
                 return GitHubAnnotation(diagnostic.severity == .error ? .error : .warning, diagnostic.message,
-                                        file: diagnostic.file, line: diagnostic.line, column: diagnostic.column)
+                                        file: file, line: diagnostic.line, column: diagnostic.column)
             case .linkerError(let error):
                 return GitHubAnnotation(.error, ([error.message] + error.details).joined(separator: "\n"))
             case .xcodebuildError(let message):
                 return GitHubAnnotation(.error, "xcodebuild: " + message)
             case .testFailure(let failure):
-                return GitHubAnnotation(.error, failure.message, file: failure.file, line: failure.line, column: failure.column,
-                                        title: (failure.suite.map { $0 + "." } ?? "") + failure.name)
+                let placed = !failure.file.isEmpty && !failure.file.hasPrefix("<")
+                return GitHubAnnotation(.error, failure.message, file: placed ? failure.file : nil, line: placed ? failure.line : nil,
+                                        column: placed ? failure.column : nil, title: (failure.suite.map { $0 + "." } ?? "") + failure.name)
             default:
                 return nil
             }
         }
+    }
+}
+
+/// `--json`'s line for a totals mismatch: `{"event":"totalsMismatch","framework":...}`.
+struct TotalsMismatchLine: Encodable {
+    let event = "totalsMismatch"
+    let mismatch: XcodeLogSummary.TotalsMismatch
+
+    init(_ mismatch: XcodeLogSummary.TotalsMismatch) { self.mismatch = mismatch }
+
+    private enum Keys: String, CodingKey { case event }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(event, forKey: .event)
+        try mismatch.encode(to: encoder)
     }
 }

@@ -24,6 +24,30 @@ extension XcodeLogParser {
         return nil
     }
 
+    /// `splitDiagnostic` for the lines whose location is believable: an absolute path or
+    /// `<unknown>` (`/a/B.swift:3:5:`, `<unknown>:0:`), a relative path with a line number
+    /// (`Sources/App/main.swift:3:5:`, `main.c:3:`, even with spaces in it), or one word naming a tool
+    /// (`clang`, `ld`, `xcodebuild`, `swift-frontend`). `Create schema failed with error: ...` and
+    /// other prose stay unrecognised.
+    static func locatedDiagnostic(_ line: Substring) -> (location: Substring, severity: Severity, message: Substring)? {
+        guard let first = line.utf8.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t"),
+              let split = splitDiagnostic(line) else { return nil }
+        if first == UInt8(ascii: "/") || first == UInt8(ascii: "<") { return split }
+        if splitLocation(split.location).line != nil || isToolName(split.location) { return split }
+        return nil
+    }
+
+    /// One word of letters, digits, `-`, `_`, `.` and `+` (`clang`, `ld`, `swift-frontend`).
+    static func isToolName(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "+"): true
+            default: false
+            }
+        }
+    }
+
     /// `path:line:column`, `path:line` or `path`.
     static func splitLocation(_ location: Substring) -> (file: Substring, line: Int?, column: Int?) {
         var file = location
@@ -75,11 +99,13 @@ extension XcodeLogParser {
             if tail.hasPrefix("started") { status = .started }
             else if tail.hasPrefix("passed") { status = .passed }
             else if tail.hasPrefix("failed") { status = .failed }
+            else if tail.hasPrefix("finished") { status = .finished }
             else { return nil }
             return .testSuite(.init(name: String(name), status: status))
         }
         guard let rest = line.after("Test Case '") ?? line.after("Test case '"),
               let (test, tail) = rest.splitAtClosingQuote() else { return nil }
+        if tail.utf8.starts(with: "started".utf8) { return xctestRepeat(test, tail) }
         let status: XcodeLogEvent.TestStatus
         var remainder: Substring
         if let after = tail.after("passed") { status = .passed; remainder = after }
@@ -95,6 +121,19 @@ extension XcodeLogParser {
         return .testCase(.init(suite: suite, name: name, status: status, duration: secondsInParentheses(remainder), device: device))
     }
 
+    /// XCTest announces a repetition on the start line: `Test Case '-[C t]' started (Iteration 2 of 3).`
+    /// (`-test-iterations`, `-retry-tests-on-failure`, `-run-tests-until-failure`, Xcode 13 and
+    /// later; the first run says `(Iteration 1 of 3)`). The spelling is the one in published
+    /// xcodebuild transcripts, e.g. the retry log quoted in tuist/tuist#4021's discussion of
+    /// Xcode 13 retries and in CI tools that read these logs. A plain `started.` is no repetition.
+    static func xctestRepeat(_ test: Substring, _ tail: Substring) -> XcodeLogEvent? {
+        guard let found = tail.find("(Iteration ") else { return nil }
+        let numbers = tail[found.upperBound...].numbers(limit: 2)
+        guard let iteration = numbers.first.flatMap({ Int($0) }), iteration >= 2 else { return nil }
+        let (suite, name) = testName(test)
+        return .testRepeat(.init(suite: suite, name: name, iteration: iteration, of: numbers.count > 1 ? Int(numbers[1]) : nil))
+    }
+
     /// `(0.012 seconds)` anywhere in `text`.
     static func secondsInParentheses(_ text: Substring) -> Double? {
         guard let open = text.firstIndex(of: "("), let end = text[open...].find(" second") else { return nil }
@@ -102,9 +141,13 @@ extension XcodeLogParser {
     }
 
     /// `Executed 3 tests, with 1 failure (0 unexpected) in 0.113 (0.115) seconds`.
+    /// Newer XCTest also counts skips: `Executed 5 tests, with 1 test skipped and 0 failures (0 unexpected) in ...`.
     static func executedLine(_ line: Substring) -> XcodeLogEvent.TestRun? {
-        let numbers = line.numbers(limit: 4)
-        guard numbers.count == 4, let tests = Int(numbers[0]), let failures = Int(numbers[1]) else { return nil }
+        let skips = line.find(" skipped and ") != nil
+        var numbers = line.numbers(limit: skips ? 5 : 4)
+        guard numbers.count == (skips ? 5 : 4) else { return nil }
+        if skips { numbers.remove(at: 1) }
+        guard let tests = Int(numbers[0]), let failures = Int(numbers[1]) else { return nil }
         return .init(tests: tests, failures: failures, unexpected: Int(numbers[2]), duration: Double(numbers[3]))
     }
 
@@ -119,35 +162,6 @@ extension XcodeLogParser {
         case "FAILED", "INTERRUPTED": return .init(action: String(action), succeeded: false)
         default: return nil
         }
-    }
-
-    /// Swift Testing's `✔ Test x() passed after ...`, `✘ Test x() failed after ...`,
-    /// `✘ Test x() recorded an issue at F.swift:1:2: ...`, `➜ Test x() skipped`, and the run's
-    /// `✔ Test run with N tests passed after X seconds.` / `✘ ... failed after X seconds with M issues.`
-    static func swiftTestingLine(_ line: Substring) -> XcodeLogEvent? {
-        let symbols: [(String, XcodeLogEvent.TestStatus)] = [("✔ Test ", .passed), ("✘ Test ", .failed), ("➜ Test ", .skipped)]
-        guard let (rest, symbol) = symbols.lazy.compactMap({ prefix, status in line.after(prefix).map { ($0, status) } }).first
-        else { return nil }
-        if let run = rest.after("run with ") {
-            let failed = run.find(" failed after ") != nil
-            guard let tests = run.numbers(limit: 1).first.flatMap({ Int($0) }) else { return nil }
-            let afterWord = run.find(" after ").map { run[$0.upperBound...] } ?? ""
-            let numbers = afterWord.numbers(limit: 2)
-            let duration = numbers.first.flatMap { Double($0) }
-            let issues = failed ? (numbers.count > 1 ? Int(numbers[1]) ?? 0 : 0) : 0
-            return .testRun(.init(tests: tests, failures: issues, duration: duration))
-        }
-        if let issue = rest.find(" recorded an issue at ") {
-            let tail = rest[issue.upperBound...]
-            guard let separator = tail.find(": ") else { return nil }
-            let (file, lineNumber, column) = splitLocation(tail[..<separator.lowerBound])
-            return .testFailure(.init(suite: nil, name: swiftTestingName(rest[..<issue.lowerBound]), file: String(file),
-                                      line: lineNumber, column: column, message: String(tail[separator.upperBound...])))
-        }
-        let words = [" passed after ", " failed after ", " skipped"]
-        guard let found = words.lazy.compactMap({ rest.find($0) }).first else { return nil }
-        let duration = symbol == .skipped ? nil : rest[found.upperBound...].numbers(limit: 1).first.flatMap { Double($0) }
-        return .testCase(.init(suite: nil, name: swiftTestingName(rest[..<found.lowerBound]), status: symbol, duration: duration))
     }
 
     /// `foo()`, `"Display name"` (unquoted), `foo(x:) with 3 test cases` (without the count).

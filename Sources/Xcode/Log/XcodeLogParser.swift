@@ -99,14 +99,14 @@ public struct XcodeLogParser: Sendable {
     mutating func parse(_ line: Substring, into events: inout [XcodeLogEvent]) {
         guard let first = line.utf8.first else { return }
         switch first {
-        case UInt8(ascii: "/"):
+        case UInt8(ascii: "/"), UInt8(ascii: "<"):
             parsePathLine(line, into: &events)
         case UInt8(ascii: " "), UInt8(ascii: "\t"):
             let trimmed = line.trimmingSpaces
             if trimmed.utf8.starts(with: "Executed ".utf8), let run = Self.executedLine(trimmed) { events.append(.testRun(run)) }
         case UInt8(ascii: "*"):
             if let result = Self.resultLine(line) { events.append(.result(result)) }
-        case 0xE2:
+        case 0xE2, 0xF0...0xF4:
             if let event = Self.swiftTestingLine(line) { events.append(event) }
         case UInt8(ascii: "A")...UInt8(ascii: "Z"):
             parseCapitalised(line, into: &events)
@@ -130,6 +130,8 @@ public struct XcodeLogParser: Sendable {
             events.append(.testRestart(message: String(line)))
         } else if let step = Self.buildStep(line) {
             events.append(.step(step))
+        } else {
+            parsePathLine(line, into: &events)
         }
     }
 
@@ -152,25 +154,32 @@ public struct XcodeLogParser: Sendable {
             startDiagnostic(.init(.warning, message: String(message)), into: &events)
         } else if let message = line.after("fatal error: ") {
             startDiagnostic(.init(.error, message: String(message)), into: &events)
+        } else {
+            parsePathLine(line, into: &events)
         }
     }
 
     /// A diagnostic without a location has no source line to wait for.
     mutating func startDiagnostic(_ diagnostic: XcodeLogEvent.Diagnostic, into events: inout [XcodeLogEvent]) {
-        if diagnostic.file == nil || diagnostic.line == nil {
+        if diagnostic.file == nil || diagnostic.line == nil || diagnostic.file?.utf8.first == UInt8(ascii: "<") {
             events.append(.diagnostic(diagnostic))
         } else {
             pending = .diagnostic(diagnostic, candidate: nil)
         }
     }
 
-    /// `/path/File.swift:3:7: error: message`, or an XCTest failure
-    /// `/path/File.swift:42: error: -[Module.Class test] : message`.
+    /// `LOCATION: error|warning|note: message` (see `locatedDiagnostic`), or an XCTest failure
+    /// `/path/File.swift:42: error: -[Module.Class test] : message` (also at `<unknown>:0:`).
     mutating func parsePathLine(_ line: Substring, into events: inout [XcodeLogEvent]) {
-        guard let (location, severity, message) = Self.splitDiagnostic(line) else { return }
+        guard let (location, severity, message) = Self.locatedDiagnostic(line) else { return }
         let (file, lineNumber, column) = Self.splitLocation(location)
         if severity == .error, let failure = Self.xctestFailure(message, file: file, line: lineNumber) {
             events.append(.testFailure(failure))
+            return
+        }
+        if lineNumber == nil, Self.isToolName(location) {
+            // `clang: error: no such file`, `xcodebuild: warning: ...`: the tool is not a file.
+            startDiagnostic(.init(severity, message: String(location) + ": " + String(message)), into: &events)
             return
         }
         startDiagnostic(.init(severity, file: String(file), line: lineNumber, column: column, message: String(message)),
@@ -179,7 +188,7 @@ public struct XcodeLogParser: Sendable {
 
     /// Whether `line` starts a new diagnostic (so that it is not taken for a source line).
     func isStartOfDiagnostic(_ line: Substring) -> Bool {
-        line.utf8.first == UInt8(ascii: "/") && Self.splitDiagnostic(line) != nil
+        Self.locatedDiagnostic(line) != nil
     }
 
     /// A caret line: only spaces, tabs, `^`, `~` and `-`, with at least one `^` or `~`.

@@ -36,7 +36,7 @@ public struct XcodeLogRenderer: Sendable {
             render(test, into: &output)
         case .testFailure(let failure):
             let place = XcodeLogSummary.fileName(failure.file) + (failure.line.map { ":\($0)" } ?? "") + (failure.column.map { ":\($0)" } ?? "")
-            output += paint("✖ " + failure.name + ", " + place + ": " + failure.message, "31") + "\n"
+            output += paint("✖ " + failure.name + (place.isEmpty ? "" : ", " + place) + ": " + failure.message, "31") + "\n"
         case .testRun(let run):
             var line = "Executed \(run.tests) test\(run.tests == 1 ? "" : "s"), \(run.failures) failure\(run.failures == 1 ? "" : "s")"
             if let unexpected = run.unexpected { line += " (\(unexpected) unexpected)" }
@@ -44,6 +44,9 @@ public struct XcodeLogRenderer: Sendable {
             output += line + "\n"
         case .testRestart(let message):
             output += paint("⚠️ " + message, "33") + "\n"
+        case .testRepeat(let repeated):
+            let of = repeated.of.map { " of \($0)" } ?? ""
+            output += "↻ " + (repeated.suite.map { $0 + "." } ?? "") + repeated.name + " again (run \(repeated.iteration)\(of))\n"
         case .result(let result):
             output += paint("** \(result.action) \(result.succeeded ? "SUCCEEDED" : "FAILED") **", result.succeeded ? "32" : "31") + "\n"
         }
@@ -63,11 +66,13 @@ public struct XcodeLogRenderer: Sendable {
 
     private func render(_ test: XcodeLogEvent.TestCase, into output: inout String) {
         let device = test.device.map { " on '" + $0 + "'" } ?? ""
+        // Parallel testing interleaves classes: the class keeps two same-named tests apart.
+        let name = test.device != nil ? (test.suite.map { $0 + "." } ?? "") + test.name : test.name
         let duration = test.duration.map { " (" + Self.seconds($0) + ")" } ?? ""
         switch test.status {
-        case .passed: output += paint("✔", "32") + " " + test.name + device + duration + "\n"
-        case .failed: output += paint("✖ " + test.name + device + duration, "31") + "\n"
-        case .skipped: output += paint("➜ " + test.name + device + " skipped", "33") + "\n"
+        case .passed: output += paint("✔", "32") + " " + name + device + duration + "\n"
+        case .failed: output += paint("✖ " + name + device + duration, "31") + "\n"
+        case .skipped: output += paint("➜ " + name + device + " skipped", "33") + "\n"
         }
     }
 
@@ -82,6 +87,11 @@ public struct XcodeLogRenderer: Sendable {
         }
         let head = summary.failed ? paint("✖ Failed", "31") : paint("✔ Succeeded", "32")
         return head + ": " + parts.joined(separator: ", ")
+    }
+
+    /// The warning for a framework whose totals differ from the formatter's counts.
+    public func totalsWarning(_ mismatch: XcodeLogSummary.TotalsMismatch) -> String {
+        paint("⚠️ " + mismatch.message, "33")
     }
 
     /// What a step does, in words.

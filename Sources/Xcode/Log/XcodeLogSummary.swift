@@ -1,9 +1,14 @@
 import TestReports
 
 /// What a log amounts to, accumulated event by event: counts of errors and warnings, every test
-/// case (with retries folded: a test that failed and then passed is flaky, not failed), the
-/// failures with their places, and the result lines seen. Its size grows with the number of
+/// run, the failures with their places, the result lines seen, and the test frameworks' own
+/// totals to check the counts against (`totalsMismatches`). Its size grows with the number of
 /// tests, not with the log's length.
+///
+/// Runs are folded into one test only where xcodebuild announced a repetition of that test
+/// (`XcodeLogEvent.testRepeat`): a test that failed and then passed on an announced retry is
+/// flaky. Same-named runs without such a line (Quick's shared examples, two destinations) stay
+/// separate tests, so a failure among them is never hidden.
 public struct XcodeLogSummary: Sendable {
     /// Failure messages kept for the summary (the JUnit cases keep theirs regardless).
     public static let maxFailures = 1000
@@ -25,6 +30,15 @@ public struct XcodeLogSummary: Sendable {
     public private(set) var lastTestRun: XcodeLogEvent.TestRun?
 
     private var index: [String: Int] = [:]
+    /// Tests whose repetition was announced and whose next end folds into the earlier run.
+    private var repeatAnnounced: Set<String> = []
+    /// Counted by the formatter, per framework, for `totalsMismatches`.
+    var counted = Tally()
+    /// The frameworks' own totals: XCTest's top-level `Executed` lines, Swift Testing's run lines.
+    var reported = Tally.Reported()
+    /// XCTest suite nesting: the `Executed` line after the outermost suite's end is a total.
+    private var suiteDepth = 0
+    private var awaitingTopLevelTotals = false
     /// Failure details not yet claimed by their test case's end, by test.
     private var pendingDetails: [String: [String]] = [:]
 
@@ -39,10 +53,10 @@ public struct XcodeLogSummary: Sendable {
     /// Tests that failed and then passed on a retry.
     public var testsFlaky: Int { count { if case .flaky = $0 { true } else { false } } }
 
-    /// Whether the log shows a failure: a FAILED result line, an error, or a test that failed
-    /// without passing later.
+    /// Whether the log shows a failure: a FAILED result line, an error, a test that failed
+    /// without passing on an announced retry, or a framework's totals that differ from the counts.
     public var failed: Bool {
-        results.contains { !$0.succeeded } || errors > 0 || testsFailed > 0
+        results.contains { !$0.succeeded } || errors > 0 || testsFailed > 0 || !totalsMismatches.isEmpty
     }
 
     private func count(_ matches: (JUnitTestCase.Outcome) -> Bool) -> Int {
@@ -66,17 +80,40 @@ public struct XcodeLogSummary: Sendable {
             errors += 1
             noteError("xcodebuild: " + message)
         case .testFailure(let failure):
+            if failure.suite == nil { counted.swiftTestingIssues += 1 } else { counted.xctestFailures += 1 }
             if failures.count < Self.maxFailures { failures.append(failure) }
             let place = Self.fileName(failure.file) + (failure.line.map { ":\($0)" } ?? "")
             pendingDetails[Self.key(failure.suite, failure.name), default: []].append(place + ": " + failure.message)
         case .testCase(let test):
             record(test)
+        case .testRepeat(let repeated):
+            repeatAnnounced.insert(Self.key(repeated.suite, repeated.name))
+            if repeated.suite == nil { counted.swiftTestingRepeats += 1 } else { counted.xctestRepeats += 1 }
+        case .testSuite(let suite):
+            if suite.status == .started {
+                suiteDepth += 1
+            } else {
+                suiteDepth = max(0, suiteDepth - 1)
+                awaitingTopLevelTotals = suiteDepth == 0
+            }
         case .testRun(let run):
             lastTestRun = run
+            noteTotals(run)
         case .result(let result):
             results.append(result)
-        case .step, .testSuite, .testRestart:
+        case .step, .testRestart:
             break
+        }
+    }
+
+    /// Swift Testing's run line is always a total; XCTest's `Executed` line only after the
+    /// outermost suite's end (each nested suite prints its own).
+    private mutating func noteTotals(_ run: XcodeLogEvent.TestRun) {
+        if run.unexpected == nil {
+            reported.swiftTesting = (reported.swiftTesting ?? .init()) + .init(tests: run.tests, failures: run.failures)
+        } else if awaitingTopLevelTotals {
+            awaitingTopLevelTotals = false
+            reported.xctest = (reported.xctest ?? .init()) + .init(tests: run.tests, failures: run.failures)
         }
     }
 
@@ -95,9 +132,10 @@ public struct XcodeLogSummary: Sendable {
             let message = details.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "failed"
             outcome = .failed(message: message, details: details)
         }
-        guard let existing = index[key] else {
+        let announced = repeatAnnounced.remove(key) != nil
+        guard let existing = index[key], announced else {
             index[key] = testCases.count
-            testCases.append(JUnitTestCase(className: test.suite ?? "Swift Testing", name: test.name, duration: test.duration,
+            testCases.append(JUnitTestCase(className: test.suite ?? Self.swiftTestingClass, name: test.name, duration: test.duration,
                                            outcome: outcome))
             return
         }
@@ -115,6 +153,9 @@ public struct XcodeLogSummary: Sendable {
         default: return after
         }
     }
+
+    /// The JUnit class of Swift Testing's tests, whose lines name no suite.
+    static let swiftTestingClass = "Swift Testing"
 
     static func key(_ suite: String?, _ name: String) -> String { (suite ?? "") + "\u{0}" + name }
 

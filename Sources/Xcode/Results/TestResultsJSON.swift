@@ -27,7 +27,28 @@ enum TestResultsJSON {
         var startTime: Double?
         var finishTime: Double?
         var totalTestCount: Int?
+        var passedTests: Int?
+        var failedTests: Int?
+        var skippedTests: Int?
+        var expectedFailures: Int?
         var devicesAndConfigurations: [DeviceAndConfiguration]?
+
+        /// How the summary's own counts differ from `totals` (counted from the `tests` tree), or
+        /// nil when they agree or the summary gives none. Only a run on one device and
+        /// configuration is compared: there each "Test Case" node is one of the summary's tests.
+        func mismatch(with totals: TestResults.Totals) -> String? {
+            guard let totalTestCount, (devicesAndConfigurations?.count ?? 0) <= 1 else { return nil }
+            let summary = TestResults.Totals(total: totalTestCount, passed: passedTests ?? totals.passed, failed: failedTests ?? totals.failed,
+                                             skipped: skippedTests ?? totals.skipped, expectedFailures: expectedFailures ?? totals.expectedFailures,
+                                             flaky: totals.flaky)
+            guard summary != totals else { return nil }
+            return "the summary counts \(Self.describe(summary)), the test tree \(Self.describe(totals))"
+        }
+
+        private static func describe(_ totals: TestResults.Totals) -> String {
+            "\(totals.total) tests (\(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped, "
+                + "\(totals.expectedFailures) expected failures)"
+        }
     }
 
     struct DeviceAndConfiguration: Decodable, Sendable {

@@ -18,8 +18,13 @@ enum TestNodeTree {
     struct Context {
         var bundle = ""
         var suites: [String] = []
-        /// The JSON path of the node (`testNodes[0].children[2]`), for errors.
-        var path = ""
+        /// The indexes leading to the node (`[0, 2]` is `testNodes[0].children[2]`), for errors.
+        var path: [Int] = []
+    }
+
+    /// `testNodes[0].children[2]` for `[0, 2]`.
+    static func describe(_ path: [Int]) -> String {
+        path.enumerated().map { $0.offset == 0 ? "testNodes[\($0.element)]" : ".children[\($0.element)]" }.joined()
     }
 
     /// A node whose content slipway cannot read; `path` is its JSON path.
@@ -34,7 +39,7 @@ enum TestNodeTree {
     static func results(_ tests: TestResultsJSON.Tests, summary: TestResultsJSON.Summary?) throws -> TestResults {
         var results: [TestResult] = []
         for (index, node) in tests.testNodes.enumerated() {
-            try collect(node, Context(path: "testNodes[\(index)]"), into: &results)
+            try collect(node, Context(path: [index]), into: &results)
         }
         var devices: [String] = []
         var configurations: [String] = []
@@ -69,7 +74,7 @@ enum TestNodeTree {
         }
         for (index, child) in node.children.enumerated() {
             var inner = context
-            inner.path += ".children[\(index)]"
+            inner.path.append(index)
             try collect(child, inner, into: &results)
         }
     }
@@ -79,19 +84,22 @@ enum TestNodeTree {
         let runs = node.children.enumerated().filter { $0.element.nodeType == "Device" || $0.element.nodeType == "Test Case Run" }
         guard !runs.isEmpty else { return [try result(identifier, node, path: context.path, device: nil, duration: node.seconds)] }
         return try runs.map { index, run in
-            try result(identifier, run, path: context.path + ".children[\(index)]", device: run.name, duration: run.seconds ?? node.seconds)
+            try result(identifier, run, path: context.path + [index], device: run.name, duration: run.seconds ?? node.seconds)
         }
     }
 
-    private static func result(_ identifier: TestResult.Identifier, _ node: TestResultsJSON.Node, path: String, device: String?,
+    private static func result(_ identifier: TestResult.Identifier, _ node: TestResultsJSON.Node, path: [Int], device: String?,
                                duration: Double?) throws -> TestResult {
         var repetitions: [TestResultsJSON.Node] = []
         var failures: [TestResult.Failure] = []
         gather(node, arguments: nil, repetitions: &repetitions, failures: &failures)
         // Each "Arguments" node repeats on its own: the runs are the most repetitions under one parent.
-        let runs = ([node] + node.children).map { $0.children.filter { $0.nodeType == "Repetition" }.count }.max() ?? 0
+        var runs = node.children.reduce(0) { $0 + ($1.nodeType == "Repetition" ? 1 : 0) }
+        for child in node.children where child.nodeType == "Arguments" {
+            runs = max(runs, child.children.reduce(0) { $0 + ($1.nodeType == "Repetition" ? 1 : 0) })
+        }
         if let result = node.result, result != "unknown", self.outcome(result) == nil {
-            throw Unreadable(path: path, reason: "test '\(identifier.name)' has the result '\(result)', which slipway does not know")
+            throw Unreadable(path: describe(path), reason: "test '\(identifier.name)' has the result '\(result)', which slipway does not know")
         }
         var outcome = self.outcome(node.result)
         if outcome == nil, node.result == nil, let last = repetitions.last {

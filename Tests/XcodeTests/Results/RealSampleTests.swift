@@ -52,6 +52,15 @@ struct RealSampleTests {
         let expected = RealSamples.countTestCases(raw)
         #expect(results.totals == expected.totals, "\(name)")
         #expect(results.tests.map(\.identifier.name) == expected.names)
+        #expect(results.tests.count == expected.durations.count)
+        for (test, seconds) in zip(results.tests, expected.durations) {
+            #expect(test.duration.map { ($0 * 1e6).rounded() } == seconds.map { ($0 * 1e6).rounded() }, "\(name): \(test.identifier.name)")
+        }
+        #expect(expected.durations.contains { $0 != nil })
+        let devices = (raw["devices"] as? [[String: Any]] ?? []).map { "\($0["deviceName"] ?? "") (\($0["osVersion"] ?? ""))" }
+        let configurations = (raw["testPlanConfigurations"] as? [[String: Any]] ?? []).compactMap { $0["configurationName"] as? String }
+        #expect(results.devices == devices && !devices.isEmpty)
+        #expect(results.configurations == configurations && !configurations.isEmpty)
         let junit = JUnitXML.render(results.junitTestCases, name: "sample")
         #expect(expected.failures.count > 0)
         for (index, messages) in expected.failures where index < results.tests.count {

@@ -20,9 +20,11 @@ enum RealSamples {
     /// `get test-results tests`: every "Test Case" node in document order, its own `result`
     /// counted (flaky when "Passed" with a failed "Repetition" below it), and the "Failure
     /// Message" names below each, by the test's index.
-    static func countTestCases(_ root: [String: Any]) -> (totals: TestResults.Totals, names: [String], failures: [Int: [String]]) {
+    static func countTestCases(_ root: [String: Any])
+        -> (totals: TestResults.Totals, names: [String], durations: [Double?], failures: [Int: [String]]) {
         var totals = TestResults.Totals()
         var names: [String] = []
+        var durations: [Double?] = []
         var failures: [Int: [String]] = [:]
         func descendants(_ node: [String: Any]) -> [[String: Any]] {
             let children = node["children"] as? [[String: Any]] ?? []
@@ -48,9 +50,12 @@ enum RealSamples {
             let messages = below.filter { $0["nodeType"] as? String == "Failure Message" }.compactMap { $0["name"] as? String }
             if !messages.isEmpty { failures[names.count] = messages }
             names.append(node["name"] as? String ?? "")
+            // `durationInSeconds` (Xcode 26), else the string: `6s`, `0,012s` (a comma locale), `0.25s`.
+            let text = (node["duration"] as? String).flatMap { $0.hasSuffix("s") ? String($0.dropLast()) : nil }
+            durations.append(node["durationInSeconds"] as? Double ?? text.flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) })
         }
         (root["testNodes"] as? [[String: Any]] ?? []).forEach(visit)
-        return (totals, names, failures)
+        return (totals, names, durations, failures)
     }
 
     /// `File.swift:12: message` split by a regular expression (not by the parser's code).

@@ -100,6 +100,10 @@ public struct ResultBundleReader: Sendable {
                 }
             }
         }
+        if tests.isEmpty, let counted = record["metrics"]?["testsCount"]?.string.flatMap(Int.init), counted > 0 {
+            throw ResultBundleError.malformedOutput(path: bundle, command: Self.command(recordArguments),
+                                                    reason: "its 'metrics.testsCount' is \(counted), but no test was found under 'actions[].actionResult.testsRef'")
+        }
         return TestResults(tests: tests, devices: devices, configurations: configurations)
     }
 

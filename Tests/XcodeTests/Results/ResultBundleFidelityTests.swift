@@ -131,4 +131,30 @@ struct ResultBundleFidelityTests {
         #expect(LegacyResults.failures(of: leaf("testB"), in: failures) == [TestResult.Failure(message: "objc")])
         #expect(LegacyResults.failures(of: leaf("testC()"), in: failures).isEmpty)
     }
+
+    @Test("output without a test tree, or a tree with no test where the summary counts some, never reads as 0 tests")
+    func neverZero() async throws {
+        let (none, error, bundle, _) = try await read(tests: #"{"devices":[]}"#)
+        #expect(none == nil)
+        #expect(error as? ResultBundleError == .malformedOutput(path: bundle, command: "xcrun xcresulttool get test-results tests --path \(bundle) --format json",
+                                                               reason: "no 'testNodes' at the top level"))
+        let twoDevices = #"{"totalTestCount":4,"devicesAndConfigurations":[{"device":{"deviceName":"A"}},{"device":{"deviceName":"B"}}]}"#
+        let (empty, disagree, other, _) = try await read(tests: #"{"testNodes":[{"nodeType":"Test Plan","name":"P","children":[]}]}"#, summary: twoDevices)
+        #expect(empty == nil)
+        #expect(disagree as? ResultBundleError == .countsDisagree(
+            path: other, summary: "xcrun xcresulttool get test-results summary --path \(other) --format json",
+            tests: "xcrun xcresulttool get test-results tests --path \(other) --format json", detail: "the summary counts 4 tests, the test tree none"))
+    }
+
+    @Test("legacy: a record that counts tests but leads to none is an error, not 0 tests")
+    func legacyNeverZero() async throws {
+        let directory = try TemporaryDirectory()
+        let bundle = try ResultFixtures.bundle(in: directory)
+        let record = #"raw:{"metrics":{"testsCount":{"_value":"12"}},"actions":{"_values":[{"actionResult":{"status":{"_value":"failed"}}}]}}"#
+        let reader = ResultBundleReader(xcrun: ResultFixtures.xcrun(["record": record], failure: ResultFixtures.oldTool, refuse: ["summary"]))
+        await #expect(throws: ResultBundleError.malformedOutput(path: bundle, command: "xcrun xcresulttool get --format json --path \(bundle)",
+                                                                reason: "its 'metrics.testsCount' is 12, but no test was found under 'actions[].actionResult.testsRef'")) {
+            try await reader.testResults(bundle: bundle)
+        }
+    }
 }

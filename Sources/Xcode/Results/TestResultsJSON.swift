@@ -49,7 +49,7 @@ enum TestResultsJSON {
         }
 
         private static func describe(_ totals: TestResults.Totals) -> String {
-            "\(totals.total) tests (\(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped, "
+            "\(totals.total) test\(totals.total == 1 ? "" : "s") (\(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped, "
                 + "\(totals.expectedFailures) expected failures)"
         }
     }

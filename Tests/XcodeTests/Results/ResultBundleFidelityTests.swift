@@ -82,7 +82,7 @@ struct ResultBundleFidelityTests {
         #expect(results == nil)
         #expect(error?.localizedDescription == "Result bundle '\(bundle)': 'xcrun xcresulttool get test-results summary --path \(bundle) --format json' and "
             + "'xcrun xcresulttool get test-results tests --path \(bundle) --format json' disagree: the summary counts 2 tests (1 passed, 1 failed, "
-            + "0 skipped, 0 expected failures), the test tree 1 tests (1 passed, 0 failed, 0 skipped, 0 expected failures). slipway reports no counts "
+            + "0 skipped, 0 expected failures), the test tree 1 test (1 passed, 0 failed, 0 skipped, 0 expected failures). slipway reports no counts "
             + "it cannot trust; run both commands to compare, and report them with the output of 'xcodebuild -version'.")
         #expect(try Snapshot.of(directory.path) == before)
         let agreeing = #"{"totalTestCount":1,"passedTests":1,"failedTests":0,"skippedTests":0,"expectedFailures":0}"#

@@ -63,41 +63,63 @@ enum LegacyResults {
     /// One leaf (`ActionTestMetadata`) of the test tree, before its failures are fetched.
     struct Leaf: Sendable {
         var identifier: TestResult.Identifier
+        /// The test plan configuration, bundle and test: leaves with the same key are runs of
+        /// one test (repetitions or retries, which xcodebuild lists one after the other).
         var key: String
         var status: String
         var duration: Double?
         var summaryID: String?
+        /// The leaf's JSON path (`summaries[0].testableSummaries[1].tests[0].subtests[3]`), for errors.
+        var path: String
     }
 
     /// The leaves of `ActionTestPlanRunSummaries`, in document order: bundle from each testable
     /// summary, suite from the groups above the leaf (the testable's own group and the
-    /// "All tests"/"Selected tests" wrappers left out).
+    /// "All tests"/"Selected tests" wrappers left out). The same test in two test plan
+    /// configurations is two tests, never two runs of one.
     static func leaves(_ summaries: LegacyValue, configurations: inout [String]) -> [Leaf] {
         var leaves: [Leaf] = []
-        for plan in summaries["summaries"]?.values ?? [] {
+        for (planIndex, plan) in (summaries["summaries"]?.values ?? []).enumerated() {
             if let name = plan["name"]?.string, !configurations.contains(name) { configurations.append(name) }
-            for testable in plan["testableSummaries"]?.values ?? [] {
+            for (testableIndex, testable) in (plan["testableSummaries"]?.values ?? []).enumerated() {
                 let bundle = testable["targetName"]?.string ?? testable["name"]?.string ?? ""
-                for test in testable["tests"]?.values ?? [] { walk(test, bundle: bundle, groups: [], into: &leaves) }
+                let path = "summaries[\(planIndex)].testableSummaries[\(testableIndex)].tests"
+                for (index, test) in (testable["tests"]?.values ?? []).enumerated() {
+                    walk(test, bundle: bundle, plan: planIndex, groups: [], path: path + "[\(index)]", into: &leaves)
+                }
             }
         }
         return leaves
     }
 
-    private static func walk(_ node: LegacyValue, bundle: String, groups: [String], into leaves: inout [Leaf]) {
+    private static func walk(_ node: LegacyValue, bundle: String, plan: Int, groups: [String], path: String, into leaves: inout [Leaf]) {
         if let subtests = node["subtests"] {
             var groups = groups
             let name = node["name"]?.string ?? ""
             let isWrapper = name == "All tests" || name == "Selected tests" || name.hasSuffix(".xctest") || name == bundle
             if !isWrapper, !name.isEmpty { groups.append(name) }
-            for child in subtests.values { walk(child, bundle: bundle, groups: groups, into: &leaves) }
+            for (index, child) in subtests.values.enumerated() {
+                walk(child, bundle: bundle, plan: plan, groups: groups, path: path + ".subtests[\(index)]", into: &leaves)
+            }
             return
         }
         guard let status = node["testStatus"]?.string else { return }
         let name = node["name"]?.string ?? ""
         let identifier = TestResult.Identifier(bundle: bundle, suite: groups.joined(separator: "."), name: name)
-        leaves.append(Leaf(identifier: identifier, key: bundle + "/" + (node["identifier"]?.string ?? name), status: status,
-                           duration: node["duration"]?.string.flatMap(Double.init), summaryID: node["summaryRef"]?["id"]?.string))
+        leaves.append(Leaf(identifier: identifier, key: "\(plan)/" + bundle + "/" + (node["identifier"]?.string ?? name), status: status,
+                           duration: node["duration"]?.string.flatMap(Double.init), summaryID: node["summaryRef"]?["id"]?.string,
+                           path: path))
+    }
+
+    /// The leaves grouped by test (`Leaf.key`), in the order each test first appears.
+    static func grouped(_ leaves: [Leaf]) -> [[Leaf]] {
+        var order: [String] = []
+        var runs: [String: [Leaf]] = [:]
+        for leaf in leaves {
+            if runs[leaf.key] == nil { order.append(leaf.key) }
+            runs[leaf.key, default: []].append(leaf)
+        }
+        return order.compactMap { runs[$0] }
     }
 
     /// The failures of an `ActionTestSummary` (`failureSummaries[]`: message, fileName, lineNumber).
@@ -111,8 +133,13 @@ enum LegacyResults {
 
     /// Leaves of the same test (repetitions, retries) folded into one result: flaky when an
     /// earlier run failed and the last passed.
-    static func result(_ runs: [Leaf], failures: [TestResult.Failure], device: String?) -> TestResult {
+    /// - Throws: `TestNodeTree.Unreadable` for a `testStatus` slipway does not know.
+    static func result(_ runs: [Leaf], failures: [TestResult.Failure], device: String?) throws -> TestResult {
         let statuses = runs.map(\.status)
+        for run in runs where !["Success", "Failure", "Skipped", "Expected Failure"].contains(run.status) {
+            throw TestNodeTree.Unreadable(path: run.path + ".testStatus",
+                                          reason: "test '\(run.identifier.name)' has the status '\(run.status)', which slipway does not know")
+        }
         var outcome: TestResult.Outcome
         switch statuses.last {
         case "Success": outcome = statuses.dropLast().contains("Failure") ? .flaky : .passed

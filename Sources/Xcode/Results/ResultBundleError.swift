@@ -9,6 +9,9 @@ public enum ResultBundleError: LocalizedError, Equatable, Sendable {
     case toolFailed(path: String, command: String, detail: String)
     /// The tool's output is not the JSON expected; `reason` says where it went wrong.
     case malformedOutput(path: String, command: String, reason: String)
+    /// `get test-results summary` and `get test-results tests` disagree on the counts; `detail`
+    /// gives both.
+    case countsDisagree(path: String, summary: String, tests: String, detail: String)
 
     public var errorDescription: String? {
         switch self {
@@ -20,6 +23,9 @@ public enum ResultBundleError: LocalizedError, Equatable, Sendable {
         case .malformedOutput(let path, let command, let reason):
             "Result bundle '\(path)': the output of '\(command)' is not the JSON expected (\(reason)). "
                 + "Run the command to see it, and report it with the output of 'xcodebuild -version'."
+        case .countsDisagree(let path, let summary, let tests, let detail):
+            "Result bundle '\(path)': '\(summary)' and '\(tests)' disagree: \(detail). slipway reports no counts it cannot trust; "
+                + "run both commands to compare, and report them with the output of 'xcodebuild -version'."
         }
     }
 }

@@ -49,7 +49,17 @@ public struct ResultBundleReader: Sendable {
         let summary = try decode(TestResultsJSON.Summary.self, summaryData, bundle, summaryArguments)
         let testsArguments = ["xcresulttool", "get", "test-results", "tests", "--path", bundle, "--format", "json"]
         let tests = try decode(TestResultsJSON.Tests.self, try await run(testsArguments, bundle), bundle, testsArguments)
-        return TestNodeTree.results(tests, summary: summary)
+        let results: TestResults
+        do {
+            results = try TestNodeTree.results(tests, summary: summary)
+        } catch let error as TestNodeTree.Unreadable {
+            throw ResultBundleError.malformedOutput(path: bundle, command: Self.command(testsArguments), reason: "at '\(error.path)': \(error.reason)")
+        }
+        if let mismatch = summary.mismatch(with: results.totals) {
+            throw ResultBundleError.countsDisagree(path: bundle, summary: Self.command(summaryArguments), tests: Self.command(testsArguments),
+                                                   detail: mismatch)
+        }
+        return results
     }
 
     /// The line coverage of each target, from `xcrun xccov view --report --json`.
@@ -64,6 +74,7 @@ public struct ResultBundleReader: Sendable {
     private func legacyResults(bundle: String) async throws -> TestResults {
         let recordArguments = ["xcresulttool", "get", "--format", "json", "--path", bundle]
         let record = try decode(LegacyValue.self, try await run(recordArguments, bundle), bundle, recordArguments)
+        let recordFailures = LegacyResults.recordFailures(record)
         var tests: [TestResult] = []
         var devices: [String] = []
         var configurations: [String] = []
@@ -71,14 +82,7 @@ public struct ResultBundleReader: Sendable {
             if let device = reference.device, !devices.contains(device) { devices.append(device) }
             let arguments = recordArguments + ["--id", reference.id]
             let summaries = try decode(LegacyValue.self, try await run(arguments, bundle), bundle, arguments)
-            var order: [String] = []
-            var runs: [String: [LegacyResults.Leaf]] = [:]
-            for leaf in LegacyResults.leaves(summaries, configurations: &configurations) {
-                if runs[leaf.key] == nil { order.append(leaf.key) }
-                runs[leaf.key, default: []].append(leaf)
-            }
-            for key in order {
-                guard let leaves = runs[key] else { continue }
+            for leaves in LegacyResults.grouped(LegacyResults.leaves(summaries, configurations: &configurations)) {
                 var failures: [TestResult.Failure] = []
                 for leaf in leaves where leaf.status != "Success" {
                     guard let id = leaf.summaryID else { continue }
@@ -86,8 +90,19 @@ public struct ResultBundleReader: Sendable {
                     let summary = try decode(LegacyValue.self, try await run(summaryArguments, bundle), bundle, summaryArguments)
                     for failure in LegacyResults.failures(summary) where !failures.contains(failure) { failures.append(failure) }
                 }
-                tests.append(LegacyResults.result(leaves, failures: failures, device: reference.device))
+                if failures.isEmpty, leaves.contains(where: { $0.status == "Failure" }) {
+                    failures = LegacyResults.failures(of: leaves[0], in: recordFailures)
+                }
+                do {
+                    tests.append(try LegacyResults.result(leaves, failures: failures, device: reference.device))
+                } catch let error as TestNodeTree.Unreadable {
+                    throw ResultBundleError.malformedOutput(path: bundle, command: Self.command(arguments), reason: "at '\(error.path)': \(error.reason)")
+                }
             }
+        }
+        if tests.isEmpty, let counted = record["metrics"]?["testsCount"]?.string.flatMap(Int.init), counted > 0 {
+            throw ResultBundleError.malformedOutput(path: bundle, command: Self.command(recordArguments),
+                                                    reason: "its 'metrics.testsCount' is \(counted), but no test was found under 'actions[].actionResult.testsRef'")
         }
         return TestResults(tests: tests, devices: devices, configurations: configurations)
     }

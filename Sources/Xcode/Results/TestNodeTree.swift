@@ -4,8 +4,12 @@ import Foundation
 ///
 /// - A "Test Case" becomes one result, or one per "Device" / "Test Case Run" child when the
 ///   run used several devices or configurations.
-/// - "Repetition" nodes below it are its runs (`-test-iterations`, `-retry-tests-on-failure`):
-///   when an earlier run failed and the last one passed, the test is flaky, not failed.
+/// - Its outcome is its own `result`, which xcodebuild computed. "Repetition" nodes below it
+///   (directly, or under each "Arguments" node of a parameterized test) are its runs
+///   (`-test-iterations`, `-retry-tests-on-failure`): a test whose `result` is "Passed" although
+///   one of its repetitions failed is flaky. Nothing else makes a test flaky.
+/// - A `result` slipway does not know is an error naming the node's JSON path (`Unreadable`),
+///   never a silent count.
 /// - "Failure Message" nodes below it are its failures, wherever they sit (under a Repetition or
 ///   an "Arguments" node of a parameterized Swift Testing test, whose arguments then prefix the
 ///   message); "Expected Failure", "Attachment" and "Runtime Warning" nodes are not failures.
@@ -14,13 +18,29 @@ enum TestNodeTree {
     struct Context {
         var bundle = ""
         var suites: [String] = []
+        /// The indexes leading to the node (`[0, 2]` is `testNodes[0].children[2]`), for errors.
+        var path: [Int] = []
+    }
+
+    /// `testNodes[0].children[2]` for `[0, 2]`.
+    static func describe(_ path: [Int]) -> String {
+        path.enumerated().map { $0.offset == 0 ? "testNodes[\($0.element)]" : ".children[\($0.element)]" }.joined()
+    }
+
+    /// A node whose content slipway cannot read; `path` is its JSON path.
+    struct Unreadable: Error, Equatable {
+        var path: String
+        var reason: String
     }
 
     /// The results in `tests` (`get test-results tests`), with the run's duration and device
     /// list taken from `summary` when given.
-    static func results(_ tests: TestResultsJSON.Tests, summary: TestResultsJSON.Summary?) -> TestResults {
+    /// - Throws: `Unreadable` for a test whose `result` is not one xcresulttool documents.
+    static func results(_ tests: TestResultsJSON.Tests, summary: TestResultsJSON.Summary?) throws -> TestResults {
         var results: [TestResult] = []
-        for node in tests.testNodes { collect(node, Context(), into: &results) }
+        for (index, node) in tests.testNodes.enumerated() {
+            try collect(node, Context(path: [index]), into: &results)
+        }
         var devices: [String] = []
         var configurations: [String] = []
         func add(_ name: String?, to list: inout [String]) {
@@ -37,7 +57,7 @@ enum TestNodeTree {
         return TestResults(tests: results, duration: duration, devices: devices, configurations: configurations)
     }
 
-    private static func collect(_ node: TestResultsJSON.Node, _ context: Context, into results: inout [TestResult]) {
+    private static func collect(_ node: TestResultsJSON.Node, _ context: Context, into results: inout [TestResult]) throws {
         var context = context
         switch node.nodeType {
         case "Unit test bundle", "UI test bundle":
@@ -45,43 +65,54 @@ enum TestNodeTree {
         case "Test Suite":
             context.suites.append(node.name)
         case "Test Case":
-            results += testCase(node, context)
+            results += try testCase(node, context)
             return
         case "Failure Message", "Source Code Reference", "Attachment", "Expected Failure", "Runtime Warning":
             return
         default:
             break
         }
-        for child in node.children { collect(child, context, into: &results) }
+        for (index, child) in node.children.enumerated() {
+            var inner = context
+            inner.path.append(index)
+            try collect(child, inner, into: &results)
+        }
     }
 
-    private static func testCase(_ node: TestResultsJSON.Node, _ context: Context) -> [TestResult] {
+    private static func testCase(_ node: TestResultsJSON.Node, _ context: Context) throws -> [TestResult] {
         let identifier = TestResult.Identifier(bundle: context.bundle, suite: context.suites.joined(separator: "."), name: node.name)
-        let runs = node.children.filter { $0.nodeType == "Device" || $0.nodeType == "Test Case Run" }
-        guard !runs.isEmpty else { return [result(identifier, node, device: nil, duration: node.seconds)] }
-        return runs.map { result(identifier, $0, device: $0.name, duration: $0.seconds ?? node.seconds) }
+        let runs = node.children.enumerated().filter { $0.element.nodeType == "Device" || $0.element.nodeType == "Test Case Run" }
+        guard !runs.isEmpty else { return [try result(identifier, node, path: context.path, device: nil, duration: node.seconds)] }
+        return try runs.map { index, run in
+            try result(identifier, run, path: context.path + [index], device: run.name, duration: run.seconds ?? node.seconds)
+        }
     }
 
-    private static func result(_ identifier: TestResult.Identifier, _ node: TestResultsJSON.Node, device: String?,
-                               duration: Double?) -> TestResult {
+    private static func result(_ identifier: TestResult.Identifier, _ node: TestResultsJSON.Node, path: [Int], device: String?,
+                               duration: Double?) throws -> TestResult {
         var repetitions: [TestResultsJSON.Node] = []
         var failures: [TestResult.Failure] = []
         gather(node, arguments: nil, repetitions: &repetitions, failures: &failures)
-        var outcome = self.outcome(node.result)
-        if let last = repetitions.last {
-            let failedBefore = repetitions.dropLast().contains { $0.result == "Failed" }
-            switch last.result {
-            case "Passed": outcome = failedBefore ? .flaky : .passed
-            case "Failed": outcome = .failed
-            default: break
-            }
+        // Each "Arguments" node repeats on its own: the runs are the most repetitions under one parent.
+        var runs = node.children.reduce(0) { $0 + ($1.nodeType == "Repetition" ? 1 : 0) }
+        for child in node.children where child.nodeType == "Arguments" {
+            runs = max(runs, child.children.reduce(0) { $0 + ($1.nodeType == "Repetition" ? 1 : 0) })
         }
+        if let result = node.result, result != "unknown", self.outcome(result) == nil {
+            throw Unreadable(path: describe(path), reason: "test '\(identifier.name)' has the result '\(result)', which slipway does not know")
+        }
+        var outcome = self.outcome(node.result)
+        if outcome == nil, node.result == nil, let last = repetitions.last {
+            // No result of its own (older output): the last run decides.
+            outcome = self.outcome(last.result)
+        }
+        if outcome == .passed, repetitions.contains(where: { $0.result == "Failed" }) { outcome = .flaky }
         if outcome == nil {
             outcome = .failed
             if failures.isEmpty { failures.append(TestResult.Failure(message: "The result bundle gives no result for this test (it may have crashed or been cut off).")) }
         }
         return TestResult(identifier: identifier, outcome: outcome ?? .failed, duration: duration, failures: failures,
-                          runs: max(repetitions.count, 1), device: device)
+                          runs: max(runs, 1), device: device)
     }
 
     /// Collects the repetitions and failure messages below `node`, in document order.

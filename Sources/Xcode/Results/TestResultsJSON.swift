@@ -14,7 +14,8 @@ enum TestResultsJSON {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            testNodes = try container.decodeIfPresent([Node].self, forKey: .testNodes) ?? []
+            // Required: output without it is not a test tree, and must not read as "0 tests".
+            testNodes = try container.decode([Node].self, forKey: .testNodes)
             devices = try container.decodeIfPresent([Device].self, forKey: .devices) ?? []
             testPlanConfigurations = try container.decodeIfPresent([Configuration].self, forKey: .testPlanConfigurations) ?? []
         }
@@ -27,7 +28,30 @@ enum TestResultsJSON {
         var startTime: Double?
         var finishTime: Double?
         var totalTestCount: Int?
+        var passedTests: Int?
+        var failedTests: Int?
+        var skippedTests: Int?
+        var expectedFailures: Int?
         var devicesAndConfigurations: [DeviceAndConfiguration]?
+
+        /// How the summary's own counts differ from `totals` (counted from the `tests` tree), or
+        /// nil when they agree or the summary gives none. Only a run on one device and
+        /// configuration is compared: there each "Test Case" node is one of the summary's tests.
+        func mismatch(with totals: TestResults.Totals) -> String? {
+            guard let totalTestCount else { return nil }
+            if totals.total == 0, totalTestCount > 0 { return "the summary counts \(totalTestCount) tests, the test tree none" }
+            guard (devicesAndConfigurations?.count ?? 0) <= 1 else { return nil }
+            let summary = TestResults.Totals(total: totalTestCount, passed: passedTests ?? totals.passed, failed: failedTests ?? totals.failed,
+                                             skipped: skippedTests ?? totals.skipped, expectedFailures: expectedFailures ?? totals.expectedFailures,
+                                             flaky: totals.flaky)
+            guard summary != totals else { return nil }
+            return "the summary counts \(Self.describe(summary)), the test tree \(Self.describe(totals))"
+        }
+
+        private static func describe(_ totals: TestResults.Totals) -> String {
+            "\(totals.total) test\(totals.total == 1 ? "" : "s") (\(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped, "
+                + "\(totals.expectedFailures) expected failures)"
+        }
     }
 
     struct DeviceAndConfiguration: Decodable, Sendable {

@@ -52,4 +52,21 @@ struct UploadProgressLaneTests {
         #expect(lines.count == fractions.count)
         #expect(lines.filter { $0.hasSuffix(" 100%") }.count == 1, "\(lines)")
     }
+
+    @Test func onATerminalProgressIsOneLineUpdatedInPlace() {
+        let output = BufferedOutput()
+        let console = ConsoleReporter(output: output, style: TerminalStyle(colors: false, interactive: true))
+        for fraction in [0.05, 0.5, 1.0] {
+            var event = RunEvent(.progress, lane: "ship", step: "upload")
+            event.fraction = fraction
+            event.message = "uploading Example.ipa"
+            console.receive(event)
+        }
+        var log = RunEvent(.log, lane: "ship", step: "upload")
+        log.level = "info"
+        log.message = "uploaded Example.ipa in 20 parts"
+        console.receive(log)
+        #expect(output.text == "\r\u{1B}[K    … uploading Example.ipa 5%\r\u{1B}[K    … uploading Example.ipa 50%"
+                + "\r\u{1B}[K    … uploading Example.ipa 100%\r\u{1B}[K    info: uploaded Example.ipa in 20 parts\n")
+    }
 }

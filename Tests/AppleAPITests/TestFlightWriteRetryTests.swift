@@ -111,4 +111,26 @@ struct TestFlightWriteRetryTests {
         }
         #expect(try count("POST /v1/betaAppReviewSubmissions") == 3)
     }
+
+    @Test func aDroppedConnectionOnTheNotificationIsNotRetriedEither() async throws {
+        try fixture.fake.inject(.drop(method: "POST", path: "/v1/buildBetaNotifications$"))
+        do {
+            _ = try await distributor.distribute(TestFlightDistribution(build: .id(buildID), groups: ["QA"], notifyTesters: true), app: app)
+            Issue.record("expected an error")
+        } catch let AppStoreDistributionError.notificationNotAccepted(number, id, _) {
+            #expect(number == "42" && id == buildID)
+        }
+        #expect(try count("POST /v1/buildBetaNotifications") == 1)
+        #expect(owed.values == [true])
+    }
+
+    @Test func whenTheOwedNotificationCannotBeRecordedNothingIsAdded() async throws {
+        struct JournalFull: Error {}
+        let failing = TestFlightDistributor(client: fixture.client(), owe: { _ in throw JournalFull() })
+        await #expect(throws: JournalFull.self) {
+            try await failing.distribute(TestFlightDistribution(build: .id(buildID), groups: ["QA"], notifyTesters: true), app: app)
+        }
+        #expect(try fixture.changes().isEmpty, "the promise is recorded before the first write that makes it")
+        #expect(try fixture.fake.stored("_betaGroupLinks").isEmpty)
+    }
 }

@@ -138,4 +138,23 @@ struct TestFlightResumeLaneTests {
         #expect(try fake.state().requests.isEmpty)
         #expect(try fixture.snapshot() == before)
     }
+
+    @Test func aJournalEditedToOweANotificationIsRefusedAndNothingIsSent() async throws {
+        let first = try await run()
+        #expect(first.summary.status == .succeeded, "\(first.console)")
+        #expect(try count("POST /v1/buildBetaNotifications") == 1)
+        // Someone who can write the checkout plants an owed notification (and a failed status).
+        let path = fixture.path + "/.slipway/runs/testers/latest.json"
+        var journal = try JSONDecoder().decode(RunJournal.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        journal.owed = Self.owed
+        journal.status = "failed"
+        journal.steps = []
+        try JSONEncoder().encode(journal).write(to: URL(fileURLWithPath: path))
+        let requests = try fake.state().requests.count
+        await #expect(throws: LaneRunError.untrustedJournal(file: ".slipway/runs/testers/latest.json",
+                                                            reason: "it is not signed by this user's Slipway for this project")) {
+            _ = try await run(resume: true)
+        }
+        #expect(try fake.state().requests.count == requests)
+    }
 }

@@ -30,6 +30,7 @@ public final class MemoryStepLedger: StepLedger {
     /// What is owed now.
     public var owed: [String: String] { current.withLock { $0 } }
 
+    /// Records `value` under `key` (nil clears it), in memory.
     public func record(_ key: String, _ value: String?) throws {
         current.withLock { $0[key] = value }
     }

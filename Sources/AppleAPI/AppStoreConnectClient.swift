@@ -9,7 +9,9 @@ import Transport
 /// - 2xx: returned, with the `X-Rate-Limit` budget parsed;
 /// - 429: waits for `Retry-After` (or the retry policy's backoff), says so through `log`
 ///   ("rate limited by App Store Connect; waiting 30 s"), and tries again, up to `rateLimitWaits`;
-/// - 5xx and dropped connections: retried with the policy's backoff and jitter;
+/// - 5xx and dropped connections: retried with the policy's backoff and jitter when the request
+///   may be repeated (`AppStoreConnectRetry.blindly`); otherwise `.notRetried` at once, since
+///   Apple may have acted on it (a tester notification sent twice notifies twice);
 /// - 401: a new token, once; a second 401 is `AppStoreConnectError.keyRejected`;
 /// - 403: `.forbidden`, naming the roles the call needs; other 4xx: `.refused` with Apple's errors.
 /// Waiting goes through the policy's injected `sleep`, so tests never wait.
@@ -67,6 +69,7 @@ public struct AppStoreConnectClient: Sendable {
             do {
                 answer = try await http.send(httpRequest(request, url: url, token: token))
             } catch HTTPError.transport(_, let reason) {
+                if request.retry == .never { throw AppStoreConnectError.notRetried(action: request.action, reason: reason) }
                 failures += 1
                 try await backOff(request, failures: failures, reason: reason)
                 continue
@@ -89,6 +92,9 @@ public struct AppStoreConnectClient: Sendable {
                 waits += 1
                 try await waitOutRateLimit(request, answer: answer, waits: waits)
             case 500...:
+                if request.retry == .never {
+                    throw AppStoreConnectError.notRetried(action: request.action, reason: "HTTP \(answer.status)")
+                }
                 failures += 1
                 try await backOff(request, failures: failures, reason: "HTTP \(answer.status)")
             default:

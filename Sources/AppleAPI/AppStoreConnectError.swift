@@ -48,6 +48,9 @@ public enum AppStoreConnectError: Error, LocalizedError, Sendable, Equatable {
     case refused(action: String, status: Int, errors: [AppStoreConnectAPIError], body: String)
     /// 5xx answers or dropped connections until the attempts ran out.
     case unavailable(action: String, attempts: Int, reason: String)
+    /// A 5xx answer or a dropped connection to a request that is never retried blindly
+    /// (`AppStoreConnectRetry.never`): Apple may or may not have acted on it.
+    case notRetried(action: String, reason: String)
     /// 429 answers until the allowed waits ran out.
     case rateLimited(action: String, waits: Int, rateLimit: AppStoreConnectRateLimit?)
     /// The answer could not be understood.
@@ -91,6 +94,9 @@ public enum AppStoreConnectError: Error, LocalizedError, Sendable, Equatable {
         case let .unavailable(action, attempts, reason):
             return "could not \(action) on App Store Connect after \(attempts) attempts: \(reason). "
                 + "Apple's service may be down (https://developer.apple.com/system-status/); try again later."
+        case let .notRetried(action, reason):
+            return "App Store Connect failed to \(action) (\(reason)). It was not retried: Apple may have acted on it, "
+                + "and sending it again could do it twice."
         case let .rateLimited(action, waits, rateLimit):
             let limit = rateLimit.map { " (limit \($0.limit) requests an hour)" } ?? ""
             return "App Store Connect kept answering 'too many requests' to \(action) after \(waits) waits\(limit). "

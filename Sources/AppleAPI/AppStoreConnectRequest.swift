@@ -17,16 +17,19 @@ public struct AppStoreConnectRequest: Sendable {
     public var action: String
     /// The roles that may make this call (for the 403 message), e.g. `["Admin", "App Manager"]`.
     public var roles: [String]
+    /// Whether a 5xx answer or a dropped connection is retried (see `AppStoreConnectRetry`).
+    public var retry: AppStoreConnectRetry
 
     /// Describes a call.
     public init(_ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [], body: JSONValue? = nil,
-                action: String, roles: [String] = []) {
+                action: String, roles: [String] = [], retry: AppStoreConnectRetry = .blindly) {
         self.method = method
         self.path = path
         self.query = query
         self.body = body
         self.action = action
         self.roles = roles
+        self.retry = retry
     }
 
     /// The absolute URL against `baseURL`.

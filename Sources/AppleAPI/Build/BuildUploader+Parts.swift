@@ -12,7 +12,7 @@ extension BuildUploader {
                 step: "POST /v1/buildUploadFiles",
                 problem: "an upload operation covers bytes \(operation.offset)..<\(operation.offset + operation.length) of a \(info.fileSize)-byte file")
         }
-        let tally = ByteTally(parts: operations.count)
+        let tally = ByteTally(lengths: operations.map(\.length))
         let progress = self.progress, total = info.fileSize
         let retrying = RetryingHTTPClient(client: client.http, policy: client.retry)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -71,16 +71,22 @@ extension BuildUploader {
     }
 }
 
-/// Bytes sent per part, summed; parts report from their own threads.
+/// Bytes sent per part, summed; parts report from their own threads. A part re-sent after a
+/// failure counts once, at the most it ever reached and never more than its length, so the sum
+/// never goes back and never passes the file's size.
 final class ByteTally: Sendable {
+    private let lengths: [Int64]
     private let sent: Locked<[Int64]>
 
-    init(parts: Int) { sent = Locked(Array(repeating: 0, count: parts)) }
+    init(lengths: [Int64]) {
+        self.lengths = lengths
+        sent = Locked(Array(repeating: 0, count: lengths.count))
+    }
 
     /// Records `bytes` sent for `part` and returns the total.
     func update(part: Int, sent bytes: Int64) -> Int64 {
         sent.withLock { sent in
-            sent[part] = max(sent[part], bytes)
+            sent[part] = min(lengths[part], max(sent[part], bytes))
             return sent.reduce(0, +)
         }
     }

@@ -57,7 +57,7 @@ extension AppStoreConnectClient {
         let made = try await document(AppStoreConnectRequest(
             .post, "/v1/appStoreVersions",
             body: JSONAPI.document(type: "appStoreVersions", attributes: attributes, relationships: ["app": JSONAPIIdentifier(type: "apps", id: appID).json]),
-            action: "create App Store version \(version) (\(platform))", roles: Self.releaseRoles))
+            action: "create App Store version \(version) (\(platform))", roles: Self.releaseRoles, retry: .blindly))
         guard let resource = made.first else {
             throw AppStoreDistributionError.unexpectedAnswer(step: "POST /v1/appStoreVersions", problem: "no data")
         }
@@ -70,7 +70,7 @@ extension AppStoreConnectClient {
             .patch, "/v1/appStoreVersions/\(versionID)",
             body: JSONAPI.document(type: "appStoreVersions", id: versionID,
                                    attributes: ["releaseType": .string(releaseType), "earliestReleaseDate": earliestReleaseDate.map(JSONValue.string) ?? .null]),
-            action: "set the release type of App Store version \(versionID)", roles: Self.releaseRoles))
+            action: "set the release type of App Store version \(versionID)", roles: Self.releaseRoles, retry: .blindly))
     }
 
     /// The build attached to a version, or nil (`GET /v1/appStoreVersions/{id}/relationships/build`).
@@ -85,7 +85,7 @@ extension AppStoreConnectClient {
         _ = try await send(AppStoreConnectRequest(
             .patch, "/v1/appStoreVersions/\(versionID)/relationships/build",
             body: JSONAPI.linkage(JSONAPIIdentifier(type: "builds", id: buildID)),
-            action: "attach build \(buildID) to App Store version \(versionID)", roles: Self.releaseRoles))
+            action: "attach build \(buildID) to App Store version \(versionID)", roles: Self.releaseRoles, retry: .blindly))
     }
 
     /// The version's "What's New" texts by locale: locale → (localization id, text).
@@ -105,7 +105,7 @@ extension AppStoreConnectClient {
             .post, "/v1/appStoreVersionLocalizations",
             body: JSONAPI.document(type: "appStoreVersionLocalizations", attributes: ["locale": .string(locale), "whatsNew": .string(whatsNew)],
                                    relationships: ["appStoreVersion": JSONAPIIdentifier(type: "appStoreVersions", id: versionID).json]),
-            action: "add the \(locale) release notes", roles: Self.releaseRoles))
+            action: "add the \(locale) release notes", roles: Self.releaseRoles, retry: .blindly))
     }
 
     /// Changes "What's New" (`PATCH /v1/appStoreVersionLocalizations/{id}`).
@@ -113,7 +113,7 @@ extension AppStoreConnectClient {
         _ = try await send(AppStoreConnectRequest(
             .patch, "/v1/appStoreVersionLocalizations/\(id)",
             body: JSONAPI.document(type: "appStoreVersionLocalizations", id: id, attributes: ["whatsNew": .string(whatsNew)]),
-            action: "change the \(locale) release notes", roles: Self.releaseRoles))
+            action: "change the \(locale) release notes", roles: Self.releaseRoles, retry: .blindly))
     }
 
     /// The version's phased release (id, state), or nil
@@ -135,12 +135,12 @@ extension AppStoreConnectClient {
             .post, "/v1/appStoreVersionPhasedReleases",
             body: JSONAPI.document(type: "appStoreVersionPhasedReleases", attributes: ["phasedReleaseState": "INACTIVE"],
                                    relationships: ["appStoreVersion": JSONAPIIdentifier(type: "appStoreVersions", id: versionID).json]),
-            action: "turn on phased release for App Store version \(versionID)", roles: Self.releaseRoles))
+            action: "turn on phased release for App Store version \(versionID)", roles: Self.releaseRoles, retry: .blindly))
     }
 
     /// Turns phased release off before release (`DELETE /v1/appStoreVersionPhasedReleases/{id}`).
     public func deletePhasedRelease(id: String) async throws {
         _ = try await send(AppStoreConnectRequest(.delete, "/v1/appStoreVersionPhasedReleases/\(id)",
-                                                  action: "turn off phased release \(id)", roles: Self.releaseRoles))
+                                                  action: "turn off phased release \(id)", roles: Self.releaseRoles, retry: .blindly))
     }
 }

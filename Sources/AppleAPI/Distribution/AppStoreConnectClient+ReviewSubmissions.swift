@@ -45,7 +45,7 @@ extension AppStoreConnectClient {
             .post, "/v1/reviewSubmissions",
             body: JSONAPI.document(type: "reviewSubmissions", attributes: ["platform": .string(platform)],
                                    relationships: ["app": JSONAPIIdentifier(type: "apps", id: appID).json]),
-            action: "open a review submission for app \(appID)", roles: Self.releaseRoles))
+            action: "open a review submission for app \(appID)", roles: Self.releaseRoles, retry: .blindly))
         guard let resource = made.first else {
             throw AppStoreDistributionError.unexpectedAnswer(step: "POST /v1/reviewSubmissions", problem: "no data")
         }
@@ -60,7 +60,7 @@ extension AppStoreConnectClient {
                 "reviewSubmission": JSONAPIIdentifier(type: "reviewSubmissions", id: submissionID).json,
                 "appStoreVersion": JSONAPIIdentifier(type: "appStoreVersions", id: versionID).json,
             ]),
-            action: "add App Store version \(versionID) to review submission \(submissionID)", roles: Self.releaseRoles))
+            action: "add App Store version \(versionID) to review submission \(submissionID)", roles: Self.releaseRoles, retry: .blindly))
     }
 
     /// Submits for review (`PATCH /v1/reviewSubmissions/{id}` with `submitted: true`); returns the new state.
@@ -68,7 +68,7 @@ extension AppStoreConnectClient {
         let answer = try await document(AppStoreConnectRequest(
             .patch, "/v1/reviewSubmissions/\(submissionID)",
             body: JSONAPI.document(type: "reviewSubmissions", id: submissionID, attributes: ["submitted": true]),
-            action: "submit review submission \(submissionID) for App Review", roles: Self.releaseRoles))
+            action: "submit review submission \(submissionID) for App Review", roles: Self.releaseRoles, retry: .blindly))
         return answer.first?.string("state") ?? "WAITING_FOR_REVIEW"
     }
 }

@@ -74,7 +74,7 @@ extension AppStoreConnectClient {
         _ = try await send(AppStoreConnectRequest(
             .patch, "/v1/builds/\(buildID)",
             body: JSONAPI.document(type: "builds", id: buildID, attributes: ["usesNonExemptEncryption": .bool(value)]),
-            action: "set the export compliance of build \(buildID)", roles: Self.betaRoles))
+            action: "set the export compliance of build \(buildID)", roles: Self.betaRoles, retry: .blindly))
     }
 
     /// The app's beta groups (`GET /v1/betaGroups?filter[app]=`), or those holding `buildID`
@@ -95,7 +95,7 @@ extension AppStoreConnectClient {
             .post, "/v1/builds/\(buildID)/relationships/betaGroups",
             body: JSONAPI.linkage(groups.map { JSONAPIIdentifier(type: "betaGroups", id: $0.id) }),
             action: "add build \(buildID) to the beta groups " + groups.map { "'\($0.name)'" }.joined(separator: ", "),
-            roles: Self.betaRoles))
+            roles: Self.betaRoles, retry: .blindly))
     }
 
     /// The build's "What to Test" texts by locale (`GET /v1/builds/{id}/betaBuildLocalizations`):
@@ -116,7 +116,7 @@ extension AppStoreConnectClient {
             .post, "/v1/betaBuildLocalizations",
             body: JSONAPI.document(type: "betaBuildLocalizations", attributes: ["locale": .string(locale), "whatsNew": .string(text)],
                                    relationships: ["build": JSONAPIIdentifier(type: "builds", id: buildID).json]),
-            action: "set What to Test (\(locale)) of build \(buildID)", roles: Self.betaRoles))
+            action: "set What to Test (\(locale)) of build \(buildID)", roles: Self.betaRoles, retry: .blindly))
     }
 
     /// Changes a "What to Test" text (`PATCH /v1/betaBuildLocalizations/{id}`).
@@ -124,7 +124,7 @@ extension AppStoreConnectClient {
         _ = try await send(AppStoreConnectRequest(
             .patch, "/v1/betaBuildLocalizations/\(id)",
             body: JSONAPI.document(type: "betaBuildLocalizations", id: id, attributes: ["whatsNew": .string(text)]),
-            action: "change What to Test (\(locale))", roles: Self.betaRoles))
+            action: "change What to Test (\(locale))", roles: Self.betaRoles, retry: .blindly))
     }
 
     /// The build's beta app review submissions' states (`GET /v1/betaAppReviewSubmissions?filter[build]=`).
@@ -134,20 +134,22 @@ extension AppStoreConnectClient {
             action: "look up the beta review of build \(buildID)", roles: Self.readRoles)).map { $0.string("betaReviewState") ?? "" }
     }
 
-    /// Submits the build for beta app review (`POST /v1/betaAppReviewSubmissions`); returns the state.
+    /// Submits the build for beta app review (`POST /v1/betaAppReviewSubmissions`); returns the
+    /// state. Never retried blindly: `TestFlightDistributor` looks the submission up first.
     public func submitForBetaReview(buildID: String) async throws -> String {
         let answer = try await document(AppStoreConnectRequest(
             .post, "/v1/betaAppReviewSubmissions",
             body: JSONAPI.document(type: "betaAppReviewSubmissions", relationships: ["build": JSONAPIIdentifier(type: "builds", id: buildID).json]),
-            action: "submit build \(buildID) for beta app review", roles: Self.betaRoles))
+            action: "submit build \(buildID) for beta app review", roles: Self.betaRoles, retry: .never))
         return answer.first?.string("betaReviewState") ?? "WAITING_FOR_REVIEW"
     }
 
-    /// Tells the build's testers about it (`POST /v1/buildBetaNotifications`).
+    /// Tells the build's testers about it (`POST /v1/buildBetaNotifications`). Never retried: a
+    /// repeat notifies twice, and Apple offers no way to read past notifications.
     public func notifyBetaTesters(buildID: String) async throws {
         _ = try await send(AppStoreConnectRequest(
             .post, "/v1/buildBetaNotifications",
             body: JSONAPI.document(type: "buildBetaNotifications", relationships: ["build": JSONAPIIdentifier(type: "builds", id: buildID).json]),
-            action: "notify the testers of build \(buildID)", roles: Self.betaRoles))
+            action: "notify the testers of build \(buildID)", roles: Self.betaRoles, retry: .never))
     }
 }

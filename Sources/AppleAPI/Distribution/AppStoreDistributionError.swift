@@ -19,6 +19,9 @@ public enum AppStoreDistributionError: Error, LocalizedError, Sendable, Equatabl
     case versionHasOtherBuild(version: String, state: String, attachedBuildID: String?, buildID: String)
     /// Apple answered without what the flow needs.
     case unexpectedAnswer(step: String, problem: String)
+    /// The tester notification failed with a 5xx or a dropped connection; it is not retried
+    /// (a repeat notifies twice) and stays owed in the run journal.
+    case notificationNotAccepted(buildNumber: String, buildID: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -50,6 +53,10 @@ public enum AppStoreDistributionError: Error, LocalizedError, Sendable, Equatabl
                 + "Cancel that submission in App Store Connect first, or submit a new version."
         case let .unexpectedAnswer(step, problem):
             return "App Store Connect's answer to \(step) lacks what Slipway needs: \(problem)."
+        case let .notificationNotAccepted(number, id, reason):
+            return "App Store Connect did not accept the notification of the testers of build \(number) (id \(id)): \(reason). "
+                + "It was not sent again, because a repeat could notify the testers twice; it stays owed in the run journal. "
+                + "Continue the run with --resume to send it."
         }
     }
 }

@@ -22,16 +22,21 @@ public struct TestFlightDistribution: Sendable, Hashable {
     public var submitForBetaReview: Bool
     /// Notify the testers when the build was added to a group.
     public var notifyTesters: Bool
+    /// True when an interrupted run that this one continues (`--resume`) added the build to its
+    /// groups and its notification was never accepted: it is sent even if the build is already
+    /// in every group.
+    public var notificationOwed: Bool
 
     /// Describes a distribution.
     public init(build: BuildReference, groups: [String], whatToTest: [String: String] = [:], usesNonExemptEncryption: Bool? = nil,
-                submitForBetaReview: Bool = true, notifyTesters: Bool = false) {
+                submitForBetaReview: Bool = true, notifyTesters: Bool = false, notificationOwed: Bool = false) {
         self.build = build
         self.groups = groups
         self.whatToTest = whatToTest
         self.usesNonExemptEncryption = usesNonExemptEncryption
         self.submitForBetaReview = submitForBetaReview
         self.notifyTesters = notifyTesters
+        self.notificationOwed = notificationOwed
     }
 
     /// Checks what needs no network: locales and text lengths.
@@ -59,21 +64,31 @@ public struct TestFlightDistributionResult: Sendable, Hashable {
     /// `submitted`, `not needed`, or the state of an earlier submission (`WAITING_FOR_REVIEW`...).
     public var betaReview = "not needed"
     /// True when testers were notified by this run.
-    public var notified = false
+    public var notified: Bool { notification == .sent || notification == .sentOwed }
+    /// What became of the notification.
+    public var notification = TestFlightNotification.notRequested
 }
 
 /// Distributes a processed build through TestFlight: export compliance, "What to Test" per
 /// locale, beta groups by name, beta app review when an external group needs it, and a tester
 /// notification. Every change is looked up first, so running it again adds nothing twice; all
 /// lookups that can refuse the input (the build, the group names) happen before any change.
+///
+/// A notification is owed from just before the build is added to its groups until Apple accepts
+/// it; `owe` records that (in the run journal) so that `--resume` sends it.
 public struct TestFlightDistributor: Sendable {
     let client: AppStoreConnectClient
     let log: @Sendable (String) -> Void
+    let owe: @Sendable (Bool) throws -> Void
 
     /// A distributor over `client`, telling `log` what it does.
-    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// - Parameter owe: records (true) or clears (false) that a tester notification is owed;
+    ///   it must be stored before it returns (it throws when it cannot be).
+    public init(client: AppStoreConnectClient, log: @escaping @Sendable (String) -> Void = { _ in },
+                owe: @escaping @Sendable (Bool) throws -> Void = { _ in }) {
         self.client = client
         self.log = log
+        self.owe = owe
     }
 
     /// Makes `distribution` true of its build of `app`.
@@ -98,6 +113,9 @@ public struct TestFlightDistributor: Sendable {
         let missing = groups.filter { !already.contains($0.id) }
         result.groupsAlready = groups.filter { already.contains($0.id) }.map(\.name)
         if !missing.isEmpty {
+            // Owed before the write that makes "already in every group" true, so that an
+            // interruption from here on cannot lose it.
+            if distribution.notifyTesters && !distribution.notificationOwed { try owe(true) }
             try await client.addBuild(build.id, to: missing)
             result.groupsAdded = missing.map(\.name)
             log("added build \(build.buildNumber) to " + missing.map { "'\($0.name)'" }.joined(separator: ", "))
@@ -111,20 +129,10 @@ public struct TestFlightDistributor: Sendable {
                 result.betaReview = earlier
                 log("build \(build.buildNumber) was already submitted for beta app review (\(earlier))")
             } else {
-                _ = try await client.submitForBetaReview(buildID: build.id)
-                result.betaReview = "submitted"
-                log("submitted build \(build.buildNumber) for beta app review (external groups need it)")
+                result.betaReview = try await submitForBetaReview(build)
             }
         }
-        if distribution.notifyTesters {
-            if result.groupsAdded.isEmpty {
-                log("not notifying testers again: the build was already in every group")
-            } else {
-                try await client.notifyBetaTesters(buildID: build.id)
-                result.notified = true
-                log("notified the testers of build \(build.buildNumber)")
-            }
-        }
+        result.notification = try await notify(distribution, build: build, added: !result.groupsAdded.isEmpty)
         return result
     }
 

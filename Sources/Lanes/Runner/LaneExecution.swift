@@ -13,6 +13,8 @@ struct LaneExecution: Sendable {
     /// Where `plan.handOver` sends each finished step's record (made once the git hand-over is
     /// applied, since it compares git's state after each step with the one before).
     let handOver: HandOverWriter?
+    /// What steps owe across an interruption, kept in the journal.
+    let ledger: RunLedger
 
     var lane: Lane { plan.lane }
 

@@ -92,18 +92,21 @@ public struct LaneRunner: Sendable {
         let writer = plan.handOver?.writer(redactor: redactor, lane: plan.lane.name)
         var allReporters = reporters
         let runID = RunJournalStore.newRunID()
+        var journal: JournalReporter?
         if plan.writesJournal {
             let journals = RunJournalStore(fileSystem: services.fileSystem, projectDirectory: services.projectDirectory,
                                            environment: services.environment)
-            allReporters.append(JournalReporter(store: journals, lane: plan.lane, runID: runID,
-                                                inputs: plan.inputs.mapValues(\.description), redactor: redactor))
+            let reporter = JournalReporter(store: journals, lane: plan.lane, runID: runID, inputs: plan.inputs.mapValues(\.description),
+                                           redactor: redactor, owed: plan.owedByEarlierRun)
+            allReporters.append(reporter)
+            journal = reporter
         }
         let state = try RunState(inputs: plan.inputs, secrets: plan.secrets, processEnvironment: services.environment,
                                  laneEnvironment: plan.lane.env, isDryRun: plan.isDryRun,
                                  outputTypes: plan.validated.outputTypes)
         state.seed(outputs: plan.handedOverOutputs, failed: plan.earlierJobFailed)
         return LaneExecution(plan: plan, services: services, state: state, bus: EventBus(reporters: allReporters, redactor: redactor),
-                             runID: runID, handOver: writer)
+                             runID: runID, handOver: writer, ledger: RunLedger(earlier: plan.owedByEarlierRun, journal: journal))
     }
 
     /// Runs the main steps, then the `finally` steps; returns the run's duration in seconds.

@@ -31,6 +31,9 @@ public struct RunJournal: Codable, Sendable, Equatable {
     public var status: String
     public var inputs: [String: String]
     public var steps: [Step]
+    /// What steps owe across an interruption (step id → key → value; see `StepLedger`), carried
+    /// into the journal of a run that continues this one; absent when nothing is owed.
+    public var owed: [String: [String: String]]? = nil
     /// HMAC-SHA256 (hex) of the journal without this field and the project folder, with this
     /// user's key (`StateFiles.userKey`); set by `RunJournalStore.write`.
     public var authenticator: String? = nil
@@ -175,20 +178,40 @@ public final class RunLock {
     }
 }
 
-/// Keeps the journal current as events arrive (they are already redacted).
+/// Keeps the journal current as events arrive (they are already redacted), and what steps owe
+/// as they record it (`record`, from the steps' own threads: hence the lock).
 final class JournalReporter: RunReporter, @unchecked Sendable {
     private let store: RunJournalStore
+    private let lock = NSLock()
     private var journal: RunJournal
     private var writeError: Error?
 
-    init(store: RunJournalStore, lane: Lane, runID: String, inputs: [String: String], redactor: Redactor) {
+    /// `owed`: what the run this one continues still owed, kept until the steps clear it.
+    init(store: RunJournalStore, lane: Lane, runID: String, inputs: [String: String], redactor: Redactor,
+         owed: [String: [String: String]] = [:]) {
         self.store = store
         journal = RunJournal(version: RunJournal.currentVersion, lane: lane.name, file: lane.file, runID: runID,
                              startedAt: RunEvent.timestamp(), finishedAt: nil, status: "running",
-                             inputs: redactor.redact(inputs), steps: [])
+                             inputs: redactor.redact(inputs), steps: [], owed: owed.isEmpty ? nil : owed)
+    }
+
+    /// Records (or with nil clears) what `step` owes under `key`, and writes the journal now.
+    /// - Throws: when the journal cannot be written.
+    func record(step: String, key: String, value: String?) throws {
+        try lock.withLock {
+            var owed = journal.owed ?? [:]
+            owed[step, default: [:]][key] = value
+            if owed[step]?.isEmpty == true { owed[step] = nil }
+            journal.owed = owed.isEmpty ? nil : owed
+            try store.write(journal)
+        }
     }
 
     func receive(_ event: RunEvent) {
+        lock.withLock { apply(event) }
+    }
+
+    private func apply(_ event: RunEvent) {
         switch event.event {
         case .laneStarted:
             save()
@@ -213,6 +236,6 @@ final class JournalReporter: RunReporter, @unchecked Sendable {
     }
 
     func finish(_ summary: RunSummary) throws {
-        if let writeError { throw writeError }
+        if let writeError = lock.withLock({ self.writeError }) { throw writeError }
     }
 }

@@ -22,6 +22,8 @@ public struct RunPlan: Sendable {
     /// `--resume`/`--from`: step id → the outputs reused from the previous run's journal; these
     /// steps are reported as reused and not run.
     public let reused: [String: [String: String]]
+    /// `--resume`/`--from`: step id → what the previous run's steps still owed (`StepLedger`).
+    public internal(set) var owedByEarlierRun: [String: [String: String]] = [:]
     /// `--only`: step id → the outputs of earlier steps taken from the hand-over records.
     public let handedOverOutputs: [String: [String: String]]
     /// `--only`: whether an earlier job's step failed the lane (so `if:` sees a failure).

@@ -32,7 +32,7 @@ struct RunResolver {
             let plan = RunPlan(
                 validated: validated, steps: only?.filter(lane.steps) ?? lane.steps,
                 finallySteps: only?.filter(lane.finally) ?? lane.finally, inputs: inputs, secrets: secrets,
-                reused: reused, handedOverOutputs: only?.outputs ?? [:], earlierJobFailed: only?.earlierFailed(in: lane) ?? false,
+                reused: reused, owedByEarlierRun: previous?.owed ?? [:], handedOverOutputs: only?.outputs ?? [:], earlierJobFailed: only?.earlierFailed(in: lane) ?? false,
                 isDryRun: options.isDryRun, writesJournal: writesJournal, handOver: options.isDryRun ? nil : only)
             return (plan, lock)
         } catch {

@@ -138,7 +138,7 @@ struct StepAttempts {
             events: StepEventBridge(bus: execution.bus, lane: execution.lane.name, step: invocation.id, parallelGroup: group),
             services: execution.services.stepServices,
             inputs: inputs, previousOutputs: state.allOutputs, isDryRun: execution.plan.isDryRun,
-            redactor: execution.bus.redactor)
+            redactor: execution.bus.redactor, ledger: execution.ledger.forStep(invocation.id))
         return (context, action)
     }
 

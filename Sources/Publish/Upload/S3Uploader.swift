@@ -153,7 +153,8 @@ public struct S3Uploader: Uploader {
     }
 }
 
-/// Sums the progress of parts in flight into one report per file.
+/// Sums the progress of parts in flight into one report per file; a part re-sent after a
+/// failure counts once, at the most it reached, so the sum never goes back.
 final class PartProgress: Sendable {
     private let file: UploadFile
     private let handler: UploadProgressHandler?
@@ -168,8 +169,8 @@ final class PartProgress: Sendable {
     func update(part: Int, sent bytes: Int64) {
         guard let handler else { return }
         let total = sent.withLock { sent -> Int64 in
-            sent[part] = bytes
-            return sent.reduce(0, +)
+            sent[part] = max(sent[part], bytes)
+            return min(file.size, sent.reduce(0, +))
         }
         handler(file, HTTPTransferProgress(completedBytes: total, totalBytes: file.size))
     }

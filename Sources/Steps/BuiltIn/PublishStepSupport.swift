@@ -24,12 +24,13 @@ enum PublishStepSupport {
         path.hasSuffix(".sig") || path.hasSuffix(".minisig") || path.hasSuffix(".asc")
     }
 
-    /// A throttled progress reporter: one event per 5% of a file, and its end.
-    static func progressReporter(_ events: any StepEventSink, verb: String) -> UploadProgressHandler {
-        let throttle = ProgressThrottle()
+    /// A throttled progress reporter (`ProgressThrottle`): per file, one event per 5% and per
+    /// second, whichever comes later, and its end once.
+    static func progressReporter(_ events: any StepEventSink, verb: String, now: @escaping @Sendable () -> Date) -> UploadProgressHandler {
+        let throttle = ProgressThrottle(now: now)
         return { file, progress in
-            guard let fraction = progress.fraction, throttle.shouldReport(file.name, fraction) else { return }
-            events.progress(fraction: fraction, message: "\(verb) \(file.name)")
+            guard let fraction = progress.fraction, let shown = throttle.admit(file.name, fraction: fraction) else { return }
+            events.progress(fraction: shown, message: "\(verb) \(file.name)")
         }
     }
 
@@ -47,16 +48,3 @@ enum PublishStepSupport {
     }
 }
 
-/// Remembers the last fraction reported per file.
-final class ProgressThrottle: Sendable {
-    private let last = Locked<[String: Double]>([:])
-
-    func shouldReport(_ name: String, _ fraction: Double) -> Bool {
-        last.withLock { last in
-            let previous = last[name] ?? -1
-            guard fraction >= 1 ? previous < 1 : fraction - previous >= 0.05 else { return false }
-            last[name] = fraction
-            return true
-        }
-    }
-}

@@ -16,7 +16,7 @@ extension UploadStep {
         let http = RetryingHTTPClient(client: context.services.httpClient, policy: context.services.retryPolicy(attempts)) { attempt, reason, wait in
             events.log(.warning, "attempt \(attempt) of \(attempts) failed: \(reason); retrying in \(DurationParser.format(wait))")
         }
-        let reporter = PublishStepSupport.progressReporter(events, verb: "uploading")
+        let reporter = PublishStepSupport.progressReporter(events, verb: "uploading", now: context.services.now)
         let progress: HTTPProgressHandler = { reporter(file, $0) }
         do {
             switch options.backend {

@@ -98,7 +98,8 @@ public struct UploadStep: Step {
             return try await runDistribution(in: context, file: file, streams: streams)
         }
         let uploader = try makeUploader(context, streams: streams)
-        let outcomes = try await uploader.upload(files, progress: PublishStepSupport.progressReporter(context.events, verb: "uploading"))
+        let outcomes = try await uploader.upload(files, progress: PublishStepSupport.progressReporter(context.events, verb: "uploading",
+                                                                                                     now: context.services.now))
         for outcome in outcomes {
             let verb = outcome.action == .skipped ? "already there, skipped" : outcome.action.rawValue
             context.events.log(.info, "\(outcome.file.name): \(verb) → \(outcome.url)")

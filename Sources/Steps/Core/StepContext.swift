@@ -51,6 +51,8 @@ public struct StepContext: Sendable {
     public var previousOutputs: [String: StepOutputs]
     /// True during `--dry-run`: only `plan` is called.
     public var isDryRun: Bool
+    /// What this step owes across an interruption, kept in the run journal.
+    public var ledger: any StepLedger
 
     /// Masks the lane's secrets; for what a step writes itself (a raw build log), since events
     /// are masked on their way out anyway.
@@ -61,8 +63,9 @@ public struct StepContext: Sendable {
         laneName: String, stepID: String, workingDirectory: String, environment: Environment,
         fileSystem: any FileSystem, processRunner: any ProcessRunner, events: any StepEventSink, services: StepServices,
         inputs: [String: String] = [:], previousOutputs: [String: StepOutputs] = [:], isDryRun: Bool = false,
-        redactor: Redactor = Redactor(secrets: [])
+        redactor: Redactor = Redactor(secrets: []), ledger: any StepLedger = MemoryStepLedger()
     ) {
+        self.ledger = ledger
         self.redactor = redactor
         self.laneName = laneName
         self.stepID = stepID

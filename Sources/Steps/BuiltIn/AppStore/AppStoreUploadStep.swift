@@ -78,12 +78,13 @@ public struct AppStoreUploadStep: Step {
         settings.waitForProcessing = try options.bool("wait-for-processing")
         settings.timeout = try options.requiredDuration("timeout")
         settings.pollInterval = try options.requiredDuration("poll-interval")
-        let events = context.events
+        let events = context.events, throttle = ProgressThrottle(now: context.services.now)
         let uploader = BuildUploader(client: client, options: settings, now: context.services.now) { progress in
             switch progress {
             case .note(let text): events.log(.info, text)
             case let .bytes(sent, total):
-                events.progress(fraction: total > 0 ? Double(sent) / Double(total) : nil, message: "uploading \(info.fileName)")
+                guard let shown = throttle.admit(info.fileName, sent: sent, total: total) else { return }
+                events.progress(fraction: shown, message: "uploading \(info.fileName)")
             }
         }
         let result = try await uploader.upload(info, appID: app.id)

@@ -83,7 +83,7 @@ public struct AppleNotarizeStep: Step {
 
     private func notarize(in context: StepContext, masker: DerivedSecretMasker) async throws -> StepOutputs {
         let file = try await NotaryFile.read(context.resolve(try options.requiredString("file")))
-        let events = context.events
+        let events = context.events, throttle = ProgressThrottle(now: context.services.now)
         let client = try await connection.client(context: context)
         let notarizer = Notarizer(notary: NotaryClient(client: client), options: settings, now: context.services.now) { progress in
             switch progress {
@@ -91,7 +91,8 @@ public struct AppleNotarizeStep: Step {
             case .secrets(let values): masker.add(values)
             case .issue(let issue): events.log(issue.severity == "warning" ? .warning : .error, issue.line)
             case let .bytes(sent, total):
-                events.progress(fraction: total > 0 ? Double(sent) / Double(total) : nil, message: "uploading \(file.name)")
+                guard let shown = throttle.admit(file.name, sent: sent, total: total) else { return }
+                events.progress(fraction: shown, message: "uploading \(file.name)")
             }
         }
         events.log(.info, "notarizing \(file.name) (\(file.size) bytes, SHA-256 \(file.sha256))")

@@ -18,7 +18,11 @@ public struct TestFlightDistributeStep: Step {
             in groups (exact names; an unknown one fails before anything changes, listing the \
             app's groups), submits it for beta app review when an external group is among them \
             and it was never submitted, and with notify tells the testers. Everything is looked up \
-            before it is changed, so running it again adds nothing twice.
+            before it is changed, so running it again adds nothing twice. The notification is \
+            recorded as owed in the run journal before the build is added to a group, and \
+            cleared when Apple accepts it: --resume after an interruption sends it even though \
+            the build is already in every group, while a plain re-run does not notify again. A \
+            notification is never retried blindly (a repeat would notify twice).
             """,
         options: AppStoreConnection.specs() + [
             .required("bundle-id", .string, "The app's bundle id."),
@@ -29,11 +33,13 @@ public struct TestFlightDistributeStep: Step {
         ] + notes.optionSpecs(summary: "What to Test") + [
             .optional("uses-non-exempt-encryption", .bool, "The export-compliance answer for the build (left as it is when absent)."),
             .optional("submit-for-review", .bool, default: .bool(true), "Submit for beta app review when an external group is among groups."),
-            .optional("notify", .bool, default: .bool(false), "Notify the testers when the build was added to a group."),
+            .optional("notify", .bool, default: .bool(false),
+                      "Notify the testers when the build was added to a group (or --resume finds the notification owed)."),
         ],
         outputs: [OutputSpec("build-id", "The build's id."),
                   OutputSpec("groups-added", "The groups this run added the build to, comma-separated."),
-                  OutputSpec("beta-review", "submitted, not needed, or the state of an earlier submission.")],
+                  OutputSpec("beta-review", "submitted, not needed, or the state of an earlier submission."),
+                  OutputSpec("notification", "sent, sent (owed by the resumed run), not sent again, or not requested.")],
         examples: [
             AppStoreConnection.example("Testers in two groups, What to Test from CHANGELOG.md", """
                 - testflight.distribute:
@@ -50,6 +56,8 @@ public struct TestFlightDistributeStep: Step {
 
     let options: StepOptions
     let connection: AppStoreConnection
+    /// The run journal's key for a tester notification promised and not yet accepted.
+    static let owedNotification = "testflight.notification"
 
     public init(options: StepOptions) throws {
         connection = try AppStoreConnection(options: options)
@@ -91,7 +99,7 @@ public struct TestFlightDistributeStep: Step {
                 effects.append(Effect(.network, "submit it for beta app review if one of them is external and it was never submitted"))
             }
         }
-        if try options.bool("notify") { effects.append(Effect(.network, "notify the testers if the build was added to a group")) }
+        if try options.bool("notify") { effects.append(Effect(.network, "notify the testers if the build was added to a group or --resume finds the notification owed")) }
         return effects
     }
 
@@ -114,9 +122,14 @@ public struct TestFlightDistributeStep: Step {
             build: reference, groups: try options.strings("groups"),
             whatToTest: whatToTest ?? [:],
             usesNonExemptEncryption: try options.string("uses-non-exempt-encryption").map { _ in try options.bool("uses-non-exempt-encryption") },
-            submitForBetaReview: try options.bool("submit-for-review"), notifyTesters: try options.bool("notify"))
-        let events = context.events
-        let result = try await TestFlightDistributor(client: client) { events.log(.info, $0) }.distribute(distribution, app: app)
-        return ["build-id": result.buildID, "groups-added": result.groupsAdded.joined(separator: ","), "beta-review": result.betaReview]
+            submitForBetaReview: try options.bool("submit-for-review"), notifyTesters: try options.bool("notify"),
+            notificationOwed: context.ledger.owedByEarlierRun[Self.owedNotification] != nil)
+        let events = context.events, ledger = context.ledger
+        let distributor = TestFlightDistributor(client: client, log: { events.log(.info, $0) }) { owed in
+            try ledger.record(Self.owedNotification, owed ? "notification promised, not yet accepted" : nil)
+        }
+        let result = try await distributor.distribute(distribution, app: app)
+        return ["build-id": result.buildID, "groups-added": result.groupsAdded.joined(separator: ","), "beta-review": result.betaReview,
+                "notification": result.notification.rawValue]
     }
 }

@@ -232,6 +232,20 @@ struct XcodeLaneTests {
         })
         #expect(disagree.hasPrefix("the tests passed ("))
         #expect(disagree.contains("but xcodebuild exited with exit code 65"))
+        // A log whose own totals disagree with what was read fails the step, and the error says why.
+        let build = "steps:\n  - xcode.build: { project: App.xcodeproj, scheme: App }\n"
+        let totals = try await failure(build, setUp: { project in
+            try project.scenario.write("build.log", """
+                Test Suite 'All tests' started at 2026-11-27 10:00:00.000.
+                Test Case '-[AppTests.CartTests testAdd]' started.
+                Test Case '-[AppTests.CartTests testAdd]' passed (0.001 seconds).
+                Test Suite 'All tests' passed at 2026-11-27 10:00:00.100.
+                \t Executed 2 tests, with 0 failures (0 unexpected) in 0.002 (0.003) seconds
+
+                """)
+        })
+        #expect(totals.hasPrefix("xcodebuild build failed with exit code 0 (0 error(s))\n  XCTest reported 2 tests and 0 failures, but the formatter counted 1 test and 0 failures:"))
+        #expect(totals.hasSuffix("The raw log is .slipway/logs/f-xcode.build-build.log."))
     }
 
     @Test("templates/ios/ios-release.yml (what 'slipway init --template ios' writes) runs end to end")

@@ -75,7 +75,9 @@ struct XcodebuildRunner: Sendable {
     /// The error for a failed build: the first errors with their places, then where the log is.
     static func buildFailure(_ outcome: Outcome, action: String) -> StepError {
         let errors = outcome.summary.errorMessages.prefix(10).map { "  " + $0 }.joined(separator: "\n")
-        let what = errors.isEmpty ? "" : ":\n" + errors
+        var what = errors.isEmpty ? "" : ":\n" + errors
+        // A log whose own test totals disagree with the formatter's counts fails the summary too.
+        for mismatch in outcome.summary.totalsMismatches { what += "\n  " + mismatch.message }
         return StepError.failed("xcodebuild \(action) failed with \(outcome.status) (\(outcome.summary.errors) error(s))\(what)\nThe raw log is \(outcome.log).")
     }
 }

@@ -113,14 +113,17 @@ public final class AppStoreConnectContractFake: @unchecked Sendable {
 
     /// Starts the fake accepting `keys`, with the Python `sections` after the core.
     ///
-    /// - Parameter onViolations: called when the fake is released with contract violations
-    ///   nobody took through `acknowledgeViolations()` (tests record an issue there, so no test
-    ///   can forget to check them).
+    /// - Parameters:
+    ///   - openAPIDocument: Apple's OpenAPI document (gzipped JSON).
+    ///   - onViolations: called when the fake is released with contract violations
+    ///     nobody took through `acknowledgeViolations()` (tests record an issue there, so no test
+    ///     can forget to check them).
     /// - Throws: `SetupError` when Apple's OpenAPI document is missing (a test failure, never a
     ///   skip); `PythonScriptServer.StartError`.
     public init(keys: [Key], sections: [String] = AppStoreConnectContractFake.standardSections,
+                openAPIDocument: String = AppStoreConnectContractFake.openAPIDocumentPath,
                 onViolations: @escaping @Sendable ([String]) -> Void) throws {
-        let spec = Self.openAPIDocumentPath
+        let spec = openAPIDocument
         guard FileManager.default.fileExists(atPath: spec) else {
             throw SetupError(description: "Apple's OpenAPI document is not at '\(spec)': put app-store-connect-openapi-4.4.1.json.gz "
                              + "in ../shared/apple beside the repository, or set SLIPWAY_ASC_OPENAPI to its path")

@@ -94,6 +94,19 @@ struct BuildUploadBuildIDTests {
         #expect(!state.requests.contains { $0.path.hasPrefix("/v1/builds/") })
     }
 
+    @Test func anEmptyBuildLinkageFromAnEarlierUploadStopsTheUpload() async throws {
+        let upload = try fixture.fake.seed(
+            "buildUploads",
+            attributes: #"{"cfBundleShortVersionString": "1.2.0", "cfBundleVersion": "42", "platform": "IOS", "uploadedDate": "2025-01-01T00:00:00+00:00", "#
+                + #""state": {"state": "COMPLETE", "errors": [], "warnings": [], "infos": []}}"#,
+            relationships: ["app": #"{"type": "apps", "id": "\#(appID)"}"#, "build": #"{"type": "builds", "id": ""}"#])
+        let error = try await #require(throws: AppStoreConnectError.self) {
+            _ = try await uploader().upload(try IPAInfo.read(path: ipa), appID: appID)
+        }
+        #expect(error == .missingID(action: "list the build uploads of version 1.2.0 (42)", what: "the 'build' linkage of 'buildUploads' \(upload)"))
+        #expect(try fixture.fake.state().requests.map(\.line) == ["GET /v1/apps/\(appID)/buildUploads"])
+    }
+
     @Test func aResourceWithoutAnIDStopsTheFlow() throws {
         let body = Array(#"{"data": {"type": "buildUploads", "attributes": {}, "relationships": {"build": {"data": {"type": "builds", "id": ""}}}}, "links": {"self": "x"}}"#.utf8)
         let answer = AppStoreConnectResponse(status: 200, headers: [:], body: body)

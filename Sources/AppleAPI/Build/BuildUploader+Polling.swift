@@ -34,7 +34,8 @@ extension BuildUploader {
             case "FAILED":
                 throw BuildUploadError.uploadFailed(path: info.path, problems: upload.errors.isEmpty ? ["no reason given"] : upload.errors)
             case "PROCESSING" where !options.waitForProcessing && linked != nil:
-                return (upload.state, linked ?? "")
+                if let linked { return (upload.state, linked) }
+                fallthrough
             default:
                 attempt += 1
                 try await wait(attempt: attempt, started: started, what: "build upload \(uploadID)", state: upload.state)

@@ -57,6 +57,9 @@ public enum AppStoreConnectError: Error, LocalizedError, Sendable, Equatable {
     case unexpectedResponse(action: String, problem: String)
     /// No app on the account has the bundle id.
     case appNotFound(bundleID: String)
+    /// A resource (or a relationship's linkage) in the answer has no id, or an empty one: the
+    /// flow would pass it on to the next call, so it stops here.
+    case missingID(action: String, what: String)
 
     /// The HTTP status behind the error, when there was one.
     public var status: Int? {
@@ -103,6 +106,9 @@ public enum AppStoreConnectError: Error, LocalizedError, Sendable, Equatable {
                 + "Other tools may share this key's hourly budget: try again later, or use another key."
         case let .unexpectedResponse(action, problem):
             return "App Store Connect's answer to \(action) could not be understood: \(problem)."
+        case let .missingID(action, what):
+            return "App Store Connect's answer to \(action) has \(what) without an id; slipway does not go on with an empty id. "
+                + "Run again; if it happens again, check that the API's address points at App Store Connect and report the answer (slipway --verbose)."
         case let .appNotFound(bundleID):
             return "no app on this App Store Connect account has the bundle id '\(bundleID)'. Check the bundle id, "
                 + "that the key belongs to the right team, or create the app in App Store Connect (Apps → +) first."

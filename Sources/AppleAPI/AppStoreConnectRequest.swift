@@ -86,12 +86,17 @@ public struct AppStoreConnectResponse: Sendable {
                 action: action, problem: "the answer is \(body.count) bytes, more than the \(Self.maximumDocumentBytes) bytes slipway decodes; "
                     + "check that the API's address points at App Store Connect")
         }
+        let document: JSONAPIDocument
         do {
-            return try JSONDecoder().decode(JSONAPIDocument.self, from: Data(body))
+            document = try JSONDecoder().decode(JSONAPIDocument.self, from: Data(body))
         } catch {
             let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
             throw AppStoreConnectError.unexpectedResponse(action: action, problem: "not a JSON:API document (\(excerpt))")
         }
+        if let what = document.resourceWithoutID {
+            throw AppStoreConnectError.missingID(action: action, what: what)
+        }
+        return document
     }
 }
 

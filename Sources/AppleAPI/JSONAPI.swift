@@ -92,6 +92,23 @@ public struct JSONAPIDocument: Sendable, Hashable, Decodable {
         meta = try container.decodeIfPresent(JSONValue.self, forKey: .meta)
     }
 
+    /// The first resource (primary or included) or relationship linkage without an id or with an
+    /// empty one, described ("a 'builds' resource", "the 'build' linkage of 'buildUploads' 7"), or nil.
+    /// Every answer is checked here, so no flow passes an empty id on.
+    public var resourceWithoutID: String? {
+        for resource in data + included {
+            if resource.id.isEmpty { return "a '\(resource.type)' resource" }
+            for (name, linkage) in resource.relationships.sorted(by: { $0.key < $1.key }) {
+                for item in linkage.array ?? [linkage] where item != .null {
+                    if (item["id"]?.string ?? "").isEmpty || (item["type"]?.string ?? "").isEmpty {
+                        return "the '\(name)' linkage of '\(resource.type)' \(resource.id)"
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
     /// The first (for a single resource: the) primary resource, or nil.
     public var first: JSONAPIResource? { data.first }
 

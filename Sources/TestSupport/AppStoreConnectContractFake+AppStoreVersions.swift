@@ -94,7 +94,11 @@ extension AppStoreConnectContractFake {
         @route("GET", r"/v1/appStoreVersions/(?P<id>[^/]+)/relationships/build", params=[])
         def version_build_linkage(req, entry, id):
             version = get("appStoreVersions", id)
-            return 200, {"data": version["relationships"].get("build", {}).get("data"), "links": {"self": req.base + req.path}}
+            linked = version["relationships"].get("build", {}).get("data")
+            if linked is None:
+                # Apple's document makes `data` required and not nullable here: no build can only be a 404.
+                raise ApiError(404, "NOT_FOUND", "The specified resource does not exist", "App Store version '%s' has no build" % id)
+            return 200, {"data": linked, "links": {"self": req.base + req.path}}
 
         @route("PATCH", r"/v1/appStoreVersions/(?P<id>[^/]+)/relationships/build")
         def attach_build(req, entry, id):
@@ -145,7 +149,8 @@ extension AppStoreConnectContractFake {
             get("appStoreVersions", id)
             found = find("appStoreVersionPhasedReleases", lambda p: related_id(p, "appStoreVersion") == id)
             if not found:
-                return 200, {"data": None, "links": {"self": req.base + req.path}}
+                # Apple's document makes `data` required and not nullable here: none can only be a 404.
+                raise ApiError(404, "NOT_FOUND", "The specified resource does not exist", "App Store version '%s' has no phased release" % id)
             status, doc = single(req, found[0])
             doc["data"].pop("relationships", None)
             return status, doc

@@ -10,7 +10,10 @@ extension AppStoreConnectContractFake {
     /// storage hosts; they carry no JWT). Settings: `part_size` (bytes per operation, default
     /// 1 MiB), `upload_polls` (GETs of a committed upload before COMPLETE, default 1),
     /// `processing_polls` (GETs of a build before VALID, default 2; -1 never), `keep_bytes_limit`
-    /// (files up to this size are kept to check the SHA-256 at commit, default 32 MiB).
+    /// (files up to this size are kept to check the SHA-256 at commit, default 32 MiB),
+    /// `upload_build_linkage` (false: a COMPLETE upload never names its build, even with
+    /// `include=build`; Apple's document does not promise the linkage), `upload_creates_build`
+    /// (false: a COMPLETE upload makes no build, so a lookup finds nothing).
     /// The 409 code for a duplicate build (ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE) is the
     /// fake's choice: Apple documents a 409 for this call but not the code.
     static let buildUploadsSection = #"""
@@ -75,7 +78,9 @@ extension AppStoreConnectContractFake {
             state = upload["attributes"]["state"]
             if state["state"] == "PROCESSING":
                 upload["polls"] = upload.get("polls", 0) + 1
-                if upload["polls"] >= int(SETTINGS.get("upload_polls", 1)):
+                if upload["polls"] >= int(SETTINGS.get("upload_polls", 1)) and not SETTINGS.get("upload_creates_build", True):
+                    state["state"] = "COMPLETE"
+                elif upload["polls"] >= int(SETTINGS.get("upload_polls", 1)):
                     state["state"] = "COMPLETE"
                     app_id = related_id(upload, "app")
                     version = upload["attributes"]["cfBundleShortVersionString"]
@@ -87,7 +92,11 @@ extension AppStoreConnectContractFake {
                                  {"app": {"type": "apps", "id": app_id}, "preReleaseVersion": {"type": "preReleaseVersions", "id": pre["id"]}})
                     build["polls"] = 0
                     upload["relationships"]["build"] = {"data": {"type": "builds", "id": build["id"]}}
-            return single(req, upload)
+            answer = single(req, upload)
+            if not SETTINGS.get("upload_build_linkage", True):
+                answer[1]["data"].get("relationships", {}).pop("build", None)
+                req.query.pop("include", None)
+            return answer
 
         @route("GET", r"/v1/buildUploads/(?P<id>[^/]+)/buildUploadFiles", params=["fields[buildUploadFiles]", "limit", "cursor"])
         def build_upload_files(req, entry, id):
@@ -191,7 +200,7 @@ extension AppStoreConnectContractFake {
                     build["attributes"]["processingState"] = "VALID"
             return single(req, build)
 
-        @route("GET", r"/v1/builds", params=["filter[app]", "filter[version]", "filter[preReleaseVersion.version]", "filter[processingState]",
+        @route("GET", r"/v1/builds", params=["filter[app]", "filter[version]", "filter[preReleaseVersion.version]", "filter[preReleaseVersion.platform]", "filter[processingState]",
                "sort", "fields[builds]", "limit", "include", "cursor"])
         def list_builds(req, entry):
             items = find("builds")
@@ -202,6 +211,9 @@ extension AppStoreConnectContractFake {
             if req.one("filter[preReleaseVersion.version]"):
                 wanted = req.one("filter[preReleaseVersion.version]").split(",")
                 items = [b for b in items if store.get("preReleaseVersions", {}).get(related_id(b, "preReleaseVersion") or "", {}).get("attributes", {}).get("version") in wanted]
+            if req.one("filter[preReleaseVersion.platform]"):
+                wanted = req.one("filter[preReleaseVersion.platform]").split(",")
+                items = [b for b in items if store.get("preReleaseVersions", {}).get(related_id(b, "preReleaseVersion") or "", {}).get("attributes", {}).get("platform") in wanted]
             sort = req.one("sort") or "uploadedDate"
             items.sort(key=lambda b: (b["attributes"].get(sort.lstrip("-")) or "", int(b["id"])), reverse=sort.startswith("-"))
             return collection(req, items, "builds")

@@ -211,6 +211,10 @@ extension AppStoreConnectContractFake {
                         self.send_header("Content-Length", str(len(body)))
                         self.end_headers()
                         return self.wfile.write(body)
+                    if parts[0] == "_acknowledge":
+                        taken = list(violations)
+                        del violations[:]
+                        return self.reply(200, taken)
                     if parts[0] == "_state":
                         return self.reply(200, {"requests": log, "violations": violations})
                     if parts[0] == "_store":
@@ -245,6 +249,13 @@ extension AppStoreConnectContractFake {
                     return
                 status, doc, headers = self.dispatch(req, entry, fault)
                 entry["status"] = status
+                with lock:
+                    try:
+                        doc = spec_shape_answer(req, status, doc)
+                        problems = spec_check_answer(req, status, doc)
+                    except Exception as error:
+                        problems = ["the OpenAPI check of the answer failed: %r" % error]
+                    violations.extend("%s %s: %s" % (req.command, req.path, p) for p in problems)
                 if status is not None:
                     self.reply(status, doc, headers)
 
@@ -257,6 +268,13 @@ extension AppStoreConnectContractFake {
                     req.json = None
                     if req.body:
                         entry["body"] = req.body.decode("utf-8", "replace")
+                if not stream:
+                    with lock:
+                        try:
+                            problems = spec_check_request(req)
+                        except Exception as error:
+                            problems = ["the OpenAPI check of the request failed: %r" % error]
+                        violations.extend("%s %s: %s" % (req.command, req.path, p) for p in problems)
                 if fault:
                     headers = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else {}
                     if stream:

@@ -14,12 +14,19 @@ import Foundation
 ///   404 NOT_FOUND, 409 ENTITY_ERROR..., 429 RATE_LIMIT_EXCEEDED).
 /// - Apps: https://developer.apple.com/documentation/appstoreconnectapi/get-v1-apps
 ///   (`filter[bundleId]`, `fields[apps]`, `limit`, `links.next` paging).
-/// - Shapes cross-checked with Apple's OpenAPI description 4.4.1 (as vendored in
-///   AvdLee/appstoreconnect-swift-sdk, Sources/OpenAPI/app_store_connect_api.json).
+/// - EVERY request and EVERY answer is validated against Apple's OpenAPI document 4.4.1
+///   (`openAPIDocumentPath`; as vendored in AvdLee/appstoreconnect-swift-sdk,
+///   Sources/OpenAPI/app_store_connect_api.json): paths, methods, query parameters and their enum
+///   values, request and response bodies, strictly (see `AppStoreConnectContractFake+OpenAPI`).
+///   Not in that document, so checked only by their sections: the upload operations' part PUTs
+///   (`/upload-parts/...`, Apple's storage hosts) and the Notary API (`/notary/v2/...`).
 ///
 /// Undocumented requests (unknown paths or query parameters, a wrong content type, a body that is
-/// not the JSON:API shape) are answered 400/404 AND recorded in `State.violations`, which tests
-/// expect to be empty. Not modelled: real rate-limit accounting, pagination beyond `cursor`,
+/// not the JSON:API shape) are answered 400/404 AND recorded in `State.violations`, as are answers
+/// the document does not allow. When the fake is released, violations nobody took with
+/// `acknowledgeViolations()` go to `onViolations` (tests record an issue), so no test can forget
+/// to check. Where the document is silent, the setting `linkage` (`"always"`, `"included_only"`)
+/// answers relationship linkage either way Apple's pages allow. Not modelled: real rate-limit accounting, pagination beyond `cursor`,
 /// relationships' `links`, anything not listed above or in a section.
 ///
 /// Extending it: the Python script is the `core` below, then each entry of `sections` (apps and
@@ -91,20 +98,54 @@ public final class AppStoreConnectContractFake: @unchecked Sendable {
     public struct State: Decodable, Sendable {
         /// Every request outside the control endpoints, in order.
         public var requests: [LoggedRequest]
-        /// Contract violations: undocumented requests the client made.
+        /// Contract violations: requests the client made and answers the fake gave that Apple's
+        /// OpenAPI document (or the section's own checks) does not allow.
         public var violations: [String]
     }
 
+    /// Why the fake did not start.
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     private let server: PythonScriptServer
+    private let onViolations: @Sendable ([String]) -> Void
 
     /// Starts the fake accepting `keys`, with the Python `sections` after the core.
-    public init(keys: [Key], sections: [String] = AppStoreConnectContractFake.standardSections) throws {
-        let config = "{\"keys\": [" + keys.map { key in
+    ///
+    /// - Parameters:
+    ///   - openAPIDocument: Apple's OpenAPI document (gzipped JSON).
+    ///   - onViolations: called when the fake is released with contract violations
+    ///     nobody took through `acknowledgeViolations()` (tests record an issue there, so no test
+    ///     can forget to check them).
+    /// - Throws: `SetupError` when Apple's OpenAPI document is missing (a test failure, never a
+    ///   skip); `PythonScriptServer.StartError`.
+    public init(keys: [Key], sections: [String] = AppStoreConnectContractFake.standardSections,
+                openAPIDocument: String = AppStoreConnectContractFake.openAPIDocumentPath,
+                onViolations: @escaping @Sendable ([String]) -> Void) throws {
+        let spec = openAPIDocument
+        guard FileManager.default.fileExists(atPath: spec) else {
+            throw SetupError(description: "Apple's OpenAPI document is not at '\(spec)': put app-store-connect-openapi-4.4.1.json.gz "
+                             + "in ../shared/apple beside the repository, or set SLIPWAY_ASC_OPENAPI to its path")
+        }
+        let config = "{\"spec\": \(Self.quoted(spec)), \"keys\": [" + keys.map { key in
             "{\"issuer_id\": \(key.issuerID.map(Self.quoted) ?? "null"), \"key_id\": \(Self.quoted(key.keyID)), "
                 + "\"public_key\": \(Self.quoted(key.publicKeyPEM))}"
         }.joined(separator: ", ") + "]}"
-        let script = ([Self.core] + sections + [Self.serve]).joined(separator: "\n\n")
+        let script = ([Self.core, Self.openAPI] + sections + [Self.serve]).joined(separator: "\n\n")
         server = try PythonScriptServer(script: script, arguments: [config], name: "appstoreconnect-contract-fake")
+        self.onViolations = onViolations
+    }
+
+    deinit {
+        // Blocking, like every control call: tests run on dedicated threads, off the cooperative pool.
+        let left = (try? state().violations) ?? ["the contract fake's state could not be read at the end of the test"]
+        if !left.isEmpty { onViolations(left) }
+    }
+
+    /// The violations so far, which are then cleared (for tests that provoke them on purpose).
+    public func acknowledgeViolations() throws -> [String] {
+        try JSONDecoder().decode([String].self, from: server.get("/_acknowledge"))
     }
 
     /// The API base URL (in place of https://api.appstoreconnect.apple.com).

@@ -26,7 +26,10 @@ enum AppStoreUploadBenchmark {
         let privateKey = P256.Signing.PrivateKey()
         let issuer = "69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1"
         let fake = try AppStoreConnectContractFake(keys: [.init(issuerID: issuer, keyID: "ABC123DEFG",
-                                                                publicKeyPEM: privateKey.publicKey.pemRepresentation)])
+                                                                publicKeyPEM: privateKey.publicKey.pemRepresentation)],
+                                                   onViolations: { violations in
+            FileHandle.standardError.write(Data(("App Store Connect contract violations:\n" + violations.joined(separator: "\n") + "\n").utf8))
+        })
         let appID = try fake.seedApp(bundleID: "com.example.bench", name: "Bench")
         try fake.set(["part_size": String(partMB << 20), "keep_bytes_limit": "0"])
         let key = try AppStoreConnectKey(issuerID: issuer, keyID: "ABC123DEFG", privateKeyPEM: privateKey.pemRepresentation)

@@ -146,7 +146,8 @@ struct AppStoreConnectClientTests {
         let request = AppStoreConnectRequest(.get, "/v1/apps", query: [URLQueryItem(name: "filter[color]", value: "red")],
                                              action: "list red apps")
         await #expect(throws: AppStoreConnectError.self) { _ = try await fixture.client().send(request) }
-        #expect(try fixture.fake.state().violations == ["GET /v1/apps: undocumented query parameters ['filter[color]']"])
+        #expect(try fixture.fake.acknowledgeViolations() == ["GET /v1/apps: query parameter 'filter[color]' is not documented for this operation",
+                                                             "GET /v1/apps: undocumented query parameters ['filter[color]']"])
     }
 
     @Test func rateLimitHeadersAndRetryAfterDatesAreParsed() {

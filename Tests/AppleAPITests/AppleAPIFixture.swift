@@ -41,7 +41,7 @@ struct AppleAPIFixture {
                                      privateKeyPEM: privateKey.pemRepresentation, individual: individual)
         fake = try AppStoreConnectContractFake(keys: [
             .init(issuerID: individual ? nil : Self.issuerID, keyID: Self.keyID, publicKeyPEM: privateKey.publicKey.pemRepresentation),
-        ])
+        ], onViolations: recordContractViolations)
     }
 
     /// A client on libcurl whose waits are recorded, not slept.

@@ -88,7 +88,7 @@ struct ProvisioningProfileAPITests {
             _ = try await client.createProfile(name: "Wrong", type: "IOS_APP_STORE", bundleIDResourceID: bundle,
                                                certificateIDs: [made.id], deviceIDs: [phone])
         }
-        #expect(try fixture.fake.state().violations == ["POST /v1/profiles: devices are not part of a IOS_APP_STORE profile"])
+        #expect(try fixture.fake.acknowledgeViolations() == ["POST /v1/profiles: devices are not part of a IOS_APP_STORE profile"])
         #expect(try fixture.fake.stored("profiles").isEmpty)
     }
 

@@ -18,7 +18,8 @@ struct AppStoreLaneTests {
 
     init() throws {
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                            publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
         try fake.seedApp(bundleID: "com.example.app", name: "Example")
         try fake.set(["part_size": "100000", "processing_polls": "2"])
         let lane = """
@@ -134,5 +135,35 @@ struct AppStoreLaneTests {
         #expect(outcome.status("upload") == .failed)
         #expect(outcome.console.contains("no app on this App Store Connect account has the bundle id 'com.example.unknown'"), "\(outcome.console)")
         #expect(try fake.state().requests.map(\.line) == ["GET /v1/apps"])
+    }
+}
+
+/// appstore.upload never outputs an empty build-id: without the upload's build linkage the build
+/// is looked up; found nowhere, the step fails with the exact message.
+@Suite("appstore.upload's build id in a lane", .dedicatedThreads)
+struct AppStoreUploadBuildIDLaneTests {
+    let base: AppStoreLaneTests
+
+    init() throws { base = try AppStoreLaneTests() }
+
+    @Test func withoutLinkageTheBuildIsLookedUp() async throws {
+        try base.fake.set(["upload_build_linkage": "false"])
+        let outcome = try await base.fixture.run("ship")
+        #expect(outcome.status("upload") == .succeeded, "\(outcome.console)")
+        let builds = try JSONSerialization.jsonObject(with: base.fake.resources("builds")) as? [[String: Any]] ?? []
+        #expect(builds.count == 1 && outcome.outputs("upload")["build-id"] == builds.first?["id"] as? String)
+        #expect(try base.fake.state().requests.contains { $0.line == "GET /v1/builds" })
+    }
+
+    @Test func aBuildFoundNowhereFailsTheStep() async throws {
+        try base.fake.set(["upload_build_linkage": "false", "upload_creates_build": "false"])
+        let lane = try String(contentsOfFile: base.fixture.path + "/lanes/ship.yml", encoding: .utf8)
+        try base.fixture.write("lanes/ship.yml", lane.replacingOccurrences(of: "poll-interval: 1ms", with: "poll-interval: 1ms\n      timeout: 1s"))
+        let outcome = try await base.fixture.run("ship")
+        #expect(outcome.status("upload") == .failed, "\(outcome.console)")
+        let uploadID = try #require(try base.fake.state().requests.first { $0.line.hasPrefix("GET /v1/buildUploads/") }?.path.split(separator: "/")[2])
+        #expect(outcome.console.contains("build upload \(uploadID) is COMPLETE, but App Store Connect showed no build for version 1.2.0 (42) "
+                                         + "within 1 s: the upload names none and GET /v1/builds finds none."), "\(outcome.console)")
+        #expect(outcome.outputs("upload")["build-id"] == nil)
     }
 }

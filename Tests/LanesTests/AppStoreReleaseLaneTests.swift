@@ -28,7 +28,8 @@ struct AppStoreReleaseLaneTests {
 
     init() throws {
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                            publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
         appID = try fake.seedApp(bundleID: "com.example.app", name: "Example")
         try fake.seedBetaGroup(appID: appID, name: "QA", isInternal: true)
         try fake.seedBetaGroup(appID: appID, name: "Public Beta", isInternal: false)

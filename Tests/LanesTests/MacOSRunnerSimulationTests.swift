@@ -68,7 +68,8 @@ struct MacOSRunnerSimulationTests {
             // The team's signing storage, made once by a member's writable sync against the CONTRACT FAKE.
             let key = P256.Signing.PrivateKey()
             fake = try AppStoreConnectContractFake(keys: [.init(issuerID: MacOSRunnerSimulationTests.issuer, keyID: "ABC123DEFG",
-                                                                publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                                publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
             try fake.useSigningAuthority(try TestCertificateAuthority())
             try fake.seedBundleID(identifier: "com.example.app")
             storageMaker = try LaneFixture(["member": """

@@ -21,7 +21,8 @@ struct NotaryLaneTests {
 
     init() throws {
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                            publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
         moto = try MotoServer()
         try moto.createBucket("notary-lane")
         try fake.useNotaryStorage(endpoint: moto.endpoint, bucket: "notary-lane")

@@ -19,7 +19,8 @@ struct SigningSyncLaneTests {
 
     init() throws {
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                            publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
         try fake.useSigningAuthority(try TestCertificateAuthority())
         try fake.seedBundleID(identifier: "com.example.app")
         let member = """

@@ -26,7 +26,7 @@ struct SigningSyncFixture {
         key = try AppStoreConnectKey(issuerID: Self.issuerID, keyID: Self.keyID, privateKeyPEM: privateKey.pemRepresentation)
         fake = try AppStoreConnectContractFake(keys: [
             .init(issuerID: Self.issuerID, keyID: Self.keyID, publicKeyPEM: privateKey.publicKey.pemRepresentation),
-        ])
+        ], onViolations: recordContractViolations)
         authority = try TestCertificateAuthority()
         try fake.useSigningAuthority(authority)
         folder = try TemporaryDirectory(prefix: "slipway-signing-sync")

@@ -16,7 +16,8 @@ struct AppStoreCheckCommandTests {
         folder = try TemporaryDirectory(prefix: "slipway-appstore-check")
         try folder.write("AuthKey_ABC123DEFG.p8", key.pemRepresentation)
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                            publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
     }
 
     func check(_ extra: [String], environment: [String: String?] = [:]) throws -> CommandResult {

@@ -17,7 +17,8 @@ struct SigningCommandTests {
     init() throws {
         folder = try TemporaryDirectory(prefix: "slipway-signing-cli")
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                            publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
         try fake.useSigningAuthority(try TestCertificateAuthority())
         try fake.seedBundleID(identifier: "com.example.app")
     }

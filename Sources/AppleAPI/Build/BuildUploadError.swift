@@ -29,6 +29,8 @@ public enum BuildUploadError: Error, LocalizedError, Sendable, Equatable {
     case processingFailed(buildID: String, state: String)
     /// Apple answered without what the flow needs.
     case unexpectedAnswer(step: String, problem: String)
+    /// The upload is COMPLETE, but no build for it turned up (linkage or lookup) before the timeout.
+    case buildNotFound(uploadID: String, version: String, buildNumber: String, seconds: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -64,6 +66,10 @@ public enum BuildUploadError: Error, LocalizedError, Sendable, Equatable {
             return "App Store Connect finished processing build \(buildID) as \(state). Check the email Apple sent about it, fix the build and upload a new build number."
         case let .unexpectedAnswer(step, problem):
             return "App Store Connect's answer to \(step) lacks what the upload needs: \(problem)."
+        case let .buildNotFound(uploadID, version, buildNumber, seconds):
+            return "build upload \(uploadID) is COMPLETE, but App Store Connect showed no build for version \(version) (\(buildNumber)) "
+                + "within \(seconds) s: the upload names none and GET /v1/builds finds none. Slipway does not go on without a build id: "
+                + "look for the build in App Store Connect (TestFlight → Builds) and run again later (the upload is not repeated), or raise the timeout."
         }
     }
 }

@@ -6,7 +6,8 @@ import Transport
 /// `POST /v1/buildUploads` → `POST /v1/buildUploadFiles` (its `uploadOperations`) → each
 /// operation's byte range sent from disk, concurrently and retried → `PATCH
 /// /v1/buildUploadFiles/{id}` with `uploaded: true` and the file's SHA-256 → poll `GET
-/// /v1/buildUploads/{id}` until COMPLETE → (optionally) poll the build until VALID.
+/// /v1/buildUploads/{id}?include=build` until COMPLETE → the build from its linkage, or looked up
+/// by app, version and build number (never an empty build id) → (optionally) poll the build until VALID.
 ///
 /// Idempotent: an upload for the same app, version, build number and platform found on App
 /// Store Connect is resumed (awaiting upload: its file's operations are sent again; Apple does
@@ -41,7 +42,7 @@ public struct BuildUploader: Sendable {
     public struct Result: Sendable, Equatable {
         /// The build upload's id.
         public var buildUploadID: String
-        /// The build's id, once Apple made one.
+        /// The build's id: never nil or empty once `upload` returned (it throws instead).
         public var buildID: String?
         /// The build upload's last state.
         public var uploadState: String
@@ -85,12 +86,12 @@ public struct BuildUploader: Sendable {
         } else {
             progress(.note("build upload \(upload.id) for \(info.version) (\(info.buildNumber)) is already \(state); nothing to send"))
         }
-        let finished = try await pollUpload(upload.id, info: info, started: started)
+        let finished = try await pollUpload(upload.id, info: info, appID: appID, started: started)
         state = finished.state
         var result = Result(buildUploadID: upload.id, buildID: finished.buildID, uploadState: state, processingState: nil,
                             alreadyUploaded: sent == 0, partsSent: sent)
-        if options.waitForProcessing, let buildID = finished.buildID {
-            result.processingState = try await pollBuild(buildID, started: started)
+        if options.waitForProcessing {
+            result.processingState = try await pollBuild(finished.buildID, started: started)
         }
         return result
     }

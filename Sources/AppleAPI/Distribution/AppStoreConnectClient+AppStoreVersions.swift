@@ -73,11 +73,16 @@ extension AppStoreConnectClient {
             action: "set the release type of App Store version \(versionID)", roles: Self.releaseRoles, retry: .blindly))
     }
 
-    /// The build attached to a version, or nil (`GET /v1/appStoreVersions/{id}/relationships/build`).
+    /// The build attached to a version, or nil (`GET /v1/appStoreVersions/{id}/relationships/build`;
+    /// none reads as `data: null` or, as Apple's OpenAPI document has it, a 404).
     public func attachedBuildID(versionID: String) async throws -> String? {
-        try await document(AppStoreConnectRequest(
-            .get, "/v1/appStoreVersions/\(versionID)/relationships/build",
-            action: "read the build of App Store version \(versionID)", roles: Self.readRoles)).first?.id
+        do {
+            return try await document(AppStoreConnectRequest(
+                .get, "/v1/appStoreVersions/\(versionID)/relationships/build",
+                action: "read the build of App Store version \(versionID)", roles: Self.readRoles)).first?.id
+        } catch let error as AppStoreConnectError where error.status == 404 {
+            return nil
+        }
     }
 
     /// Attaches a build (`PATCH /v1/appStoreVersions/{id}/relationships/build`).

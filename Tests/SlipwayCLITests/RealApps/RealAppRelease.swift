@@ -22,7 +22,8 @@ final class RealAppRelease: @unchecked Sendable {
     init(_ app: RealApp) throws {
         self.app = app
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                            publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
         try fake.useSigningAuthority(try TestCertificateAuthority())
         try fake.set(["part_size": "100000", "processing_polls": "1"])
         let appID = try fake.seedApp(bundleID: app.bundleIDs[0], name: app.name)

@@ -26,7 +26,7 @@ public struct AppStoreUploadStep: Step {
             .optional("build-number", .string, "Use this build number instead of CFBundleVersion."),
             .optional("platform", .choice(["IOS", "MAC_OS", "TV_OS", "VISION_OS"]), "The platform (from the archive by default)."),
         ],
-        outputs: [OutputSpec("build-id", "The build's id on App Store Connect (empty when not waited for)."),
+        outputs: [OutputSpec("build-id", "The build's id on App Store Connect (never empty: the step fails when no build turns up)."),
                   OutputSpec("build-upload-id", "The build upload's id."),
                   OutputSpec("build-number", "The build number uploaded."),
                   OutputSpec("version", "The version uploaded.")],
@@ -91,7 +91,11 @@ public struct AppStoreUploadStep: Step {
         context.events.log(.info, result.alreadyUploaded
             ? "App Store Connect already had \(info.version) build \(info.buildNumber); nothing was sent"
             : "uploaded \(info.fileName) in \(result.partsSent) part\(result.partsSent == 1 ? "" : "s")")
-        return ["build-id": result.buildID ?? "", "build-upload-id": result.buildUploadID, "build-number": info.buildNumber,
+        guard let buildID = result.buildID, !buildID.isEmpty else {  // the uploader throws first; never output ''
+            throw BuildUploadError.buildNotFound(uploadID: result.buildUploadID, version: info.version, buildNumber: info.buildNumber,
+                                                 seconds: Int(settings.timeout.components.seconds))
+        }
+        return ["build-id": buildID, "build-upload-id": result.buildUploadID, "build-number": info.buildNumber,
                 "version": info.version]
     }
 

@@ -21,7 +21,8 @@ struct TestFlightResumeLaneTests {
 
     init() throws {
         fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                            publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+            onViolations: recordContractViolations)
         let appID = try fake.seedApp(bundleID: "com.example.app", name: "Example")
         let app = #"{"type": "apps", "id": "\#(appID)"}"#
         let pre = try fake.seed("preReleaseVersions", attributes: #"{"version": "1.2.0", "platform": "IOS"}"#, relationships: ["app": app])

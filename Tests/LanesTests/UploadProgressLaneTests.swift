@@ -16,7 +16,8 @@ struct UploadProgressLaneTests {
     @Test func a20MBUploadWithReSentPartsPrintsFewMonotonicLines() async throws {
         let key = P256.Signing.PrivateKey()
         let fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
-                                                                publicKeyPEM: key.publicKey.pemRepresentation)])
+                                                                publicKeyPEM: key.publicKey.pemRepresentation)],
+            onViolations: recordContractViolations)
         try fake.seedApp(bundleID: "com.example.app", name: "Example")
         try fake.set(["part_size": "1048576", "processing_polls": "0"])
         let lane = """

@@ -173,6 +173,19 @@ extension AppStoreConnectContractFake {
                  relationships: ["app": "{\"type\": \"apps\", \"id\": \(Self.quoted(appID))}"])
     }
 
+    /// Seeds a build of the app (with its pre-release version) as App Store Connect holds it after
+    /// processing; returns the build's id.
+    @discardableResult
+    public func seedBuild(appID: String, version: String = "1.2.0", buildNumber: String = "42", state: String = "VALID",
+                          uploaded: String = "2025-01-01T00:00:00+00:00") throws -> String {
+        let app = "{\"type\": \"apps\", \"id\": \(Self.quoted(appID))}"
+        let pre = try seed("preReleaseVersions", attributes: "{\"version\": \(Self.quoted(version)), \"platform\": \"IOS\"}",
+                           relationships: ["app": app])
+        return try seed("builds", attributes: "{\"version\": \(Self.quoted(buildNumber)), \"processingState\": \(Self.quoted(state)), "
+                        + "\"expired\": false, \"uploadedDate\": \(Self.quoted(uploaded))}",
+                        relationships: ["app": app, "preReleaseVersion": "{\"type\": \"preReleaseVersions\", \"id\": \(Self.quoted(pre))}"])
+    }
+
     /// The resources of `type` in the store, decoded as `[{type, id, attributes, relationships}]`.
     public func stored(_ type: String) throws -> [[String: Any]] {
         (try JSONSerialization.jsonObject(with: resources(type)) as? [[String: Any]]) ?? []

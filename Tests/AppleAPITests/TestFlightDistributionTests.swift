@@ -8,10 +8,7 @@ extension AppleAPIFixture {
     /// Seeds an app with a processed build of 1.2.0 (42) and two beta groups (QA internal, Public Beta external).
     func seedReleasable(buildState: String = "VALID") throws -> (app: AppStoreConnectApp, buildID: String) {
         let appID = try fake.seedApp(bundleID: "com.example.app", name: "Example")
-        let app = #"{"type": "apps", "id": "\#(appID)"}"#
-        let pre = try fake.seed("preReleaseVersions", attributes: #"{"version": "1.2.0", "platform": "IOS"}"#, relationships: ["app": app])
-        let build = try fake.seed("builds", attributes: #"{"version": "42", "processingState": "\#(buildState)", "expired": false, "uploadedDate": "2025-01-01T00:00:00+00:00"}"#,
-                                  relationships: ["app": app, "preReleaseVersion": #"{"type": "preReleaseVersions", "id": "\#(pre)"}"#])
+        let build = try fake.seedBuild(appID: appID, state: buildState)
         try fake.seedBetaGroup(appID: appID, name: "QA", isInternal: true)
         try fake.seedBetaGroup(appID: appID, name: "Public Beta", isInternal: false)
         return (AppStoreConnectApp(id: appID, bundleID: "com.example.app", name: "Example"), build)

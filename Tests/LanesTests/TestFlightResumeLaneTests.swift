@@ -24,10 +24,7 @@ struct TestFlightResumeLaneTests {
                                                             publicKeyPEM: key.publicKey.pemRepresentation)],
             onViolations: recordContractViolations)
         let appID = try fake.seedApp(bundleID: "com.example.app", name: "Example")
-        let app = #"{"type": "apps", "id": "\#(appID)"}"#
-        let pre = try fake.seed("preReleaseVersions", attributes: #"{"version": "1.2.0", "platform": "IOS"}"#, relationships: ["app": app])
-        buildID = try fake.seed("builds", attributes: #"{"version": "42", "processingState": "VALID", "expired": false, "uploadedDate": "2025-01-01T00:00:00+00:00"}"#,
-                                relationships: ["app": app, "preReleaseVersion": #"{"type": "preReleaseVersions", "id": "\#(pre)"}"#])
+        buildID = try fake.seedBuild(appID: appID)
         try fake.seedBetaGroup(appID: appID, name: "QA", isInternal: true)
         try fake.seedBetaGroup(appID: appID, name: "Public Beta", isInternal: false)
         let lane = """

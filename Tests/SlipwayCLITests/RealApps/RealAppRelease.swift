@@ -29,11 +29,8 @@ final class RealAppRelease: @unchecked Sendable {
         let appID = try fake.seedApp(bundleID: app.bundleIDs[0], name: app.name)
         try fake.seedBetaGroup(appID: appID, name: "Internal Testers", isInternal: true)
         // The build App Store Connect already has: the one the project's number names.
-        let linkage = #"{"type": "apps", "id": "\#(appID)"}"#
-        let pre = try fake.seed("preReleaseVersions", attributes: #"{"version": "\#(app.version.marketing)", "platform": "IOS"}"#,
-                                relationships: ["app": linkage])
-        try fake.seed("builds", attributes: #"{"version": "\#(app.version.build)", "processingState": "VALID", "expired": false, "uploadedDate": "2026-01-01T00:00:00+00:00"}"#,
-                      relationships: ["app": linkage, "preReleaseVersion": #"{"type": "preReleaseVersions", "id": "\#(pre)"}"#])
+        try fake.seedBuild(appID: appID, version: app.version.marketing, buildNumber: app.version.build,
+                           uploaded: "2026-01-01T00:00:00+00:00")
         for bundleID in app.bundleIDs { try fake.seedBundleID(identifier: bundleID) }
         origin = try GitFixture(prefix: "slipway-app-origin", bare: true)
         storage = try GitFixture(prefix: "slipway-app-match", bare: true)

@@ -15,14 +15,18 @@ public struct SyncOptions: Sendable, Hashable, Codable {
     public var allowDirty: Bool
     /// Use git when the project is in a repository: refuse a dirty tree, stage the moves.
     public var useGit: Bool
+    /// Where a group's folder comes from: its `path` (Xcode's tie, the default) or its display
+    /// name (synx's layout).
+    public var foldersFrom: FolderSource
 
     /// synx's default exclusions.
     public static let defaultExcludedGroups = ["/Libraries", "/Frameworks", "/Products", "/Pods"]
 
-    /// Creates options; the defaults are synx's.
+    /// Creates options; the defaults are synx's, except that a group with a `path` keeps the
+    /// folder its path names (`foldersFrom: .names` gives synx's layout).
     public init(
         prune: Bool = false, exclusions: [String] = [], sortByName: Bool = true, defaultExclusions: Bool = true,
-        allowDirty: Bool = false, useGit: Bool = true
+        allowDirty: Bool = false, useGit: Bool = true, foldersFrom: FolderSource = .paths
     ) {
         self.prune = prune
         self.exclusions = exclusions
@@ -30,7 +34,21 @@ public struct SyncOptions: Sendable, Hashable, Codable {
         self.defaultExclusions = defaultExclusions
         self.allowDirty = allowDirty
         self.useGit = useGit
+        self.foldersFrom = foldersFrom
     }
+}
+
+/// Where `slipway sync` takes a group's folder from (`--folders-from`).
+public enum FolderSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Xcode's tie between a group and its `path`: a group with a path keeps the folder the path
+    /// names (below its parent's folder); only a group with a name and no path gets a folder,
+    /// named after its name. A file anywhere inside its group's folder stays where it is; only
+    /// files outside it move (into the group's folder).
+    case paths
+    /// synx's layout: every group's folder is its parent's folder plus its display name (its
+    /// `name`, else its path's last component), and every file goes straight into its group's
+    /// folder.
+    case names
 }
 
 /// Extensions of files `--prune` may delete (synx's list plus Swift-era sources and images);

@@ -75,6 +75,10 @@ extension PlanBuilder {
             return
         }
         let path = element.path.map(ProjectPath.normalize) ?? ""
+        if options.foldersFrom == .paths, element.path != nil {
+            assignByPath(index, parent: parent, path: path)
+            return
+        }
         if element.name == nil && path.isEmpty {
             roles[index] = .passThrough
             folders[index] = folders[parent]

@@ -32,6 +32,7 @@ extension PlanBuilder {
                 continue
             }
             guard case .relative(var target) = folders[parent], !ProjectPath.isOutside(target) else { continue }
+            if options.foldersFrom == .paths && isInsideFolder(source, target) { continue }
             // A localized file keeps its language folder (`Base.lproj/Main.storyboard`), whether
             // or not it is in a variant group: moving it out would change its localization.
             let language = ProjectPath.lastComponent(ProjectPath.parent(source))

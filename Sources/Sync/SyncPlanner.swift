@@ -4,8 +4,12 @@ import PBXProj
 /// Works out what a sync does, without touching the disk: a pure function of the project model,
 /// a directory listing and the options.
 ///
-/// Every group's folder is its parent's folder plus the group's name; every reference under a
-/// `<group>` chain goes to its group's folder (a localized file keeps its `xx.lproj`); bundles,
+/// A group with a `path` keeps the folder it resolves to (Xcode ties the group to it); a group
+/// with only a name gets a folder, its parent's folder plus its name; every reference under a
+/// `<group>` chain that is outside its group's folder goes into it (a localized file keeps its
+/// `xx.lproj`), and one already inside, at any depth, stays. With `--folders-from names`
+/// (synx's layout) every group's folder is its parent's folder plus its display name and every
+/// reference goes straight into its group's folder. Bundles,
 /// folder references, model versions and synchronized folders move whole. Everything else keeps
 /// pointing where it pointed: paths of references that do not move are recomputed only where
 /// their group's folder changed.
@@ -68,7 +72,8 @@ struct PlanBuilder {
         /// folder.
         case passThrough
         /// A group whose folder cannot move: `SOURCE_ROOT`, absolute or build-setting-relative,
-        /// or outside the project folder. Its children are still synced below it.
+        /// or outside the project folder; with `--folders-from paths`, any group with a path
+        /// (Xcode ties it to that folder). Its children are still synced below it.
         case anchored
         /// A file reference, version group, synchronized folder or reference proxy.
         case unit

@@ -1,20 +1,21 @@
 /// Lint's findings over the corpus (every rule on), recorded from main (7e95510) before the rules
-/// were made faster; see `LintCorpusSnapshotTests`.
+/// were made faster; see `LintCorpusSnapshotTests`. `group-folder-mismatch` re-recorded when
+/// sync's default became `--folders-from paths` (issue 27: a group keeps its path's folder).
 enum LintCorpusSnapshot {
     static let findings: [String: String] = [
-        "AFNetworking__AFNetworking__AFNetworking": "source-in-no-target=1:7aec7d3b72d26808 group-folder-mismatch=23:d44e0a079c81094b unreferenced-file=1:edda52d304193f31 unsorted-children=7:28746e035853bf37 settings-in-project=16:3c44375fe1cd795d",
-        "Alamofire__Alamofire__Alamofire": "missing-file=1:035ef99d3ce7551c source-in-no-target=2:8ddca64e38f34661 group-folder-mismatch=56:6b3f8b78a5a894d4 unsorted-children=11:b2a127d70307af9b settings-in-project=22:ead4d34aa95bd51b",
+        "AFNetworking__AFNetworking__AFNetworking": "source-in-no-target=1:7aec7d3b72d26808 group-folder-mismatch=23:af8b583578b4f325 unreferenced-file=1:edda52d304193f31 unsorted-children=7:28746e035853bf37 settings-in-project=16:3c44375fe1cd795d",
+        "Alamofire__Alamofire__Alamofire": "missing-file=1:035ef99d3ce7551c source-in-no-target=2:8ddca64e38f34661 group-folder-mismatch=50:0d447bde3a10fd2f unsorted-children=11:b2a127d70307af9b settings-in-project=22:ead4d34aa95bd51b",
         "Alamofire__Alamofire__iOS-Example": "unsorted-children=4:cb3aceea1172e6a9 settings-in-project=4:be03ba4cfb6df016",
-        "CocoaPods__Xcodeproj__Emoji": "missing-file=2:f7d0e24e408b183b empty-group=2:d6e236c968950304 absolute-path=2:00d8efc5f3263a9d missing-setting-file=86:d341816ada5b881f group-folder-mismatch=30:f14535b41c58cee9 unsorted-children=17:7be8c1f942f59c29 settings-in-project=70:e75bb3e53cf6fb8e",
+        "CocoaPods__Xcodeproj__Emoji": "missing-file=2:f7d0e24e408b183b empty-group=2:d6e236c968950304 absolute-path=2:00d8efc5f3263a9d missing-setting-file=86:d341816ada5b881f group-folder-mismatch=23:c6fe3ca1db8c73e6 unsorted-children=17:7be8c1f942f59c29 settings-in-project=70:e75bb3e53cf6fb8e",
         "CocoaPods__Xcodeproj__ProjectInMergeConflict": "merge-conflict-markers=6:e6779438d8714c5d",
-        "Hammerspoon__hammerspoon__Hammerspoon": "missing-file=1:99ea2a61569a9f6f duplicate-reference=1:810795901ade9c94 group-folder-mismatch=66:79e566f75c7254ce unsorted-children=63:08d59c15d568937d settings-in-project=288:7f1a8960d68802cc",
+        "Hammerspoon__hammerspoon__Hammerspoon": "missing-file=1:99ea2a61569a9f6f duplicate-reference=1:810795901ade9c94 group-folder-mismatch=56:6eccebdd44b2b748 unsorted-children=63:08d59c15d568937d settings-in-project=288:7f1a8960d68802cc",
         "ReSwift__ReSwift__ReSwift": "missing-file=2:0814dadf8b4b3a36 unsorted-children=5:70791f093eb1bb38 settings-in-project=18:a6f6fea954dc57d3",
         "ReactiveX__RxSwift__Preprocessor": "settings-in-project=4:1717affd5709d0b2",
         "ReactiveX__RxSwift__Rx": "duplicate-reference=2:0eedfedd1dd99ea4 source-in-no-target=9:0d938f1194628a98 empty-group=1:177152ab30aa9e28 group-folder-mismatch=1:217791fcd04b980e unreferenced-file=4:4e7e95ce5f0ec03d unsorted-children=30:76ca3d080552583b settings-in-project=33:84cd39a2ca682ed6",
-        "SwiftyJSON__SwiftyJSON__SwiftyJSON": "group-folder-mismatch=28:2c7331896ee99ee3 unreferenced-file=1:374018d9998aa37a unsorted-children=6:1aa0c03454798b86 settings-in-project=18:ea07c5b4504d5ada",
-        "Swinject__Swinject__Swinject": "duplicate-reference=2:7defee4c7e604b49 group-folder-mismatch=28:1630e7f0accb576f unsorted-children=2:5f79abcff113043f settings-in-project=18:89a39d468c2cdd0e",
+        "SwiftyJSON__SwiftyJSON__SwiftyJSON": "group-folder-mismatch=9:729ab34d79a01821 unreferenced-file=1:374018d9998aa37a unsorted-children=6:1aa0c03454798b86 settings-in-project=18:ea07c5b4504d5ada",
+        "Swinject__Swinject__Swinject": "duplicate-reference=2:7defee4c7e604b49 unsorted-children=2:5f79abcff113043f settings-in-project=18:89a39d468c2cdd0e",
         "coteditor__CotEditor__CotEditor": "unsorted-children=1:1b75d3b11a6d33e5 settings-in-project=20:a9beb8f0dca7611f",
-        "coteditor__CotEditor__CotEditor-2024-06-objv63": "missing-file=1:26acced78f496ad6 group-folder-mismatch=464:c9f5a8314e6a7474 unsorted-children=64:2ead059bb34a1e95 settings-in-project=12:79bd5f1cef994ac8",
+        "coteditor__CotEditor__CotEditor-2024-06-objv63": "missing-file=1:26acced78f496ad6 group-folder-mismatch=424:57eec9e16877e17e unsorted-children=64:2ead059bb34a1e95 settings-in-project=12:79bd5f1cef994ac8",
         "duckduckgo__apple-browsers__DuckDuckGo-macOS": "duplicate-reference=2:d2c11c6c55250a52 source-in-no-target=2:12a1857e24dd538e group-folder-mismatch=1:f753cd952100d0e7 unreferenced-file=26:689c0f06ea01d703 unsorted-children=212:f877c7e7b0cd3c12 settings-in-project=4:c7c8a62e9899b52d",
         "fastlane__fastlane__ExampleWithInheritedXcconfig": "absolute-path=1:df379d57eca7669f missing-setting-file=4:080da95d549643fa unsorted-children=2:4b4a135d3e36b578 settings-in-project=6:d3cf670f33e180a9",
         "fastlane__fastlane__FastlaneTrainerExample": "unsorted-children=1:a202ef1480bc3fd7 settings-in-project=10:243f983891a22a05",
@@ -31,11 +32,11 @@ enum LintCorpusSnapshot {
         "tuist__XcodeProj__SynchronizedRootGroups": "unsorted-children=1:365645d84fa5214b settings-in-project=4:d0b56c17809a7937",
         "tuist__XcodeProj__WithoutWorkspace": "non-canonical-format=1:2723767d101121ba unsorted-children=2:eff0d7c3b51cc7ec settings-in-project=8:bb1f094f0975352c",
         "tuist__XcodeProj__Xcode16-Test": "unsorted-children=1:8713e988d78cfd8b settings-in-project=4:9c5f05114fd2d778",
-        "tuist__XcodeProj__Xcode16ProjectReferenceOrder-Test": "empty-group=1:1e040c3411fd232a missing-setting-file=2:e4770b605353f7d4 group-folder-mismatch=1:5a69a286a61652d4 unsorted-children=1:7d466158fd7ee1ed settings-in-project=4:20941d78bd890dc4",
+        "tuist__XcodeProj__Xcode16ProjectReferenceOrder-Test": "empty-group=1:1e040c3411fd232a missing-setting-file=2:e4770b605353f7d4 unsorted-children=1:7d466158fd7ee1ed settings-in-project=4:20941d78bd890dc4",
         "tuist__XcodeProj__iOS-Project": "dead-build-file=1:cbf64265092de825 empty-group=1:442a0549d9fc99d0 unsorted-children=3:bf41ea1c25406795 settings-in-project=6:e04cdfb48928cddc",
-        "venmo__synx__dummy": "missing-file=1:cf5d9f8345db075a duplicate-reference=1:0b0da3c86deeca0a missing-setting-file=2:e8ab1f17503cb80b group-folder-mismatch=13:a5313dd93393e4a1 unreferenced-file=3:f87184ff00380dff unsorted-children=5:df408cbf8d309f09 settings-in-project=8:cc81adfca1627806",
-        "xmartlabs__XLPagerTabStrip__Example": "group-folder-mismatch=24:98adc70b80270f2d unreferenced-file=9:9a6dea39398b573c unsorted-children=4:a75ee8aee21192ed settings-in-project=6:91239882d68d4551",
-        "xmartlabs__XLPagerTabStrip__XLPagerTabStrip": "group-folder-mismatch=13:003eaffd1e004da4 unreferenced-file=1:0fc531a231dd5214 unsorted-children=5:5c0c66dce0ad5675 settings-in-project=6:e27b2e0646bcac1d",
-        "yonaskolb__XcodeGen__TestProject": "group-folder-mismatch=29:2d0740f5efe6ba84 unreferenced-file=8:4b9256ece272c5f7 unsorted-children=3:fb4101fc56cbf289 settings-in-project=270:b812789b2a45d764",
+        "venmo__synx__dummy": "missing-file=1:cf5d9f8345db075a duplicate-reference=1:0b0da3c86deeca0a missing-setting-file=2:e8ab1f17503cb80b group-folder-mismatch=11:4c1a2b762b75afd4 unreferenced-file=3:f87184ff00380dff unsorted-children=5:df408cbf8d309f09 settings-in-project=8:cc81adfca1627806",
+        "xmartlabs__XLPagerTabStrip__Example": "group-folder-mismatch=15:398d37b38daaa1aa unreferenced-file=9:9a6dea39398b573c unsorted-children=4:a75ee8aee21192ed settings-in-project=6:91239882d68d4551",
+        "xmartlabs__XLPagerTabStrip__XLPagerTabStrip": "group-folder-mismatch=9:96573a53e589bea2 unreferenced-file=1:0fc531a231dd5214 unsorted-children=5:5c0c66dce0ad5675 settings-in-project=6:e27b2e0646bcac1d",
+        "yonaskolb__XcodeGen__TestProject": "group-folder-mismatch=3:4702cdb983eb4eaf unreferenced-file=8:4b9256ece272c5f7 unsorted-children=3:fb4101fc56cbf289 settings-in-project=270:b812789b2a45d764",
     ]
 }

@@ -138,12 +138,14 @@ struct SyncPlannerTests {
         #expect(sensitive.conflicts.isEmpty)
     }
 
-    @Test("on a case-insensitive disk a folder whose name differs only in case is already in place")
+    @Test("on a case-insensitive disk a folder whose name differs only in case is already in place (names from display names)")
     func caseInsensitiveInPlace() throws {
         let mini = MiniProject(children: [.group("Models", path: "models", [.file("User.swift")])])
-        #expect(try mini.plan(files: ["models/User.swift"], caseSensitive: false).isEmpty)
-        let sensitive = try mini.plan(files: ["models/User.swift"], caseSensitive: true)
+        let names = SyncOptions(foldersFrom: .names)
+        #expect(try mini.plan(files: ["models/User.swift"], caseSensitive: false, options: names).isEmpty)
+        let sensitive = try mini.plan(files: ["models/User.swift"], caseSensitive: true, options: names)
         #expect(sensitive.moveList == ["models/User.swift → Models/User.swift"])
+        #expect(try mini.plan(files: ["models/User.swift"], caseSensitive: true).isEmpty, "by default the group keeps its path's folder")
     }
 
     @Test("build settings naming moved files follow them, keeping a $(SRCROOT)/ prefix")
@@ -181,11 +183,13 @@ struct SyncPlannerTests {
     func carriedAlong() throws {
         let mini = MiniProject(children: [.group("New", path: "Old", [.file("A.swift")])])
         let files = ["Old/A.swift", "Old/notes.txt", "Old/Sub/b.txt"]
-        let plan = try mini.plan(files: files)
+        let names = SyncOptions(foldersFrom: .names)
+        let plan = try mini.plan(files: files, options: names)
         #expect(plan.referenceMoves.map { "\($0.source) → \($0.destination)" } == ["Old/A.swift → New/A.swift"])
         #expect(Set(plan.carried.map { "\($0.source) → \($0.destination)" }) == ["Old/notes.txt → New/notes.txt", "Old/Sub → New/Sub"])
         #expect(plan.edit(.path, of: "New")?.newValue == "New")
-        try expectSecondPlanEmpty(mini, files: files, plan: plan)
+        try expectSecondPlanEmpty(mini, files: files, plan: plan, options: names)
+        #expect(try mini.plan(files: files).isEmpty, "by default the group keeps its path's folder")
     }
 
     @Test("--prune deletes only unreferenced source and image files no reference, folder or synchronized folder covers")
@@ -226,11 +230,12 @@ struct SyncPlannerTests {
     @Test("a name equal to the new path is dropped")
     func namesEqualToPath() throws {
         let mini = MiniProject(children: [.group("Models", path: "Models", [.file("Sub/X.swift", name: "X.swift")])])
-        let plan = try mini.plan(files: ["Models/Sub/X.swift"])
+        let plan = try mini.plan(files: ["Models/Sub/X.swift"], options: SyncOptions(foldersFrom: .names))
         #expect(plan.moveList == ["Models/Sub/X.swift → Models/X.swift"])
         #expect(plan.edit(.name, of: "Models") != nil)
         #expect(plan.edit(.name, of: "X.swift")?.newValue == nil && plan.edit(.name, of: "X.swift") != nil)
         #expect(plan.edit(.path, of: "X.swift")?.newValue == "X.swift")
+        #expect(try mini.plan(files: ["Models/Sub/X.swift"]).isEmpty, "by default a file inside its group's folder stays")
     }
 
     @Test("references missing from disk stay, keep pointing where they did, and are reported")
@@ -243,7 +248,7 @@ struct SyncPlannerTests {
     }
 
     /// Applies the plan to the listing and the project in memory and plans again: nothing left.
-    func expectSecondPlanEmpty(_ mini: MiniProject, files: [String], plan: SyncPlan) throws {
+    func expectSecondPlanEmpty(_ mini: MiniProject, files: [String], plan: SyncPlan, options: SyncOptions = SyncOptions()) throws {
         var project = try mini.project()
         try plan.applyEdits(to: &project)
         let moved = files.map { file -> String in
@@ -256,7 +261,7 @@ struct SyncPlannerTests {
         var entries = moved.map { DirectoryListing.Entry(path: $0, kind: .file) }
         entries.append(DirectoryListing.Entry(path: "App.xcodeproj/project.pbxproj", kind: .file))
         let listing = DirectoryListing(root: "/project", entries: entries)
-        let second = try SyncPlanner.plan(project: edited, listing: listing, options: SyncOptions(), projectBundle: "App.xcodeproj")
+        let second = try SyncPlanner.plan(project: edited, listing: listing, options: options, projectBundle: "App.xcodeproj")
         #expect(second.isEmpty, "second plan: \(second.moveList) \(second.edits.map(\.summary))")
     }
 }

@@ -95,7 +95,7 @@ struct SynxFixtureTests {
     @Test("the layout matches synx's documented result, except where Slipway differs on purpose")
     func layout() throws {
         guard let tree = try fixture() else { return }
-        let report = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).run(tree.projectPath, options: SyncOptions(), mode: .apply)
+        let report = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).run(tree.projectPath, options: SyncOptions(foldersFrom: .names), mode: .apply)
         #expect(report.plan.conflicts.isEmpty)
         #expect(files(tree) == Self.expectedLayout, "\(files(tree).symmetricDifference(Self.expectedLayout))")
         // synx's spec counts every folder's entries: no folder the moves emptied is left behind.
@@ -115,7 +115,7 @@ struct SynxFixtureTests {
     @Test("the prefix header and Info.plist settings follow their files, as synx's spec expects")
     func buildSettings() throws {
         guard let tree = try fixture(git: false) else { return }
-        _ = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).run(tree.projectPath, options: SyncOptions(useGit: false), mode: .apply)
+        _ = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).run(tree.projectPath, options: SyncOptions(useGit: false, foldersFrom: .names), mode: .apply)
         let project = try PBXProject(contentsOf: tree.projectPath)
         for configuration in project.buildConfigurations(of: try #require(project.target(named: "dummy")).id) {
             #expect(configuration.buildSettings["GCC_PREFIX_HEADER"]?.string == "dummy/Supporting Files/dummy-Prefix.pch")
@@ -133,7 +133,7 @@ struct SynxFixtureTests {
     func groupStructure() throws {
         guard let tree = try fixture(git: false) else { return }
         let before = try PBXProject(contentsOf: tree.projectPath)
-        _ = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).run(tree.projectPath, options: SyncOptions(useGit: false), mode: .apply)
+        _ = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).run(tree.projectPath, options: SyncOptions(useGit: false, foldersFrom: .names), mode: .apply)
         let after = try PBXProject(contentsOf: tree.projectPath)
         for group in before.groups {
             #expect(Set(after.fileElement(group.id)?.children ?? []) == Set(group.children), "\(group.displayName ?? "")")
@@ -144,7 +144,7 @@ struct SynxFixtureTests {
     func prune() throws {
         guard let tree = try fixture() else { return }
         let report = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment())
-            .run(tree.projectPath, options: SyncOptions(prune: true), mode: .apply)
+            .run(tree.projectPath, options: SyncOptions(prune: true, foldersFrom: .names), mode: .apply)
         let removed: Set<String> = [
             "dummy/image-not-in-xcodeproj.png", "dummy/FileNotInXcodeProj.h", "dummy/AlreadySynced/FolderNotInXcodeProj/AnotherFileNotInXcodeProj.h",
         ]
@@ -160,13 +160,13 @@ struct SynxFixtureTests {
         let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: Environment())
         let before = TreeSnapshot(tree.root)
         do {
-            _ = try sync.run(tree.projectPath, options: SyncOptions(exclusions: ["/dummy/DoesntExist"]), mode: .apply)
+            _ = try sync.run(tree.projectPath, options: SyncOptions(exclusions: ["/dummy/DoesntExist"], foldersFrom: .names), mode: .apply)
             Issue.record("an unknown group was accepted")
         } catch SyncError.unknownGroups(let names, _) {
             #expect(names == ["/dummy/DoesntExist"])
         }
         #expect(TreeSnapshot(tree.root) == before)
-        let report = try sync.run(tree.projectPath, options: SyncOptions(exclusions: ["dummy/SuchGroup"]), mode: .apply)
+        let report = try sync.run(tree.projectPath, options: SyncOptions(exclusions: ["dummy/SuchGroup"], foldersFrom: .names), mode: .apply)
         #expect(!report.plan.moves.contains { $0.source.hasPrefix("dummy/Wow") })
         #expect(FileManager.default.fileExists(atPath: tree.root + "/dummy/Wow.h"))
     }
@@ -174,18 +174,18 @@ struct SynxFixtureTests {
     @Test("through the binary: --check exits 1, sync exits 0 and git shows renames, --check then exits 0")
     func binary() throws {
         guard let tree = try fixture() else { return }
-        let check = try CommandResult.run(Binaries.slipway, ["sync", tree.projectPath, "--check"])
+        let check = try CommandResult.run(Binaries.slipway, ["sync", tree.projectPath, "--check", "--folders-from", "names"])
         #expect(check.status == 1, "\(check.standardError)")
         #expect(check.standardOutput.contains("dummy/image.png → dummy/Resources/image.png"))
-        let sync = try CommandResult.run(Binaries.slipway, ["sync", tree.projectPath, "--no-color"])
+        let sync = try CommandResult.run(Binaries.slipway, ["sync", tree.projectPath, "--no-color", "--folders-from", "names"])
         #expect(sync.status == 0, "\(sync.standardError)")
         #expect(sync.standardOutput.contains("Synced: 13 move(s)"), "\(sync.standardOutput)")
         let status = try porcelainStatus(tree.root)
         #expect(status.contains("R  dummy/image.png -> dummy/Resources/image.png"), "\(status)")
         #expect(status.allSatisfy { $0.hasPrefix("R  ") || $0 == "M  dummy.xcodeproj/project.pbxproj" }, "\(status)")
-        let after = try CommandResult.run(Binaries.slipway, ["sync", tree.projectPath, "--check"])
+        let after = try CommandResult.run(Binaries.slipway, ["sync", tree.projectPath, "--check", "--folders-from", "names"])
         #expect(after.status == 0, "\(after.standardOutput)")
-        let json = try CommandResult.run(Binaries.slipway, ["sync", tree.projectPath, "--dry-run", "--json"])
+        let json = try CommandResult.run(Binaries.slipway, ["sync", tree.projectPath, "--dry-run", "--json", "--folders-from", "names"])
         let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
         #expect(object?["mode"] as? String == "dry-run")
     }

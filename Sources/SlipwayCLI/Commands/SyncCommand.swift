@@ -9,8 +9,11 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Move files so that the folders on disk match the project's Xcode groups, without losing a file.",
         discussion: """
-            Every group's folder becomes its parent's folder plus the group's name, and every file \
-            goes to its group's folder. The plan (moves, pbxproj edits, files --prune would delete) \
+            A group with a path keeps the folder its path names (Xcode ties the group to it); a \
+            group with a name and no path gets a folder named after its name; a file outside its \
+            group's folder moves into it, and a file already inside stays. '--folders-from names' \
+            gives synx's layout instead: every folder named after its group's display name, every \
+            file straight in its group's folder. The plan (moves, pbxproj edits, files --prune would delete) \
             is worked out first and every conflict reported before anything moves; then the moves \
             run as a transaction with a journal in the .xcodeproj folder, the pbxproj is rewritten \
             last and atomically (only path and name lines change), and in a git repository the \
@@ -24,6 +27,7 @@ struct SyncCommand: AsyncParsableCommand {
               slipway sync App.xcodeproj
               slipway sync App.xcodeproj --check      # CI: exit 1 if out of place
               slipway sync App.xcodeproj --exclude /App/Vendor --prune
+              slipway sync App.xcodeproj --folders-from names   # synx's layout
               slipway sync App.xcodeproj --recover
 
             EXIT STATUS:
@@ -47,6 +51,11 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Option(name: [.customShort("e"), .long], help: ArgumentHelp("Leave a group alone, e.g. /App/Vendor (repeatable).", valueName: "group"))
     var exclude: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Where a group's folder comes from: 'paths' (default) keeps the folder each group's path names and moves only files outside their group's folder; 'names' names every folder after its group's display name, as synx does.",
+        valueName: "paths|names"))
+    var foldersFrom: FolderSource?
 
     @Flag(help: "Keep the groups' children in their order (default: sort by name, folders first).")
     var noSortByName = false
@@ -77,7 +86,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         if dryRun && check { throw ValidationError("--dry-run and --check cannot be combined; --check already changes nothing.") }
-        if recover && (dryRun || check || prune || !exclude.isEmpty) {
+        if recover && (dryRun || check || prune || !exclude.isEmpty || foldersFrom != nil) {
             throw ValidationError("--recover takes no other sync options: it only restores the state before the interrupted sync.")
         }
     }
@@ -97,7 +106,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let options = SyncOptions(
                 prune: prune, exclusions: exclude, sortByName: !noSortByName, defaultExclusions: !noDefaultExclusions,
-                allowDirty: allowDirty, useGit: !noGit)
+                allowDirty: allowDirty, useGit: !noGit, foldersFrom: foldersFrom ?? .paths)
             let mode: SyncMode = check ? .check : (dryRun ? .dryRun : .apply)
             // On a thread of its own: the sync moves files with fsync and may wait on git's
             // hashing thread, neither of which may hold a thread of the cooperative pool.
@@ -202,6 +211,8 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension FolderSource: ExpressibleByArgument {}
 
 /// Live progress of a long apply on a terminal (standard error), rewritten in place.
 final class ProgressPrinter: Sendable {

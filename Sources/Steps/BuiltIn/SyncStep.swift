@@ -7,8 +7,10 @@ public struct SyncStep: Step {
         id: "sync",
         summary: "Move files so that the folders on disk match an Xcode project's groups, without losing a file",
         discussion: """
-            The same as 'slipway sync': every group's folder becomes its parent's folder plus the \
-            group's name and every file goes to its group's folder; conflicts are reported before \
+            The same as 'slipway sync': a group with a path keeps the folder its path names, a group \
+            with only a name gets a folder named after it, and files outside their group's folder \
+            move into it (folders-from: names gives synx's layout, folders named after display \
+            names); conflicts are reported before \
             anything moves; the moves run as a journaled transaction that an interruption cannot \
             leave half done; project.pbxproj is rewritten last, changing only path and name lines; \
             in a git repository the moves are staged as renames. With check: true nothing changes \
@@ -21,6 +23,8 @@ public struct SyncStep: Step {
             .optional("sort-by-name", .bool, default: .bool(true), "Sort the groups' children by name, folders first."),
             .optional("default-exclusions", .bool, default: .bool(true), "Leave /Libraries, /Frameworks, /Products and /Pods alone."),
             .optional("allow-dirty", .bool, default: .bool(false), "Run even when the git working tree has uncommitted changes."),
+            .optional("folders-from", .choice(FolderSource.allCases.map(\.rawValue)), default: .string("paths"),
+                      "Where a group's folder comes from: paths (keep each group's path folder) or names (synx's: display names)."),
             .optional("check", .bool, default: .bool(false), "Change nothing; fail when files are out of place."),
         ],
         outputs: [
@@ -50,11 +54,16 @@ public struct SyncStep: Step {
 
     public init(options: StepOptions) throws {
         project = try options.requiredString("project")
+        let source = try options.requiredString("folders-from")
+        guard let foldersFrom = FolderSource(rawValue: source) else {
+            throw StepError.invalidOption(name: "folders-from", problem: "must be 'paths' or 'names', not '\(source)'")
+        }
         self.options = SyncOptions(
             prune: try options.bool("prune"), exclusions: try options.strings("exclude"),
             sortByName: try options.bool("sort-by-name"),
             defaultExclusions: try options.bool("default-exclusions"),
-            allowDirty: try options.bool("allow-dirty"))
+            allowDirty: try options.bool("allow-dirty"),
+            foldersFrom: foldersFrom)
         check = try options.bool("check")
     }
 

@@ -130,6 +130,21 @@ import TestThreads
         #expect(PackageLocation.canonical("git@github.com:jpsim/Yams.git") == PackageLocation.canonical("https://github.com/jpsim/yams/"))
     }
 
+    /// A project whose packages no committed Package.resolved pins gets a note, not silence.
+    @Test func aProjectWithPackagesButNoPackageResolvedGetsANote() async throws {
+        let project = try project()
+        try FileManager.default.removeItem(atPath: project.path + "/App.xcodeproj/project.xcworkspace")
+        let report = try await audit(project)
+        #expect(report.isOK)
+        #expect(report.files == [])
+        #expect(report.notes == [
+            "App.xcodeproj has 6 package requirement(s) but no Package.resolved "
+                + "(App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved): nothing pins their versions. "
+                + "Commit the Package.resolved Xcode writes so that every machine builds the same versions.",
+            "No Package.resolved, Podfile.lock, Cartfile.resolved or Gemfile.lock in '\(project.path)'.",
+        ])
+    }
+
     @Test func aMissingLocalPackageIsReported() async throws {
         let project = try project()
         try FileManager.default.removeItem(atPath: project.path + "/Packages/AppCore")

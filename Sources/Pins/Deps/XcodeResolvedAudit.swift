@@ -46,7 +46,26 @@ struct XcodeResolvedAudit: Sendable {
                 report.merge(checkLocalPackages(of: project))
             }
         }
+        report.notes += unresolvedProjects(checked: Set(checkedProjects.keys))
         return report
+    }
+
+    /// A note for each project in the root folder that has remote packages but whose
+    /// requirements no Package.resolved holds (none committed): nothing pins them.
+    private func unresolvedProjects(checked: Set<String>) -> [String] {
+        let root = context.projectDirectory
+        guard let names = try? context.fileSystem.contents(ofDirectory: root) else { return [] }
+        var notes: [String] = []
+        for name in names.sorted() where name.hasSuffix(".xcodeproj") && !checked.contains(root + "/" + name) {
+            guard let packages = try? XcodeProjectPackages.read(bundle: root + "/" + name, fileSystem: context.fileSystem,
+                                                                display: context.display),
+                  !packages.remote.isEmpty
+            else { continue }
+            notes.append("\(name) has \(packages.remote.count) package requirement(s) but no Package.resolved "
+                + "(\(name)/project.xcworkspace/xcshareddata/swiftpm/Package.resolved): nothing pins their versions. "
+                + "Commit the Package.resolved Xcode writes so that every machine builds the same versions.")
+        }
+        return notes
     }
 
     private func check(_ projects: [XcodeProjectPackages], against resolved: PackageResolved, command: String,

@@ -190,6 +190,8 @@ import TestThreads
         ])
         #expect(XcodeWorkspaceContents.projects(Fixtures.workspaceContents + "<FileRef location = \"container:../Other/O.xcodeproj\"/>",
                                                 workspace: "/r/W.xcworkspace") == ["/r/App.xcodeproj", "/Other/O.xcodeproj"])
+        let named = "<Group name = \"location = 'x'\" location = \"group:Apps\"><FileRef location = \"group:A&amp;B.xcodeproj\"/></Group>"
+        #expect(XcodeWorkspaceContents.projects(named, workspace: "/r/W.xcworkspace") == ["/r/Apps/A&B.xcodeproj"])
     }
 
     /// ElementX writes `exactVersion` `version = 1.2;`; Xcode resolves it as 1.2.0.

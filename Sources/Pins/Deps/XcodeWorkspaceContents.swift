@@ -50,16 +50,25 @@ enum XcodeWorkspaceContents {
         return tags
     }
 
+    /// The value of attribute `name` (`name = "value"`), skipping the text inside other values.
     private static func attribute(_ name: String, in body: Substring) -> String? {
-        guard let range = body.range(of: name) else { return nil }
-        let afterName = body[range.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard afterName.first == "=" else { return nil }
-        let value = afterName.dropFirst().drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard let quote = value.first, quote == "\"" || quote == "'" else { return nil }
-        let inside = value.dropFirst().prefix { $0 != quote }
-        return inside.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
+        var rest = body.drop { $0.isLetter || $0 == "/" }
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ":" }
+            guard !key.isEmpty else { return nil }
+            rest = rest.dropFirst(key.count).drop { $0.isWhitespace }
+            guard rest.first == "=" else { return nil }
+            rest = rest.dropFirst().drop { $0.isWhitespace }
+            guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+            let inside = rest.dropFirst().prefix { $0 != quote }
+            rest = rest.dropFirst(inside.count + 2)
+            if key == name {
+                return inside.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+                    .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                    .replacingOccurrences(of: "&amp;", with: "&")
+            }
+        }
     }
 
     private static func resolve(_ location: String, group: String, container: String, workspace: String) -> String? {

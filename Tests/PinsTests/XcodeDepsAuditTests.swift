@@ -38,6 +38,9 @@ import TestThreads
         "Resolve packages in Xcode (File > Packages > Resolve Package Versions) or run '\(command)', then commit Package.resolved."
     }
 
+    static let noSwiftNote = "App.xcodeproj/project.pbxproj: the requirements inside its local packages were not checked against "
+                + "Package.resolved: no 'swift' on PATH."
+
     static let cases: [(version: Int, inWorkspace: Bool)] = [(1, false), (2, false), (3, false), (1, true), (2, true), (3, true)]
 
     @Test(arguments: cases)
@@ -59,7 +62,7 @@ import TestThreads
         ])
         #expect(requirements.allSatisfy { $0.file == resolved })
         #expect(report.findings.filter { $0.check == "local-package" }.map(\.found) == ["Package.swift"])
-        #expect(report.notes == [])
+        #expect(report.notes == [Self.noSwiftNote])
     }
 
     @Test(arguments: [false, true])
@@ -130,6 +133,34 @@ import TestThreads
         #expect(PackageLocation.canonical("git@github.com:jpsim/Yams.git") == PackageLocation.canonical("https://github.com/jpsim/yams/"))
     }
 
+    /// A local package's own remote dependencies land in the app's Package.resolved too; with a
+    /// toolchain, each is checked against its pin (read with dump-package, cached).
+    @Test func aLocalPackagesRequirementsAreCheckedWithTheToolchain() async throws {
+        let project = try project()
+        project.extraEnvironment["PATH"] = nil
+        let manifest = { (from: String) in """
+            // swift-tools-version:5.9
+            import PackageDescription
+
+            let package = Package(
+                name: "AppCore",
+                dependencies: [.package(url: "https://github.com/jpsim/Yams.git", from: "\(from)")],
+                targets: [.target(name: "AppCore", dependencies: ["Yams"])]
+            )
+
+            """ }
+        try project.write("Packages/AppCore/Package.swift", manifest("5.0.0"))
+        let report = try await audit(project)
+        #expect(report.failures.map(\.summary) == [])
+        #expect(report.findings.contains { $0.ok && $0.subject == "yams" && $0.expected == "5.0.0..<6.0.0 as Packages/AppCore/Package.swift asks" })
+        #expect(report.notes == [])
+        try project.write("Packages/AppCore/Package.swift", manifest("6.0.0"))
+        #expect(try await audit(project).failures.map(\.summary) == [
+            "\(Fixtures.projectResolved): requirement 'yams': expected 6.0.0..<7.0.0 as Packages/AppCore/Package.swift asks, "
+                + "found 5.0.6 (0d9ee7e). " + advice("xcodebuild -resolvePackageDependencies -project App.xcodeproj"),
+        ])
+    }
+
     /// A project whose packages no committed Package.resolved pins gets a note, not silence.
     @Test func aProjectWithPackagesButNoPackageResolvedGetsANote() async throws {
         let project = try project()
@@ -187,6 +218,7 @@ import TestThreads
         #expect(report.notes == [
             "\(Fixtures.workspaceResolved): 'Pods/Pods.xcodeproj' is listed in the workspace but is not there; its package "
                 + "requirements were not checked.",
+            Self.noSwiftNote,
         ])
         #expect(XcodeWorkspaceContents.projects(Fixtures.workspaceContents + "<FileRef location = \"container:../Other/O.xcodeproj\"/>",
                                                 workspace: "/r/W.xcworkspace") == ["/r/App.xcodeproj", "/Other/O.xcodeproj"])
@@ -252,6 +284,7 @@ import TestThreads
             ✗ \(Fixtures.projectResolved): 7 check(s), 1 failed
                 \(Fixtures.projectResolved): requirement 'https://github.com/jpsim/Yams.git': expected 6.0.0..<7.0.0 (up to next major from 6.0.0) as App.xcodeproj/project.pbxproj line \(line(0)) asks, found 5.0.6 (0d9ee7e). \(advice("xcodebuild -resolvePackageDependencies -project App.xcodeproj"))
             ✓ App.xcodeproj/project.pbxproj: 1 check(s), 0 failed
+            note: \(Self.noSwiftNote)
 
             """)
         #expect(try Snapshot.of(project.path) == before)

@@ -22,6 +22,7 @@ struct XcodeResolvedAudit: Sendable {
         var report = DepsReport()
         var checkedProjects: [String: XcodeProjectPackages] = [:]
         var localChecked = Set<String>()
+        var localRequirements: [String: [LocalRequirements]] = [:]
         for target in try targets(notes: &report.notes) {
             let file = context.display(target.resolvedPath)
             report.merge(try await PackageResolvedAudit(context: context).audit(resolvedPath: target.resolvedPath, manifestFolder: nil))
@@ -41,6 +42,13 @@ struct XcodeResolvedAudit: Sendable {
                 if let packages = checkedProjects[bundle] { projects.append(packages) }
             }
             check(projects, against: resolved, command: target.resolveCommand, into: &list)
+            for project in projects where !project.local.isEmpty {
+                if localRequirements[project.projectFile] == nil {
+                    localRequirements[project.projectFile] = try await self.localRequirements(of: project, notes: &report.notes) ?? []
+                }
+                check(localRequirements[project.projectFile] ?? [], pins: Self.pins(of: resolved),
+                      advice: Self.advice(target.resolveCommand), into: &list)
+            }
             report.findings += list.findings
             for project in projects where localChecked.insert(project.projectFile).inserted && !project.local.isEmpty {
                 report.merge(checkLocalPackages(of: project))
@@ -70,9 +78,8 @@ struct XcodeResolvedAudit: Sendable {
 
     private func check(_ projects: [XcodeProjectPackages], against resolved: PackageResolved, command: String,
                        into list: inout FindingList) {
-        let pins = Dictionary(resolved.pins.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
-        let advice = "Resolve packages in Xcode (File > Packages > Resolve Package Versions) or run '\(command)', "
-            + "then commit Package.resolved."
+        let pins = Self.pins(of: resolved)
+        let advice = Self.advice(command)
         for project in projects {
             for package in project.remote {
                 let wantedBy = "\(project.projectFile)\(package.line.map { " line \($0)" } ?? "")"
@@ -91,6 +98,14 @@ struct XcodeResolvedAudit: Sendable {
                            found: Self.describe(pin), advice: advice)
             }
         }
+    }
+
+    static func pins(of resolved: PackageResolved) -> [String: PackageResolved.Pin] {
+        Dictionary(resolved.pins.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func advice(_ command: String) -> String {
+        "Resolve packages in Xcode (File > Packages > Resolve Package Versions) or run '\(command)', then commit Package.resolved."
     }
 
     /// `5.0.6 (c8ed701)`, `branch 'main' (c8ed701)`, `revision c8ed701…`.

@@ -22,7 +22,8 @@ struct DepsVerifyCommand: AsyncParsableCommand {
             requirement (via 'swift package dump-package' when swift is on PATH; cached), \
             checkouts in .build. Xcode's Package.resolved (in X.xcodeproj or \
             X.xcworkspace): every package requirement of the project(s) in project.pbxproj \
-            has a pin that meets it; local packages exist. Podfile.lock: PODFILE CHECKSUM, DEPENDENCIES vs PODS, \
+            has a pin that meets it; local packages exist, and their own requirements \
+            are met (with swift on PATH). Podfile.lock: PODFILE CHECKSUM, DEPENDENCIES vs PODS, \
             Pods/Manifest.lock, COCOAPODS vs Gemfile.lock. Cartfile vs Cartfile.resolved. \
             Gemfile.lock: DEPENDENCIES (bundler against BUNDLED WITH), PLATFORMS, CHECKSUMS. Exit 0: all good; 1: drift; \
             2: a lockfile cannot be read.

@@ -70,10 +70,11 @@ let package = Package(
         // MARK: - Domain libraries
 
         /// Tool pins: Toolfile and Toolfile.lock, resolve/install/verify, and offline audits of
-        /// Package.resolved, Podfile.lock, Cartfile.resolved and Gemfile.lock.
+        /// Package.resolved, Podfile.lock, Cartfile.resolved and Gemfile.lock. PBXProj: the package
+        /// requirements of Xcode projects, checked against Xcode's Package.resolved.
         .target(
             name: "Pins",
-            dependencies: ["Git", "Basics", "YAMLSupport", "Yams", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Git", "PBXProj", "Basics", "YAMLSupport", "Yams", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         /// Releases: conventional commits, the next semantic version, changelog entries through

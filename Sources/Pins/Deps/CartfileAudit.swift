@@ -78,6 +78,12 @@ struct CartfileAudit: Sendable {
                 check(entry, resolved: byKey[entry.key], into: &list)
             }
         }
+        if files.count == 1 {
+            return DepsReport(files: files, notes: [
+                "\(file): not checked: there is no Cartfile or Cartfile.private to check it against. Add the Cartfile it "
+                    + "was resolved from, or delete Cartfile.resolved if the project no longer uses Carthage.",
+            ], unchecked: [file])
+        }
         return DepsReport(files: files, findings: list.findings)
     }
 

@@ -13,7 +13,8 @@ public struct DependencyAuditor: Sendable {
         self.context = context
     }
 
-    /// Audits every lockfile found in the project's root (and Xcode's Package.resolved files).
+    /// Audits every lockfile found in the project's root, and Xcode's Package.resolved files against
+    /// the package requirements of the projects that use them.
     /// - Throws: `PinsError.malformedDependencyFile` / `.unsupportedDependencyFileVersion` for a
     ///   file that cannot be read as its format, `FileSystemError` when one cannot be read at all.
     public func audit() async throws -> DepsReport {
@@ -25,9 +26,7 @@ public struct DependencyAuditor: Sendable {
             report.merge(try await PackageResolvedAudit(context: context)
                 .audit(resolvedPath: root + "/Package.resolved", manifestFolder: manifest))
         }
-        for path in xcodeResolvedFiles() {
-            report.merge(try await PackageResolvedAudit(context: context).audit(resolvedPath: path, manifestFolder: nil))
-        }
+        report.merge(try await XcodeResolvedAudit(context: context).audit())
         var gemfileLock: GemfileLock?
         let gemfilePath = root + "/Gemfile.lock"
         if fileSystem.exists(gemfilePath) {
@@ -51,24 +50,5 @@ public struct DependencyAuditor: Sendable {
             report.notes.append("No Package.resolved, Podfile.lock, Cartfile.resolved or Gemfile.lock in '\(root)'.")
         }
         return report
-    }
-
-    /// Package.resolved files Xcode keeps inside `.xcodeproj` and `.xcworkspace` bundles.
-    private func xcodeResolvedFiles() -> [String] {
-        let root = context.projectDirectory
-        guard let names = try? context.fileSystem.contents(ofDirectory: root) else { return [] }
-        var paths: [String] = []
-        for name in names {
-            let candidate: String
-            if name.hasSuffix(".xcodeproj") {
-                candidate = "\(root)/\(name)/project.xcworkspace/xcshareddata/swiftpm/Package.resolved"
-            } else if name.hasSuffix(".xcworkspace") {
-                candidate = "\(root)/\(name)/xcshareddata/swiftpm/Package.resolved"
-            } else {
-                continue
-            }
-            if context.fileSystem.exists(candidate) { paths.append(candidate) }
-        }
-        return paths
     }
 }

@@ -45,12 +45,16 @@ public struct DepsReport: Sendable, Hashable, Codable {
     public var findings: [DepsFinding]
     /// What could not be checked and why (no toolchain, Pods not installed).
     public var notes: [String]
+    /// Lockfiles that were read but had nothing to be checked against (a Cartfile.resolved
+    /// without a Cartfile); a note says why. They neither pass nor fail.
+    public var unchecked: [String]
 
     /// Creates a report.
-    public init(files: [String] = [], findings: [DepsFinding] = [], notes: [String] = []) {
+    public init(files: [String] = [], findings: [DepsFinding] = [], notes: [String] = [], unchecked: [String] = []) {
         self.files = files
         self.findings = findings
         self.notes = notes
+        self.unchecked = unchecked
     }
 
     /// True when every check passed.
@@ -59,7 +63,7 @@ public struct DepsReport: Sendable, Hashable, Codable {
     /// The failed checks.
     public var failures: [DepsFinding] { findings.filter { !$0.ok } }
 
-    enum CodingKeys: String, CodingKey { case files, findings, notes, ok }
+    enum CodingKeys: String, CodingKey { case files, findings, notes, unchecked, ok }
 
     /// Encodes the report with an `ok` field.
     public func encode(to encoder: any Encoder) throws {
@@ -67,6 +71,7 @@ public struct DepsReport: Sendable, Hashable, Codable {
         try container.encode(files, forKey: .files)
         try container.encode(findings, forKey: .findings)
         try container.encode(notes, forKey: .notes)
+        try container.encode(unchecked, forKey: .unchecked)
         try container.encode(isOK, forKey: .ok)
     }
 
@@ -76,6 +81,7 @@ public struct DepsReport: Sendable, Hashable, Codable {
         files = try container.decode([String].self, forKey: .files)
         findings = try container.decode([DepsFinding].self, forKey: .findings)
         notes = try container.decode([String].self, forKey: .notes)
+        unchecked = try container.decodeIfPresent([String].self, forKey: .unchecked) ?? []
     }
 
     /// Adds another audit's results.
@@ -83,6 +89,7 @@ public struct DepsReport: Sendable, Hashable, Codable {
         files += other.files
         findings += other.findings
         notes += other.notes
+        unchecked += other.unchecked
     }
 }
 

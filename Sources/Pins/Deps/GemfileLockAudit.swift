@@ -30,6 +30,8 @@ struct GemfileLock: Sendable {
     var dependencies: [Dependency] = []
     /// CHECKSUMS entries (`name (version[-platform])` → sha256 or nil); nil without the section.
     var checksums: [String: String?]?
+    /// `BUNDLED WITH`: the Bundler version that wrote the lock (Bundler writes no spec for itself).
+    var bundledWith: String?
 
     /// The first spec of each name (the platform-independent one when there are several).
     var specs: [String: Spec] {
@@ -92,6 +94,9 @@ struct GemfileLock: Sendable {
             let sha = parts.count > 2 ? parts[2].split(separator: ",").first { $0.hasPrefix("sha256=") }
                 .map { String($0.dropFirst("sha256=".count)) } : nil
             checksums?[key] = sha
+        case "BUNDLED WITH":
+            guard GemVersion(content) != nil else { throw malformed("'\(content)' under BUNDLED WITH is not a version") }
+            bundledWith = content
         default:
             return
         }
@@ -109,6 +114,10 @@ struct GemfileLockAudit: Sendable {
         let specs = lock.specs
         for dependency in lock.dependencies {
             let expected = dependency.requirement.map { "a version \($0)" } ?? "any version"
+            if dependency.name == "bundler" && specs["bundler"] == nil {
+                checkBundler(dependency, bundledWith: lock.bundledWith, into: &list)
+                continue
+            }
             guard let spec = specs[dependency.name] else {
                 list.check("dependency", dependency.name, ok: false, expected: expected, found: "no spec",
                            advice: "Run 'bundle lock' to resolve it.")
@@ -139,6 +148,25 @@ struct GemfileLockAudit: Sendable {
             }
         }
         return DepsReport(files: [context.display(path)], findings: list.findings)
+    }
+
+    /// Bundler never writes a spec for itself: a requirement on `bundler` is met by the version
+    /// in `BUNDLED WITH`, the Bundler that wrote the lock and that `bundle install` switches to.
+    private func checkBundler(_ dependency: GemfileLock.Dependency, bundledWith: String?, into list: inout FindingList) {
+        let expected = dependency.requirement.map { "a version \($0)" } ?? "any version"
+        guard let bundledWith else {
+            list.check("dependency", "bundler", ok: false, expected: expected + " in BUNDLED WITH", found: "no BUNDLED WITH",
+                       advice: "Run 'bundle update --bundler' to record the Bundler version in Gemfile.lock.")
+            return
+        }
+        var ok = true
+        if let text = dependency.requirement {
+            ok = GemRequirement(text).flatMap { requirement in GemVersion(bundledWith).map(requirement.isSatisfied) } ?? false
+        }
+        list.check("dependency", "bundler", ok: ok, expected: expected, found: "BUNDLED WITH \(bundledWith)",
+                   advice: "The Gemfile asks for bundler \(dependency.requirement ?? "")"
+                       + "; install a matching Bundler ('gem install bundler -v \"\(dependency.requirement ?? "")\"') and run "
+                       + "'bundle update --bundler' to record it in BUNDLED WITH.")
     }
 
     /// True when a PLATFORMS entry names one of `wanted`: exactly, with a Darwin version

@@ -20,9 +20,12 @@ struct DepsVerifyCommand: AsyncParsableCommand {
         discussion: """
             Package.resolved: schema (v1-v3), originHash, each pin against Package.swift's \
             requirement (via 'swift package dump-package' when swift is on PATH; cached), \
-            checkouts in .build. Podfile.lock: PODFILE CHECKSUM, DEPENDENCIES vs PODS, \
+            checkouts in .build. Xcode's Package.resolved (in X.xcodeproj or \
+            X.xcworkspace): every package requirement of the project(s) in project.pbxproj \
+            has a pin that meets it; local packages exist, and their own requirements \
+            are met (with swift on PATH). Podfile.lock: PODFILE CHECKSUM, DEPENDENCIES vs PODS, \
             Pods/Manifest.lock, COCOAPODS vs Gemfile.lock. Cartfile vs Cartfile.resolved. \
-            Gemfile.lock: DEPENDENCIES, PLATFORMS, CHECKSUMS. Exit 0: all good; 1: drift; \
+            Gemfile.lock: DEPENDENCIES (bundler against BUNDLED WITH), PLATFORMS, CHECKSUMS. Exit 0: all good; 1: drift; \
             2: a lockfile cannot be read.
 
             Examples:
@@ -60,6 +63,10 @@ struct DepsVerifyCommand: AsyncParsableCommand {
         for file in report.files {
             let findings = report.findings.filter { $0.file == file }
             let failures = report.failures.enumerated().filter { belongs($0.element.file, to: file) }
+            if findings.isEmpty && report.unchecked.contains(file) {
+                env.print("\(style.paint("-", .yellow)) \(file): not checked (see the note below)")
+                continue
+            }
             let mark = failures.isEmpty ? style.paint("✓", .green) : style.paint("✗", .red)
             env.print("\(mark) \(file): \(findings.count) check(s), \(failures.count) failed")
             for (index, failure) in failures where !shown.contains(index) {

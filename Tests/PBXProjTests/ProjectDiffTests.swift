@@ -115,6 +115,8 @@ struct ProjectDiffTests {
             try project.setPath(of: SampleProject.testsGroup, to: "UnitTests")
         }
         #expect(renamedToo.groups == ProjectDiff.Elements(renamed: [ProjectDiff.Move(from: "Tests", to: "UnitTests")]))
+        // The renamed group's file moves with it: reported once, as the group's rename.
+        #expect(renamedToo.files == ProjectDiff.Elements())
         #expect(renamedToo.humanText().contains("~ Tests → UnitTests (renamed)"))
         #expect(!renamedToo.humanText().contains("App → App"))
     }

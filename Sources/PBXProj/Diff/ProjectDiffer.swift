@@ -35,6 +35,8 @@ extension ProjectDiff {
                 continue
             }
             let parent = element.parent.map { matching.newToOld[$0] ?? $0 }
+            let renamed = before.name != element.name || before.ownPath != element.ownPath || before.sourceTree != element.sourceTree
+            guard parent != before.parent || renamed else { continue }
             // What a user sees is the place in the tree and the path on disk: another object, or
             // another `name`/`path`/`sourceTree` spelling, with both equal is no change.
             guard before.treePath != element.treePath || before.location != element.location else { continue }

@@ -93,6 +93,7 @@ extension String {
 final class LintMemo: Sendable {
     let syncPlan = LintOnce<SyncPlan?>()
     let locator = LintOnce<ObjectLocator?>()
+    let references = LintOnce<LintReferences>()
 }
 
 /// A value computed at most once, on first use, by whichever caller comes first.

@@ -5,6 +5,7 @@ public enum LintRegistry {
         MergeConflictRule(),
         DuplicateObjectIDRule(),
         MissingFileRule(),
+        UncheckedReferenceRule(),
         DuplicateReferenceRule(),
         DeadBuildFileRule(),
         SourceInNoTargetRule(),
@@ -50,6 +51,20 @@ public enum LintRegistry {
             fixes marked below as minimal edits (`--dry-run` prints them and writes nothing), linting
             the result again and fixing what one fix leaves for another (merging a duplicate reference
             can leave two build files of one file in a phase), so one `--fix` leaves nothing to fix.
+
+            Give lint the `.xcodeproj` (or the `project.pbxproj` inside it): the folder that holds the
+            `.xcodeproj` is where references resolve, and its name is the project's. A `project.pbxproj`
+            copied elsewhere is refused (exit 2) rather than checked against the wrong folder.
+
+            What lint does not check for existence, it says once per reason (`unchecked-reference`, a
+            note) instead of reporting each file missing: files under `Pods/` before `pod install`, under
+            `Carthage/Build/` or `DerivedSources/`, files relative to a build folder (`BUILT_PRODUCTS_DIR`,
+            `DERIVED_FILE_DIR`, ...), and paths holding a build setting. Settings Slipway knows are
+            resolved and the path checked: `SRCROOT`, `PROJECT_DIR`, `SOURCE_ROOT` (the project's folder),
+            `PROJECT_NAME`, and the project's own settings that have one value in every configuration;
+            each other setting gives one note with the count of its references, e.g.
+            "2 references under 'Pods/' are made by `pod install`: not checked". A file under `Pods/` that
+            is on disk is checked like any other.
 
             Speed (`slipway-bench lint`, release build): the largest corpus project (DuckDuckGo-macOS,
             1.47 MB, 3,864 tree paths) lints in 41–43 ms with the default rules and 45–49 ms with every

@@ -6,6 +6,9 @@ import PBXProj
 public enum LintError: Error, LocalizedError, Sendable, Equatable {
     /// The path is not an `.xcodeproj` folder or a `project.pbxproj` file.
     case notAProject(path: String)
+    /// A pbxproj file outside an `.xcodeproj` folder: the project's folder (where its files are)
+    /// and its name cannot be known.
+    case outsideBundle(path: String)
     /// The project file exists but is not a project Slipway can read (other than conflict
     /// markers and duplicate ids, which are findings).
     case unreadableProject(path: String, line: Int?, column: Int?, reason: String)
@@ -16,6 +19,10 @@ public enum LintError: Error, LocalizedError, Sendable, Equatable {
         switch self {
         case .notAProject(let path):
             return "'\(path)' is not an Xcode project: give the .xcodeproj folder or the project.pbxproj inside it"
+        case .outsideBundle(let path):
+            return "'\(path)' is not inside an .xcodeproj folder, so lint cannot tell the project's folder or name "
+                + "(its file checks would look in the wrong place): give the .xcodeproj that holds it, "
+                + "or put the file back as NAME.xcodeproj/project.pbxproj next to the project's files"
         case .unreadableProject(let path, let line, let column, let reason):
             let place = line.map { ":\($0)" + (column.map { ":\($0)" } ?? "") } ?? ""
             return "\(path)\(place): \(reason); lint needs a project it can read"
@@ -46,6 +53,10 @@ public struct LintRun: Sendable {
         let file = ProjectFile(path: trimmed)
         guard fileSystem.kind(of: file.pbxprojPath) != nil, !fileSystem.isDirectory(file.pbxprojPath) else {
             throw LintError.notAProject(path: path)
+        }
+        if !fileSystem.isDirectory(trimmed), !trimmed.hasSuffix(".xcodeproj"),
+            !fileSystem.exists(file.projectDirectory + "/" + file.projectName + ".xcodeproj/" + ProjectPath.lastComponent(trimmed)) {
+            throw LintError.outsideBundle(path: path)
         }
         let bytes: [UInt8]
         do { bytes = try fileSystem.read(file.pbxprojPath) } catch {

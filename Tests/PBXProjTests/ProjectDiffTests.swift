@@ -90,6 +90,37 @@ struct ProjectDiffTests {
         #expect(difference.files.moved.isEmpty)
     }
 
+    @Test("a group deleted and added again with a new id, the same path, name and children, is no change; a real rename still is")
+    func groupReplacedAtTheSamePath() throws {
+        let replacement = ObjectID("0A00000000000000000000AA")
+        let replace: (inout PBXProject) throws -> Void = { project in
+            let children = project.fileElement(SampleProject.appGroup)?.children ?? []
+            try project.removeObject(SampleProject.appGroup)
+            // The shape Xcode writes when a folder is removed and added back: a new id, an explicit
+            // name, and the top-level group anchored at the project's folder instead of its parent.
+            try project.add(PBXObject(id: replacement, isa: PBXIsa.group, properties: [
+                "children": .array(children.map { .string($0.rawValue) }), "name": "App", "path": "App", "sourceTree": "SOURCE_ROOT",
+            ]))
+            let main = project.fileElement(SampleProject.mainGroup)?.children ?? []
+            try project.setChildren(of: SampleProject.mainGroup, to: main.map { $0 == SampleProject.appGroup ? replacement : $0 })
+        }
+        let replaced = try diff(replace)
+        #expect(replaced.groups == ProjectDiff.Elements())
+        #expect(replaced.files == ProjectDiff.Elements())
+        #expect(replaced.isEmpty)
+        #expect(replaced.humanText() == "")
+
+        let renamedToo = try diff { project in
+            try replace(&project)
+            try project.setPath(of: SampleProject.testsGroup, to: "UnitTests")
+        }
+        #expect(renamedToo.groups == ProjectDiff.Elements(renamed: [ProjectDiff.Move(from: "Tests", to: "UnitTests")]))
+        // The renamed group's file moves with it: reported once, as the group's rename.
+        #expect(renamedToo.files == ProjectDiff.Elements())
+        #expect(renamedToo.humanText().contains("~ Tests → UnitTests (renamed)"))
+        #expect(!renamedToo.humanText().contains("App → App"))
+    }
+
     @Test("moves: a file under another group, the same file under a new id, a file deleted and added elsewhere")
     func moves() throws {
         let moved = try diff { project in

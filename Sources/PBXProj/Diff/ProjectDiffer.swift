@@ -37,6 +37,9 @@ extension ProjectDiff {
             let parent = element.parent.map { matching.newToOld[$0] ?? $0 }
             let renamed = before.name != element.name || before.ownPath != element.ownPath || before.sourceTree != element.sourceTree
             guard parent != before.parent || renamed else { continue }
+            // What a user sees is the place in the tree and the path on disk: another object, or
+            // another `name`/`path`/`sourceTree` spelling, with both equal is no change.
+            guard before.treePath != element.treePath || before.location != element.location else { continue }
             let move = before.treePath == element.treePath
                 ? Move(from: before.location, to: element.location) : Move(from: before.treePath, to: element.treePath)
             switch (element.isGroup, parent != before.parent) {

@@ -11,21 +11,18 @@ public struct MissingFileRule: LintRule {
                      objects: ["A = {isa = PBXFileReference; path = App.swift; sourceTree = \"<group>\"; };",
                                "B = {isa = PBXFileReference; path = Gone.swift; sourceTree = \"<group>\"; };"],
                      mainChildren: ["A", "B"], files: ["App.swift"],
-                     expected: ["9: 'Gone.swift' does not exist (file reference 'Gone.swift'); restore the file or remove the reference"])]
+                     expected: ["9: 'Gone.swift' does not exist (file reference 'Gone.swift'); restore the file or remove the reference"]),
+         LintExample("paths through the project's folder and the project's own settings are checked",
+                     objects: ["A = {isa = PBXFileReference; path = \"$(SRCROOT)/Vendor/lib.c\"; sourceTree = \"<group>\"; };",
+                               "B = {isa = PBXFileReference; path = \"${PROJECT_DIR}/$(VENDOR)/gone.c\"; sourceTree = \"<group>\"; };"],
+                     mainChildren: ["A", "B"], settings: "VENDOR = Vendor;", files: ["Vendor/lib.c"],
+                     expected: ["9: 'Vendor/gone.c' does not exist (file reference '${PROJECT_DIR}/$(VENDOR)/gone.c'); restore the file or remove the reference"])]
     }
 
     public func check(_ context: LintContext) -> [LintFinding] {
-        guard let tree = context.groupTree else { return [] }
-        var seen = Set<ObjectID>()
-        var findings: [LintFinding] = []
-        for node in tree.nodes where node.element.kind == .fileReference {
-            guard case .relative(let path) = node.resolvedPath, seen.insert(node.element.id).inserted,
-                !context.files.exists(path)
-            else { continue }
-            let name = node.element.displayName ?? node.element.id.rawValue
-            findings.append(finding("'\(path)' does not exist (file reference '\(name)'); restore the file or remove the reference",
-                                    at: node.element.id, in: context, subject: path))
+        context.references.checked.filter { !context.files.exists($0.path) }.map { reference in
+            finding("'\(reference.path)' does not exist (file reference '\(reference.name)'); restore the file or remove the reference",
+                    at: reference.id, in: context, subject: reference.path)
         }
-        return findings
     }
 }

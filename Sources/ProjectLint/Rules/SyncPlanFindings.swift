@@ -24,11 +24,25 @@ enum SyncPlanFindings {
     }
 }
 
+extension SyncPlanFindings {
+    /// The group each resolved path's element is in (first occurrence): its id and display name.
+    static func groups(_ context: LintContext) -> [String: (id: ObjectID, name: String)] {
+        var result: [String: (id: ObjectID, name: String)] = [:]
+        let nodes = context.groupTree?.nodes ?? []
+        for node in nodes where result[node.resolvedPath.description] == nil {
+            guard let parent = node.parent, parent != 0, nodes.indices.contains(parent) else { continue }
+            let group = nodes[parent].element
+            result[node.resolvedPath.description] = (group.id, group.displayName ?? group.id.rawValue)
+        }
+        return result
+    }
+}
+
 /// Files and folders not where their groups say (what `slipway sync --check` finds).
 public struct GroupFolderMismatchRule: LintRule {
     public init() {}
     public var id: String { "group-folder-mismatch" }
-    public var summary: String { "A file is not in its group's folder (what 'slipway sync --check' finds)." }
+    public var summary: String { "Files are not in their group's folder (what 'slipway sync --check' finds): one finding per group, with the count of its files." }
     /// A note by default: most projects never aligned folders with groups (830 findings over the corpus).
     public var defaultSeverity: LintSeverity { .note }
     public var examples: [LintExample] {
@@ -36,15 +50,41 @@ public struct GroupFolderMismatchRule: LintRule {
                      objects: ["G = {isa = PBXGroup; children = (A); path = Model; sourceTree = \"<group>\"; };",
                                "A = {isa = PBXFileReference; path = ../User.swift; sourceTree = \"<group>\"; };"],
                      mainChildren: ["G"], files: ["User.swift", "Model/.keep"],
-                     expected: ["9: 'User.swift' is not in its group's folder; 'slipway sync' moves it to 'Model/User.swift'"])]
+                     expected: ["9: 'User.swift' is not in its group's folder; 'slipway sync' moves it to 'Model/User.swift'"]),
+         LintExample("three files of group 'Model' lying at the top: one finding for the group",
+                     objects: ["G = {isa = PBXGroup; children = (A, B, C); path = Model; sourceTree = \"<group>\"; };",
+                               "A = {isa = PBXFileReference; path = ../User.swift; sourceTree = \"<group>\"; };",
+                               "B = {isa = PBXFileReference; path = ../Team.swift; sourceTree = \"<group>\"; };",
+                               "C = {isa = PBXFileReference; path = ../Role.swift; sourceTree = \"<group>\"; };"],
+                     mainChildren: ["G"], files: ["User.swift", "Team.swift", "Role.swift", "Model/.keep"],
+                     expected: ["8: 3 files of group 'Model' are not in its folder 'Model'; 'slipway sync' moves them there "
+                                + "(first: 'User.swift' to 'Model/User.swift')"])]
     }
 
     public func check(_ context: LintContext) -> [LintFinding] {
         guard let plan = SyncPlanFindings.plan(context) else { return [] }
         let elements = SyncPlanFindings.elements(context)
-        return plan.moves.filter { $0.reason == .reference }.map { move in
-            finding("'\(move.source)' is not in its group's folder; 'slipway sync' moves it to '\(move.destination)'",
-                    at: elements[move.source], in: context, subject: move.source)
+        let groups = SyncPlanFindings.groups(context)
+        // One finding per group: a group whose folder holds none of its files is one problem,
+        // however many files it has.
+        var order: [String] = []
+        var byGroup: [String: [SyncMove]] = [:]
+        for move in plan.moves where move.reason == .reference {
+            let key = groups[move.source].map { $0.id.rawValue } ?? ProjectPath.parent(move.destination)
+            if byGroup[key] == nil { order.append(key) }
+            byGroup[key, default: []].append(move)
+        }
+        return order.compactMap { key -> LintFinding? in
+            guard let moves = byGroup[key], let move = moves.first else { return nil }
+            guard moves.count > 1 else {
+                return finding("'\(move.source)' is not in its group's folder; 'slipway sync' moves it to '\(move.destination)'",
+                               at: elements[move.source], in: context, subject: move.source)
+            }
+            let folder = ProjectPath.parent(move.destination)
+            let group = groups[move.source].map { "group '\($0.name)'" } ?? "a group"
+            return finding("\(moves.count) files of \(group) are not in its folder '\(folder.isEmpty ? "." : folder)'; 'slipway sync' moves them "
+                           + "there (first: '\(move.source)' to '\(move.destination)')",
+                           at: groups[move.source]?.id ?? elements[move.source], in: context, subject: folder)
         }
     }
 }

@@ -1,0 +1,171 @@
+import Foundation
+import PBXProj
+
+/// What lint makes of each file reference's path: a place on disk to check, or why it is not
+/// checked (made by `pod install`, a generator or the build; under a build setting Slipway cannot
+/// know outside a build). Computed once per context; `missing-file` and `unchecked-reference`
+/// both read it.
+struct LintReferences: Sendable {
+    /// Why a missing reference is not an error.
+    enum Unchecked: Hashable, Sendable, Comparable {
+        /// Under a folder a tool fills (`Pods`, `Carthage/Build`, `DerivedSources`).
+        case generatedFolder(String)
+        /// Relative to a build setting that names a build folder (`BUILT_PRODUCTS_DIR`, ...).
+        case buildFolder(String)
+        /// Under a build setting Slipway cannot know.
+        case unknownSetting(String)
+    }
+
+    /// A reference to check: its path (relative to the project's folder, or absolute) and id.
+    struct Checked: Sendable {
+        let id: ObjectID
+        let name: String
+        let path: String
+    }
+
+    /// References whose file must exist, in tree order (first occurrence of each).
+    private(set) var checked: [Checked] = []
+    /// References not checked, by reason: the count, the first reference's id and path.
+    private(set) var unchecked: [Unchecked: (count: Int, first: ObjectID, path: String)] = [:]
+
+    /// Build settings whose value is the project's folder.
+    static let projectFolderSettings: Set<String> = ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"]
+    /// Build settings naming folders the build makes.
+    static let buildFolderSettings: Set<String> = [
+        "BUILT_PRODUCTS_DIR", "CONFIGURATION_BUILD_DIR", "TARGET_BUILD_DIR", "DERIVED_FILE_DIR", "DERIVED_SOURCES_DIR",
+        "DERIVED_FILES_DIR", "OBJROOT", "SYMROOT", "BUILD_DIR", "BUILD_ROOT", "CONFIGURATION_TEMP_DIR", "TARGET_TEMP_DIR",
+        "PROJECT_TEMP_DIR", "SHARED_DERIVED_FILE_DIR",
+    ]
+    /// Folders a tool fills, as path components: the first that a missing path runs through names it.
+    static let generatedFolders: [[String]] = [["Pods"], ["Carthage", "Build"], ["DerivedSources"]]
+
+    init(_ context: LintContext) {
+        guard let tree = context.groupTree else { return }
+        let settings = LintReferences.knownSettings(context)
+        // SRCROOT and PROJECT_DIR are the folder holding the .xcodeproj with `projectDirPath` applied.
+        let base = ProjectPath.normalize(context.project?.projectObject?.string("projectDirPath") ?? "")
+        var seen = Set<ObjectID>()
+        for node in tree.nodes where node.element.kind == .fileReference {
+            guard seen.insert(node.element.id).inserted else { continue }
+            let id = node.element.id
+            switch node.resolvedPath {
+            case .absolute:
+                continue
+            case .buildSetting(let name, let path):
+                if name == "PODS_ROOT" {
+                    skip(.generatedFolder("Pods"), id, node.resolvedPath.description)
+                } else if LintReferences.projectFolderSettings.contains(name) {
+                    classify(id, node, ProjectPath.join(base, path), context)
+                } else if LintReferences.buildFolderSettings.contains(name) {
+                    skip(.buildFolder(name), id, node.resolvedPath.description)
+                }
+                // Other source trees (SDKROOT, DEVELOPER_DIR) are the machine's, never checked.
+            case .relative(let path):
+                guard path.contains("$(") || path.contains("${") else {
+                    classify(id, node, path, context)
+                    continue
+                }
+                switch LintReferences.expand(path, settings, projectFolder: base) {
+                case .success(let expanded) where expanded.hasPrefix("/"):
+                    continue
+                case .success(let expanded):
+                    classify(id, node, expanded, context)
+                case .failure(let unknown):
+                    let reason: Unchecked = LintReferences.buildFolderSettings.contains(unknown.name)
+                        ? .buildFolder(unknown.name) : .unknownSetting(unknown.name)
+                    skip(reason, id, path)
+                }
+            }
+        }
+    }
+
+    private mutating func classify(_ id: ObjectID, _ node: GroupTree.Node, _ path: String, _ context: LintContext) {
+        let components = path.split(separator: "/").map(String.init)
+        if !context.files.exists(path),
+            let folder = LintReferences.generatedFolders.first(where: { LintReferences.runs(components, through: $0) }) {
+            skip(.generatedFolder(folder.joined(separator: "/")), id, path)
+            return
+        }
+        checked.append(Checked(id: id, name: node.element.displayName ?? id.rawValue, path: path))
+    }
+
+    private mutating func skip(_ reason: Unchecked, _ id: ObjectID, _ path: String) {
+        if let known = unchecked[reason] {
+            unchecked[reason] = (known.count + 1, known.first, known.path)
+        } else {
+            unchecked[reason] = (1, id, path)
+        }
+    }
+
+    private static func runs(_ components: [String], through folder: [String]) -> Bool {
+        guard components.count > folder.count else { return false }
+        for start in 0...(components.count - folder.count - 1) where Array(components[start..<start + folder.count]) == folder {
+            return true
+        }
+        return false
+    }
+
+    /// A setting Slipway cannot know.
+    struct UnknownSetting: Error {
+        let name: String
+    }
+
+    /// The values Slipway knows: the project's folder (marked, as it is absolute in a build),
+    /// `PROJECT_NAME`, and the project's own settings that have one value in every configuration.
+    static func knownSettings(_ context: LintContext) -> [String: String] {
+        var values: [String: String] = [:]
+        if let project = context.project, let root = project.rootObjectID {
+            let configurations = project.buildConfigurations(of: root)
+            var candidates: [String: String] = [:]
+            for entry in configurations.first?.buildSettings ?? PBXDictionary() {
+                if let value = entry.value.string { candidates[entry.key] = value }
+            }
+            // A setting that differs between configurations, or that one of them leaves out, is
+            // not known outside a build.
+            for (key, value) in candidates where configurations.allSatisfy({ $0.buildSettings[key]?.string == value }) {
+                values[key] = value
+            }
+        }
+        values["PROJECT_NAME"] = ProjectPath.lastComponent(context.bundlePath).replacingOccurrences(of: ".xcodeproj", with: "")
+        for name in projectFolderSettings { values[name] = projectFolderMark }
+        return values
+    }
+
+    /// Stands for the project's folder in an expanded path.
+    static let projectFolderMark = "\u{1}PROJECT_FOLDER\u{1}"
+
+    /// `path` with every `$(NAME)` and `${NAME}` replaced (settings may hold settings, 8 levels
+    /// deep); a path holding the project's folder keeps what follows it, as Xcode does with an
+    /// absolute value. Fails with the first setting not known.
+    static func expand(_ path: String, _ settings: [String: String], projectFolder: String) -> Result<String, UnknownSetting> {
+        var text = path
+        for _ in 0..<8 {
+            guard let (range, name) = firstReference(in: text) else { break }
+            guard let value = settings[name] else { return .failure(UnknownSetting(name: name)) }
+            text.replaceSubrange(range, with: value)
+        }
+        if let (_, name) = firstReference(in: text) { return .failure(UnknownSetting(name: name)) }
+        if let mark = text.range(of: projectFolderMark, options: .backwards) {
+            text = String(text[mark.upperBound...])
+            while text.hasPrefix("/") { text.removeFirst() }
+            return .success(ProjectPath.join(projectFolder, text))
+        }
+        return .success(ProjectPath.normalize(text))
+    }
+
+    private static func firstReference(in text: String) -> (Range<String.Index>, String)? {
+        let starts = [text.firstRange(of: "$("), text.firstRange(of: "${")].compactMap { $0 }
+        guard let start = starts.min(by: { $0.lowerBound < $1.lowerBound }) else { return nil }
+        let closing: Character = text[text.index(after: start.lowerBound)] == "(" ? ")" : "}"
+        guard let end = text[start.upperBound...].firstIndex(of: closing) else { return nil }
+        let name = String(text[start.upperBound..<end])
+        return (start.lowerBound..<text.index(after: end), name)
+    }
+}
+
+extension LintContext {
+    /// The file references, sorted into checked and not checked (computed once).
+    var references: LintReferences {
+        memo.references.get { LintReferences(self) }
+    }
+}

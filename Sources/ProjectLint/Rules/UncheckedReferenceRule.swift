@@ -1,0 +1,52 @@
+import PBXProj
+
+/// File references lint does not check, one note per reason: files that `pod install`, a
+/// generator or the build makes, and paths under a build setting Slipway cannot know.
+public struct UncheckedReferenceRule: LintRule {
+    public init() {}
+    public var id: String { "unchecked-reference" }
+    public var summary: String {
+        "File references lint does not check for existence, one note per reason: missing files under `Pods/` (made by "
+            + "`pod install`), `Carthage/Build/` or `DerivedSources/`, files relative to a build folder (`BUILT_PRODUCTS_DIR`, "
+            + "`DERIVED_FILE_DIR`, ...), and paths holding a build setting other than `SRCROOT`, `PROJECT_DIR`, `SOURCE_ROOT`, "
+            + "`PROJECT_NAME` or one the project sets to one value in every configuration."
+    }
+    public var defaultSeverity: LintSeverity { .note }
+    public var examples: [LintExample] {
+        [LintExample("CocoaPods' files before `pod install`, the app's product and a path under a setting of the build machine",
+                     objects: ["A = {isa = PBXFileReference; path = \"Pods/Target Support Files/Pods-App/Pods-App.debug.xcconfig\"; sourceTree = \"<group>\"; };",
+                               "B = {isa = PBXFileReference; path = \"Pods/Target Support Files/Pods-App/Pods-App.release.xcconfig\"; sourceTree = \"<group>\"; };",
+                               "C = {isa = PBXFileReference; explicitFileType = wrapper.application; path = App.app; sourceTree = BUILT_PRODUCTS_DIR; };",
+                               "D = {isa = PBXFileReference; path = \"$(SYSROOT_DIR)/share/qemu\"; sourceTree = \"<group>\"; };",
+                               "E = {isa = PBXFileReference; path = \"$(SYSROOT_DIR)/lib/libz.a\"; sourceTree = \"<group>\"; };",
+                               "F = {isa = PBXFileReference; path = \"$(MODE)/x.c\"; sourceTree = \"<group>\"; };"],
+                     mainChildren: ["A", "B", "C", "D", "E", "F"], files: [],
+                     expected: [
+                        "8: 2 references under 'Pods/' are made by `pod install`: not checked",
+                        "10: 1 reference relative to $(BUILT_PRODUCTS_DIR) is made by the build: not checked",
+                        "13: 1 reference holds $(MODE), which Slipway cannot know outside a build: not checked "
+                            + "(first: '$(MODE)/x.c'); set it in the project's build settings, one value for every configuration, to check them",
+                        "11: 2 references hold $(SYSROOT_DIR), which Slipway cannot know outside a build: not checked "
+                            + "(first: '$(SYSROOT_DIR)/share/qemu'); set it in the project's build settings, one value for every configuration, to check them",
+                     ])]
+    }
+
+    public func check(_ context: LintContext) -> [LintFinding] {
+        context.references.unchecked.sorted { $0.key < $1.key }.map { reason, found in
+            let count = found.count == 1 ? "1 reference" : "\(found.count) references"
+            let verb = found.count == 1 ? "is" : "are"
+            switch reason {
+            case .generatedFolder(let folder):
+                let maker = folder == "Pods" ? "`pod install`" : (folder == "Carthage/Build" ? "`carthage bootstrap`" : "a generator")
+                return finding("\(count) under '\(folder)/' \(verb) made by \(maker): not checked", at: found.first, in: context,
+                               subject: folder)
+            case .buildFolder(let setting):
+                return finding("\(count) relative to $(\(setting)) \(verb) made by the build: not checked", at: found.first, in: context)
+            case .unknownSetting(let setting):
+                return finding("\(count) \(found.count == 1 ? "holds" : "hold") $(\(setting)), which Slipway cannot know outside a build: "
+                               + "not checked (first: '\(found.path)'); set it in the project's build settings, one value for every "
+                               + "configuration, to check them", at: found.first, in: context)
+            }
+        }
+    }
+}

@@ -56,10 +56,11 @@ struct LintReferences: Sendable {
                     skip(.generatedFolder("Pods"), id, node.resolvedPath.description)
                 } else if LintReferences.projectFolderSettings.contains(name) {
                     classify(id, node, ProjectPath.join(base, path), context)
-                } else if LintReferences.buildFolderSettings.contains(name) {
-                    skip(.buildFolder(name), id, node.resolvedPath.description)
                 }
-                // Other source trees (SDKROOT, DEVELOPER_DIR) are the machine's, never checked.
+                // A source tree naming a build folder (BUILT_PRODUCTS_DIR: every target's product)
+                // is the build's output by Xcode's own declaration: not a file of the checkout, and
+                // no note either (it would stand in nearly every project). Other source trees
+                // (SDKROOT, DEVELOPER_DIR) are the machine's, never checked.
             case .relative(let path):
                 guard path.contains("$(") || path.contains("${") else {
                     classify(id, node, path, context)

@@ -58,8 +58,9 @@ public enum LintRegistry {
 
             What lint does not check for existence, it says once per reason (`unchecked-reference`, a
             note) instead of reporting each file missing: files under `Pods/` before `pod install`, under
-            `Carthage/Build/` or `DerivedSources/`, files relative to a build folder (`BUILT_PRODUCTS_DIR`,
-            `DERIVED_FILE_DIR`, ...), and paths holding a build setting. Settings Slipway knows are
+            `Carthage/Build/` or `DerivedSources/`, paths under a build folder (`$(DERIVED_FILE_DIR)/...`),
+            and paths holding a build setting. Targets' products (source tree `BUILT_PRODUCTS_DIR`) are
+            the build's output and are neither checked nor noted. Settings Slipway knows are
             resolved and the path checked: `SRCROOT`, `PROJECT_DIR`, `SOURCE_ROOT` (the project's folder),
             `PROJECT_NAME`, and the project's own settings that have one value in every configuration;
             each other setting gives one note with the count of its references, e.g.

@@ -74,8 +74,7 @@ struct LintUncheckedReferenceTests {
             "note 15: 1 reference under 'Carthage/Build/' is made by `carthage bootstrap`: not checked",
             "note 14: 1 reference under 'DerivedSources/' is made by a generator: not checked",
             "note 8: 6 references under 'Pods/' are made by `pod install`: not checked",
-            "note 16: 2 references relative to $(BUILT_PRODUCTS_DIR) are made by the build: not checked",
-            "note 18: 2 references relative to $(DERIVED_FILE_DIR) are made by the build: not checked",
+            "note 19: 1 reference relative to $(DERIVED_FILE_DIR) is made by the build: not checked",
         ])
     }
 }

@@ -7,8 +7,8 @@ public struct UncheckedReferenceRule: LintRule {
     public var id: String { "unchecked-reference" }
     public var summary: String {
         "File references lint does not check for existence, one note per reason: missing files under `Pods/` (made by "
-            + "`pod install`), `Carthage/Build/` or `DerivedSources/`, files relative to a build folder (`BUILT_PRODUCTS_DIR`, "
-            + "`DERIVED_FILE_DIR`, ...), and paths holding a build setting other than `SRCROOT`, `PROJECT_DIR`, `SOURCE_ROOT`, "
+            + "`pod install`), `Carthage/Build/` or `DerivedSources/`, paths under a build folder (`$(DERIVED_FILE_DIR)/...`), "
+            + "and paths holding a build setting other than `SRCROOT`, `PROJECT_DIR`, `SOURCE_ROOT`, "
             + "`PROJECT_NAME` or one the project sets to one value in every configuration."
     }
     public var defaultSeverity: LintSeverity { .note }
@@ -23,7 +23,6 @@ public struct UncheckedReferenceRule: LintRule {
                      mainChildren: ["A", "B", "C", "D", "E", "F"], files: [],
                      expected: [
                         "8: 2 references under 'Pods/' are made by `pod install`: not checked",
-                        "10: 1 reference relative to $(BUILT_PRODUCTS_DIR) is made by the build: not checked",
                         "13: 1 reference holds $(MODE), which Slipway cannot know outside a build: not checked "
                             + "(first: '$(MODE)/x.c'); set it in the project's build settings, one value for every configuration, to check them",
                         "11: 2 references hold $(SYSROOT_DIR), which Slipway cannot know outside a build: not checked "

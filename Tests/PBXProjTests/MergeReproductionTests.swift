@@ -207,4 +207,21 @@ struct MergeReproductionTests {
         #expect(forward.conflicts.isEmpty == backward.conflicts.isEmpty, "\(name)")
         #expect(forward.conflicts.count == backward.conflicts.count, "\(name)")
     }
+
+    /// The sample project's merge cases (MergeTests): a renamed folder, one setting changed twice,
+    /// a file removed while its setting changes elsewhere, files added on both sides.
+    static var samplePairs: [(String, [MergeTests.Edit], [MergeTests.Edit])] { [
+        ("renamed folder", [{ try $0.setPath(of: SampleProject.appGroup, to: "Application") }], [MergeTests.addFile("New.swift")]),
+        ("same setting", [MergeTests.setting("SWIFT_VERSION", "6.0")], [MergeTests.setting("SWIFT_VERSION", "5.9")]),
+        ("removal", [MergeTests.setting("SWIFT_VERSION", "6.0")], [{ try $0.removeFileReference(SampleProject.contentView) }]),
+        ("both add", [MergeTests.addFile("A.swift")], [MergeTests.addFile("B.swift")]),
+    ] }
+
+    @Test("swapping ours and theirs gives the same exit status, on the sample project's merge cases", arguments: 0..<4)
+    func symmetrySample(index: Int) throws {
+        let (name, ours, theirs) = Self.samplePairs[index]
+        let forward = try MergeTests.merge(ours, theirs), backward = try MergeTests.merge(theirs, ours)
+        #expect(forward.conflicts.isEmpty == backward.conflicts.isEmpty, "\(name)")
+        #expect(forward.conflicts.count == backward.conflicts.count, "\(name)")
+    }
 }

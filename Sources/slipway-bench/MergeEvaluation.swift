@@ -20,6 +20,8 @@ enum MergeEvaluation {
         var lineOnlyConflicted = 0
         var committedUnreadable = 0
         var crissCross = 0
+        /// Clean merges with a dangling reference or an added file resolved where no parent has it.
+        var silentWrong: [String] = []
         /// How often each key (last key of the path) conflicted.
         var conflictKeys: [String: Int] = [:]
         /// Differing clean merges by the set of reasons found in them.
@@ -61,6 +63,10 @@ enum MergeEvaluation {
         print("  clean by the driver: \(tally.driverClean), conflicted: \(tally.merges - tally.driverClean - tally.driverFallback), line-merge fallback for unreadable input: \(tally.driverFallback)")
         print("  clean by git merge-file: \(tally.lineClean), conflicted: \(tally.merges - tally.lineClean)")
         print("  conflicted by the driver only: \(tally.driverOnlyConflicted); by git merge-file only: \(tally.lineOnlyConflicted)")
+        let lineConflicted = tally.merges - tally.lineClean
+        print("  clean by the driver where git merge-file conflicted: \(tally.lineOnlyConflicted) of \(lineConflicted)")
+        print("  silent wrong (clean, but a new dangling reference or an added file where no parent has it): \(tally.silentWrong.count)")
+        for wrong in tally.silentWrong { print("  silent wrong: \(wrong)") }
         print("  driver's clean merge equal to the committed one (Xcode's form): \(tally.equalCommitted); equal but for list order: \(tally.equalButOrder); committed file unreadable: \(tally.committedUnreadable)")
         let keys = tally.conflictKeys.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6)
         print("  the driver's conflicts by key: " + keys.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
@@ -69,7 +75,7 @@ enum MergeEvaluation {
         }
         for fallback in tally.fallbacks { print("  fallback: \(fallback)") }
         for difference in tally.differing { print("  differs: \(difference)") }
-        print("SUMMARY\t\(clone)\t\(tally.merges)\t\(tally.driverClean)\t\(tally.lineClean)\t\(tally.equalCommitted)\t\(tally.equalButOrder)\t\(tally.driverFallback)\t\(tally.driverOnlyConflicted)\t\(tally.lineOnlyConflicted)\t\(tally.committedUnreadable)\t\(tally.crissCross)")
+        print("SUMMARY\t\(clone)\t\(tally.merges)\t\(tally.driverClean)\t\(tally.lineClean)\t\(tally.equalCommitted)\t\(tally.equalButOrder)\t\(tally.driverFallback)\t\(tally.driverOnlyConflicted)\t\(tally.lineOnlyConflicted)\t\(tally.committedUnreadable)\t\(tally.crissCross)\t\(tally.silentWrong.count)")
     }
 
     private static func evaluate(
@@ -105,6 +111,7 @@ enum MergeEvaluation {
         }
         tally.driverClean += 1
         if !lineClean { tally.lineOnlyConflicted += 1 }
+        checkSilentWrong(result.bytes, blobs: blobs, subject: subject, tally: &tally)
         compare(result.bytes, blobs: blobs, subject: subject, tally: &tally)
     }
 
@@ -140,6 +147,14 @@ enum MergeEvaluation {
         }
         if kinds.isEmpty { lines.append("      " + firstDifference(driverText, committedText)) }
         tally.differing.append(subject + "\n" + lines.joined(separator: "\n"))
+    }
+
+    /// Runs the independent detector on a clean merge.
+    private static func checkSilentWrong(_ merged: [UInt8], blobs: [[UInt8]], subject: String, tally: inout Tally) {
+        let read = { (bytes: [UInt8]) in try? PBXProject(bytes: bytes, projectName: "Project") }
+        guard let result = read(merged), let base = read(blobs[0]), let ours = read(blobs[1]), let theirs = read(blobs[2]) else { return }
+        let problems = SilentWrongDetector(base: base, ours: ours, theirs: theirs).problems(in: result)
+        if !problems.isEmpty { tally.silentWrong.append("\(subject): " + problems.prefix(3).joined(separator: "; ")) }
     }
 
     /// The first differing line of two texts, for the report.

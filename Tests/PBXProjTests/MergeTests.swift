@@ -51,13 +51,20 @@ struct MergeTests {
         #expect(Array(names.suffix(2)) == ["A.swift", "B.swift"])
     }
 
-    @Test("one side renames a group while the other adds a file to it: both changes are kept")
+    @Test("one side renames a group's folder while the other adds a file to it: a file location conflict, as git's")
     func renameWhileAdding() throws {
         let rename: Edit = { try $0.setPath(of: SampleProject.appGroup, to: "Application") }
         let result = try Self.merge([rename], [Self.addFile("New.swift")])
+        #expect(result.conflicts.map(\.kind) == ["file location"])
+        #expect(result.conflicts.first?.description.hasPrefix("App/New.swift added by theirs in group 0A0000000000000000000003 /* Application */, whose folder ours renamed from App to Application") == true)
+    }
+
+    @Test("one side renames a group (its name only) while the other adds a file to it: both changes are kept")
+    func renameNameWhileAdding() throws {
+        let rename: Edit = { try $0.setName(of: SampleProject.appGroup, to: "Application") }
+        let result = try Self.merge([rename], [Self.addFile("New.swift")])
         #expect(result.conflicts.isEmpty)
         #expect(result.bytes == (try Self.side([rename, Self.addFile("New.swift")])))
-        #expect(result.bytes == (try Self.side([Self.addFile("New.swift"), rename])))
     }
 
     @Test("both sides change different settings of one configuration: both are taken")

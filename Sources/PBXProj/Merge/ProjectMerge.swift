@@ -56,6 +56,7 @@ public enum PBXProjMerge {
         let theirProject = try read(theirs, side: "theirs", projectName: projectName, notes: &notes)
         var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject)
         try merger.run()
+        notes += merger.notes
         let canonical = ourProject.isCanonical || theirProject.isCanonical
         let oursText = try write(merger.resolvedOurs, canonical: canonical)
         guard !merger.conflicts.isEmpty else {
@@ -117,6 +118,8 @@ struct GraphMerger {
     var resolvedOurs: PBXProject
     var resolvedTheirs: PBXProject
     var conflicts: [PBXProjMergeConflict] = []
+    /// What the merge changed to keep both sides' intent (a rewritten path, ...), one sentence each.
+    var notes: [String] = []
 
     init(base: PBXProject, ours: PBXProject, theirs: PBXProject) {
         self.base = base
@@ -134,6 +137,10 @@ struct GraphMerger {
         for id in theirs.objectIDs where !ourSet.contains(id) { try mergeObject(id, inOurs: false) }
         try resolveDoublePlacements()
         try mergeTwinAdditions()
+        try checkAddedLocations()
+        try resolveDeletedButReferenced()
+        noteBuildPhaseOrder()
+        checkNoNewDanglingReferences()
     }
 
     private mutating func mergeRoot() throws {

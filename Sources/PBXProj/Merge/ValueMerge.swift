@@ -12,18 +12,30 @@ public struct PBXProjMergeConflict: Hashable, Sendable, CustomStringConvertible 
     public var ours: PBXValue?
     /// Their value; nil when their side removed it.
     public var theirs: PBXValue?
+    /// A conflict between the sides' changes to different entries, named like git's
+    /// (`"file location"`, `"delete/reference"`); nil for an entry both sides changed.
+    public var kind: String?
+    /// What happened and what to do, for a conflict with a `kind`.
+    public var explanation: String?
 
     /// Creates a conflict.
-    public init(objectID: ObjectID?, comment: String?, keyPath: [String], ours: PBXValue?, theirs: PBXValue?) {
+    public init(
+        objectID: ObjectID?, comment: String?, keyPath: [String], ours: PBXValue?, theirs: PBXValue?,
+        kind: String? = nil, explanation: String? = nil
+    ) {
         self.objectID = objectID
         self.comment = comment
         self.keyPath = keyPath
         self.ours = ours
         self.theirs = theirs
+        self.kind = kind
+        self.explanation = explanation
     }
 
-    /// One line for humans: `0F00... /* App */ buildSettings.SWIFT_VERSION: ours "5.0", theirs "6.0"`.
+    /// One line for humans: `0F00... /* App */ buildSettings.SWIFT_VERSION: ours "5.0", theirs "6.0"`;
+    /// for a conflict with a `kind`, its explanation.
     public var description: String {
+        if let explanation { return explanation }
         let subject = objectID.map { id in "\(id)" + (comment.map { " /* \($0) */" } ?? "") } ?? "(top level)"
         let key = keyPath.isEmpty ? "the whole object" : keyPath.joined(separator: ".")
         return "\(subject) \(key): " + Self.showBoth(ours, theirs)

@@ -15,7 +15,12 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
             changed on one side is taken. A value both sides changed differently is a conflict: \
             it is written between <<<<<<< ours / ======= / >>>>>>> theirs lines around just that \
             entry, each conflict is summarised on standard error, and the exit status is 1. The \
-            result is in Xcode's form unless neither side was. When a version does not read as a \
+            result is in Xcode's form unless neither side was. A result is checked before it is \
+            written: an object deleted on one side that the other side newly refers to is a \
+            'CONFLICT (delete/reference)', a file added to a group whose folder the other side \
+            renamed is a 'CONFLICT (file location)' (a file still inside its group's new folder \
+            gets its path rewritten, with a note), and no result with a dangling reference exits \
+            0. When a version does not read as a \
             project (conflict markers in it, a syntax error), the files are merged line by line \
             with 'git merge-file' instead, the reason is printed and the exit status is 1.
 
@@ -71,7 +76,9 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
         case .merged(let conflicts, let notes):
             for note in notes { env.standardError.write("note: \(paths[1]): \(note)\n") }
             guard conflicts.isEmpty else {
-                for conflict in conflicts { env.standardError.write("conflict: \(conflict)\n") }
+                for conflict in conflicts {
+                    env.standardError.write(conflict.kind.map { "CONFLICT (\($0)): \(conflict)\n" } ?? "conflict: \(conflict)\n")
+                }
                 env.printError("\(paths[1]): \(conflicts.count) conflicting entr\(conflicts.count == 1 ? "y" : "ies") left between conflict markers; resolve them and 'git add' the file")
                 throw ExitCodes.failure
             }

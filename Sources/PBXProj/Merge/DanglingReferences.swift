@@ -1,0 +1,173 @@
+/// A reference to an object that the project does not define.
+struct DanglingReference: Hashable, Sendable {
+    /// The object holding the reference (nil: a top-level key such as `rootObject`).
+    let holder: ObjectID?
+    /// The keys leading to the reference (`["children"]`, `["fileRef"]`).
+    let keyPath: [String]
+    /// The missing object.
+    let target: ObjectID
+}
+
+extension PBXProject {
+    /// Every reference to an id in `known` that this project does not define, in file order.
+    /// Only ids some version defines count as references, so that a value that merely looks like
+    /// an id (a hash in a setting, a remote project's id) is never taken for one.
+    func danglingReferences(known: Set<String>) -> [DanglingReference] {
+        var found: [DanglingReference] = []
+        func visit(_ value: PBXValue, holder: ObjectID?, path: [String]) {
+            switch value {
+            case .string(let text):
+                if known.contains(text), !contains(ObjectID(text)) {
+                    found.append(DanglingReference(holder: holder, keyPath: path, target: ObjectID(text)))
+                }
+            case .data: return
+            case .array(let elements): for element in elements { visit(element, holder: holder, path: path) }
+            case .dictionary(let dictionary):
+                for entry in dictionary where entry.key != "isa" { visit(entry.value, holder: holder, path: path + [entry.key]) }
+            }
+        }
+        if let root = rootValue("rootObject") { visit(root, holder: nil, path: ["rootObject"]) }
+        for id in objectIDs {
+            guard let object = object(id) else { continue }
+            visit(.dictionary(object.properties), holder: id, path: [])
+        }
+        return found
+    }
+}
+
+extension GraphMerger {
+    /// Every id one of the three versions defines.
+    var knownIDs: Set<String> {
+        var ids = Set(base.objectIDs.map(\.rawValue))
+        for id in ours.objectIDs { ids.insert(id.rawValue) }
+        for id in theirs.objectIDs { ids.insert(id.rawValue) }
+        return ids
+    }
+
+    /// The merge's references to objects it does not define, leaving out those that our or their
+    /// version already had (a damage the merge did not make).
+    func newDanglingReferences(in project: PBXProject, known: Set<String>) -> [DanglingReference] {
+        let found = project.danglingReferences(known: known)
+        guard !found.isEmpty else { return [] }
+        let inherited = Set((ours.danglingReferences(known: known) + theirs.danglingReferences(known: known)).map(\.target))
+        return found.filter { !inherited.contains($0.target) }
+    }
+
+    /// One side deleted an object that the other side newly refers to (adds it to a group's
+    /// `children`, gives a new build file its `fileRef`): taking both changes would leave a
+    /// dangling reference, and a target would silently lose the file. That is a conflict: the
+    /// resolution of the side that refers to it keeps the object (as that side has it), the
+    /// resolution of the side that deleted it drops the references too (and what holds them
+    /// by a single value, such as the build file).
+    mutating func resolveDeletedButReferenced() throws {
+        let known = knownIDs
+        let dangling = newDanglingReferences(in: resolvedOurs, known: known) + newDanglingReferences(in: resolvedTheirs, known: known)
+        guard !dangling.isEmpty else { return }
+        var seen = Set<ObjectID>()
+        for reference in dangling where seen.insert(reference.target).inserted {
+            let target = reference.target
+            let oursHasIt = ours.contains(target), theirsHasIt = theirs.contains(target)
+            guard oursHasIt != theirsHasIt else {
+                conflicts.append(danglingConflict(reference, deleter: nil))
+                continue
+            }
+            let keeper = oursHasIt ? ours : theirs
+            if oursHasIt {
+                try Self.restore(target, from: keeper, into: &resolvedOurs, known: known)
+                try Self.dropReferences(to: target, in: &resolvedTheirs)
+            } else {
+                try Self.restore(target, from: keeper, into: &resolvedTheirs, known: known)
+                try Self.dropReferences(to: target, in: &resolvedOurs)
+            }
+            conflicts.append(danglingConflict(reference, deleter: oursHasIt ? "theirs" : "ours"))
+        }
+    }
+
+    /// The last check before the result is written: a reference to an object the result does
+    /// not define, which neither parent had, is reported as a conflict (so exit 0 always means
+    /// a project without dangling references).
+    mutating func checkNoNewDanglingReferences() {
+        let known = knownIDs
+        var seen = Set(conflicts.filter { $0.kind == "delete/reference" }.compactMap(\.objectID))
+        for reference in newDanglingReferences(in: resolvedOurs, known: known) where seen.insert(reference.target).inserted {
+            conflicts.append(danglingConflict(reference, deleter: nil))
+        }
+    }
+
+    private func danglingConflict(_ reference: DanglingReference, deleter: String?) -> PBXProjMergeConflict {
+        let object = base.object(reference.target) ?? ours.object(reference.target) ?? theirs.object(reference.target)
+        let name = object.flatMap { $0.string("name") ?? $0.string("path") ?? $0.isa }
+        let subject = "\(reference.target)" + (name.map { " /* \($0) */" } ?? "")
+        let holderObject = reference.holder.flatMap { ours.object($0) ?? theirs.object($0) }
+        let holderName = holderObject.flatMap { $0.string("name") ?? $0.string("path") ?? $0.isa }
+        let holder = reference.holder.map { "\($0)" + (holderName.map { " /* \($0) */" } ?? "") } ?? "the top level"
+        let key = reference.keyPath.joined(separator: ".")
+        let explanation: String
+        if let deleter {
+            let referrer = deleter == "ours" ? "theirs" : "ours"
+            explanation = "\(subject) was deleted by \(deleter), but \(referrer) refers to it in \(holder) \(key); "
+                + "keep the object (take \(referrer)) or drop the references to it (take \(deleter))"
+        } else {
+            explanation = "\(subject) is referred to in \(holder) \(key) but the merged project does not define it; "
+                + "neither version had this dangling reference: restore the object or remove the reference"
+        }
+        return PBXProjMergeConflict(
+            objectID: reference.target, comment: name, keyPath: reference.keyPath, ours: nil, theirs: nil,
+            kind: "delete/reference", explanation: explanation)
+    }
+
+    /// Adds `id` from `source` to `project`, and whatever it refers to that `project` lacks.
+    private static func restore(_ id: ObjectID, from source: PBXProject, into project: inout PBXProject, known: Set<String>) throws {
+        var pending = [id]
+        while let next = pending.popLast() {
+            guard !project.contains(next), let object = source.object(next) else { continue }
+            try project.add(object)
+            for reference in object.properties.allStrings() where known.contains(reference) && !project.contains(ObjectID(reference)) {
+                pending.append(ObjectID(reference))
+            }
+        }
+    }
+
+    /// Removes `id` and every reference to it: from lists, the id; an object that holds it as a
+    /// single value (a build file's `fileRef`) goes too, and so on. The project object stays.
+    private static func dropReferences(to id: ObjectID, in project: inout PBXProject) throws {
+        var pending = [id]
+        var removed = Set<ObjectID>()
+        let root = project.rootObjectID
+        while let next = pending.popLast() {
+            guard removed.insert(next).inserted else { continue }
+            for holder in project.objectIDs where holder != next {
+                guard let object = project.object(holder) else { continue }
+                var changed = false
+                var properties = object.properties
+                for entry in object.properties {
+                    if entry.value == .string(next.rawValue) {
+                        if holder != root { pending.append(holder) }
+                    } else if let list = entry.value.array, list.contains(.string(next.rawValue)) {
+                        properties[entry.key] = .array(list.filter { $0 != .string(next.rawValue) })
+                        changed = true
+                    }
+                }
+                if changed { try project.update(PBXObject(id: holder, properties: properties)) }
+            }
+            if project.contains(next) { try project.removeObject(next) }
+        }
+    }
+}
+
+extension PBXDictionary {
+    /// Every string value, however deeply nested (keys and `isa` left out).
+    func allStrings() -> [String] {
+        var result: [String] = []
+        func visit(_ value: PBXValue) {
+            switch value {
+            case .string(let text): result.append(text)
+            case .data: return
+            case .array(let elements): elements.forEach(visit)
+            case .dictionary(let dictionary): for entry in dictionary where entry.key != "isa" { visit(entry.value) }
+            }
+        }
+        for entry in self where entry.key != "isa" { visit(entry.value) }
+        return result
+    }
+}

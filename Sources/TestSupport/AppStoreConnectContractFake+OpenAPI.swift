@@ -200,53 +200,47 @@ extension AppStoreConnectContractFake {
             seen = set((i.get("type"), i.get("id")) for i in included)
             added = []
             for item in items:
-                schema = RESOURCE_SCHEMAS.get(item.get("type"), {})
-                documented = resolve(schema.get("properties", {}).get("relationships", {"properties": {}})).get("properties", {})
-                fields = req.fields(item.get("type"))
-                rels = {}
-                for name, link in (item.get("relationships") or {}).items():
-                    if name not in documented or (fields is not None and name not in fields):
-                        continue
-                    linkage = link.get("data") if isinstance(link, dict) else None
-                    if name in wanted:
-                        for target in (linkage if isinstance(linkage, list) else [linkage] if linkage else []):
-                            key = (target["type"], target["id"])
-                            found = store.get(target["type"], {}).get(target["id"])
-                            if found is not None and key not in seen:
-                                seen.add(key)
-                                added.append(resource_json(found, req.base, req.fields(target["type"])))
-                    if SETTINGS.get("linkage", "always") == "included_only" and name not in wanted:
-                        continue
-                    if "data" not in resolve(documented[name]).get("properties", {}) or linkage is None:
-                        continue
-                    rels[name] = {"data": linkage}
-                if rels:
-                    item["relationships"] = rels
-                else:
-                    item.pop("relationships", None)
-                if "attributes" not in schema.get("properties", {"attributes": 1}) and not item.get("attributes"):
-                    item.pop("attributes", None)  # e.g. buildBetaNotifications: the document gives them none
-                attributes = resolve(schema.get("properties", {}).get("attributes", {})).get("properties", {})
-                for name in [n for n, v in (item.get("attributes") or {}).items() if v is None]:
-                    if not resolve(attributes.get(name, {})).get("nullable"):
-                        del item["attributes"][name]
+                spec_shape_answer_item(req, item, wanted, seen, added)
             if added:
                 for included_item in added:
-                    spec_shape_answer_item(req, included_item)
+                    spec_shape_answer_item(req, included_item, [], seen, [])
                 doc["included"] = included + added
             return doc
 
-        def spec_shape_answer_item(req, item):
+        def spec_shape_answer_item(req, item, wanted, seen, added):
+            # One resource of an answer: only the relationships its schema documents (and `fields`
+            # asks for), their targets put in `added` when `include` names them; no attributes the
+            # schema gives none of; no null where the document does not say nullable.
             schema = RESOURCE_SCHEMAS.get(item.get("type"), {})
             documented = resolve(schema.get("properties", {}).get("relationships", {"properties": {}})).get("properties", {})
-            rels = {n: l for n, l in (item.get("relationships") or {}).items() if n in documented and (l or {}).get("data") is not None
-                    and "data" in resolve(documented[n]).get("properties", {}) and SETTINGS.get("linkage", "always") != "included_only"}
+            fields = req.fields(item.get("type"))
+            rels = {}
+            for name, link in (item.get("relationships") or {}).items():
+                if name not in documented or (fields is not None and name not in fields):
+                    continue
+                linkage = link.get("data") if isinstance(link, dict) else None
+                if name in wanted:
+                    for target in (linkage if isinstance(linkage, list) else [linkage] if linkage else []):
+                        key = (target["type"], target["id"])
+                        found = store.get(target["type"], {}).get(target["id"])
+                        if found is not None and key not in seen:
+                            seen.add(key)
+                            added.append(resource_json(found, req.base, req.fields(target["type"])))
+                if SETTINGS.get("linkage", "always") == "included_only" and name not in wanted:
+                    continue
+                if "data" not in resolve(documented[name]).get("properties", {}) or linkage is None:
+                    continue
+                rels[name] = {"data": linkage}
             if rels:
                 item["relationships"] = rels
             else:
                 item.pop("relationships", None)
+            if "attributes" not in schema.get("properties", {"attributes": 1}) and not item.get("attributes"):
+                item.pop("attributes", None)  # e.g. buildBetaNotifications: the document gives them none
+            attributes = resolve(schema.get("properties", {}).get("attributes", {})).get("properties", {})
             for name in [n for n, v in (item.get("attributes") or {}).items() if v is None]:
-                del item["attributes"][name]
+                if not resolve(attributes.get(name, {})).get("nullable"):
+                    del item["attributes"][name]
 
         def spec_check_answer(req, status, doc):
             if req.path.startswith(SPEC_EXEMPT) or status is None:

@@ -20,10 +20,22 @@ enum MergeEvaluation {
         var lineOnlyConflicted = 0
         var committedUnreadable = 0
         var crissCross = 0
+        /// Clean merges that have a version number both sides raised (clean thanks to
+        /// `PBXProjVersionBumps.higher`; a conflict with `.conflict`), and of those, where git
+        /// merge-file conflicted.
+        var cleanByVersionRule = 0
+        var cleanByVersionRuleLineConflicted = 0
+        /// The version choices against the committed value: the same, the lower side's, another.
+        var versionKeptAsCommitted = 0
+        var versionCommittedLower = 0
+        var versionCommittedOther: [String] = []
         /// Clean merges with a dangling reference or an added file resolved where no parent has it.
         var silentWrong: [String] = []
         /// How often each key (last key of the path) conflicted.
         var conflictKeys: [String: Int] = [:]
+        /// The driver's conflicted merges by the set of what conflicted (a conflict's kind, else
+        /// its last key), with one example each.
+        var conflictedMerges: [String: (count: Int, example: String)] = [:]
         /// Differing clean merges by the set of reasons found in them.
         var reasons: [String: Int] = [:]
         var differing: [String] = []
@@ -65,17 +77,23 @@ enum MergeEvaluation {
         print("  conflicted by the driver only: \(tally.driverOnlyConflicted); by git merge-file only: \(tally.lineOnlyConflicted)")
         let lineConflicted = tally.merges - tally.lineClean
         print("  clean by the driver where git merge-file conflicted: \(tally.lineOnlyConflicted) of \(lineConflicted)")
+        print("  clean only because a version number both sides raised kept the higher: \(tally.cleanByVersionRule) (where git merge-file conflicted: \(tally.cleanByVersionRuleLineConflicted))")
+        print("  version numbers kept: the committed value \(tally.versionKeptAsCommitted), the commit has the lower side's \(tally.versionCommittedLower), another value \(tally.versionCommittedOther.count)")
+        for other in tally.versionCommittedOther.prefix(10) { print("  version committed otherwise: \(other)") }
         print("  silent wrong (clean, but a new dangling reference or an added file where no parent has it): \(tally.silentWrong.count)")
         for wrong in tally.silentWrong { print("  silent wrong: \(wrong)") }
         print("  driver's clean merge equal to the committed one (Xcode's form): \(tally.equalCommitted); equal but for list order: \(tally.equalButOrder); committed file unreadable: \(tally.committedUnreadable)")
         let keys = tally.conflictKeys.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6)
         print("  the driver's conflicts by key: " + keys.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        for (signature, entry) in tally.conflictedMerges.sorted(by: { ($0.value.count, $1.key) > ($1.value.count, $0.key) }) {
+            print("  conflicted merges by what conflicted [\(signature)]: \(entry.count), e.g. \(entry.example.prefix(400))")
+        }
         for (reasons, count) in tally.reasons.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
             print("  differing clean merges explained by [\(reasons)]: \(count)")
         }
         for fallback in tally.fallbacks { print("  fallback: \(fallback)") }
         for difference in tally.differing { print("  differs: \(difference)") }
-        print("SUMMARY\t\(clone)\t\(tally.merges)\t\(tally.driverClean)\t\(tally.lineClean)\t\(tally.equalCommitted)\t\(tally.equalButOrder)\t\(tally.driverFallback)\t\(tally.driverOnlyConflicted)\t\(tally.lineOnlyConflicted)\t\(tally.committedUnreadable)\t\(tally.crissCross)\t\(tally.silentWrong.count)")
+        print("SUMMARY\t\(clone)\t\(tally.merges)\t\(tally.driverClean)\t\(tally.lineClean)\t\(tally.equalCommitted)\t\(tally.equalButOrder)\t\(tally.driverFallback)\t\(tally.driverOnlyConflicted)\t\(tally.lineOnlyConflicted)\t\(tally.committedUnreadable)\t\(tally.crissCross)\t\(tally.silentWrong.count)\t\(tally.cleanByVersionRule)\t\(tally.cleanByVersionRuleLineConflicted)\t\(tally.versionKeptAsCommitted)\t\(tally.versionCommittedLower)\t\(tally.versionCommittedOther.count)")
     }
 
     private static func evaluate(
@@ -102,6 +120,12 @@ enum MergeEvaluation {
             return
         }
         for conflict in result.conflicts { tally.conflictKeys[conflict.keyPath.last ?? "(object)", default: 0] += 1 }
+        if !result.conflicts.isEmpty {
+            let labels = Set(result.conflicts.map { $0.kind.map { "CONFLICT (\($0))" } ?? $0.keyPath.last ?? "(object)" }).sorted()
+            let signature = labels.joined(separator: " + ") + (lineClean ? " [git merge-file clean]" : "")
+            let example = "\(subject): " + result.conflicts.prefix(2).map(\.description).joined(separator: "; ")
+            tally.conflictedMerges[signature, default: (0, example)].count += 1
+        }
         guard result.conflicts.isEmpty else {
             if lineClean {
                 tally.driverOnlyConflicted += 1
@@ -111,6 +135,11 @@ enum MergeEvaluation {
         }
         tally.driverClean += 1
         if !lineClean { tally.lineOnlyConflicted += 1 }
+        if !result.versionChoices.isEmpty {
+            tally.cleanByVersionRule += 1
+            if !lineClean { tally.cleanByVersionRuleLineConflicted += 1 }
+            checkVersionChoices(result.versionChoices, committed: blobs[3], subject: subject, tally: &tally)
+        }
         checkSilentWrong(result.bytes, blobs: blobs, subject: subject, tally: &tally)
         compare(result.bytes, blobs: blobs, subject: subject, tally: &tally)
     }
@@ -147,6 +176,21 @@ enum MergeEvaluation {
         }
         if kinds.isEmpty { lines.append("      " + firstDifference(driverText, committedText)) }
         tally.differing.append(subject + "\n" + lines.joined(separator: "\n"))
+    }
+
+    /// Compares each version number the driver kept with the value the developers committed.
+    private static func checkVersionChoices(_ choices: [PBXProjVersionChoice], committed: [UInt8], subject: String, tally: inout Tally) {
+        let project = try? RepeatedDefinitions.removeIdentical(committed, projectName: "Project").project
+        for choice in choices {
+            var value: PBXValue? = project?.object(choice.objectID).map { .dictionary($0.properties) }
+            for key in choice.keyPath { value = value?.dictionary?[key] }
+            let lower = choice.kept == choice.ours ? choice.theirs : choice.ours
+            switch value?.string {
+            case choice.kept: tally.versionKeptAsCommitted += 1
+            case lower: tally.versionCommittedLower += 1
+            case let other: tally.versionCommittedOther.append("\(subject) \(choice.keyPath.joined(separator: ".")): kept \"\(choice.kept)\" (base \"\(choice.base)\", ours \"\(choice.ours)\", theirs \"\(choice.theirs)\"), committed \(other.map { "\"\($0)\"" } ?? "nothing")")
+            }
+        }
     }
 
     /// Runs the independent detector on a clean merge.

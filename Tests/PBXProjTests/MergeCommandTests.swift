@@ -104,6 +104,27 @@ struct MergeCommandTests {
         #expect(try git.git("status", "--porcelain").contains("UU \(Self.pbxproj)"))
     }
 
+    @Test("git merge with the driver: both branches bumped the build number; the higher is kept with a note, or, installed with --versions conflict, a conflict")
+    func versionBumps() throws {
+        guard let binary = try slipway("versionBumps") else { return }
+        let bump = { (value: String) in try Self.edited { _ = try $0.setBuildSetting("CURRENT_PROJECT_VERSION", to: value) } }
+        let git = try repository(binary: binary, ours: try bump("8"), theirs: try bump("11"))
+        let result = try gitMerge(git, binary: binary)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardError.contains(#"buildSettings.CURRENT_PROJECT_VERSION: both sides raised "7" (ours "8", theirs "11"); kept the higher, "11""#))
+        #expect(try String(contentsOfFile: git.path + "/" + Self.pbxproj, encoding: .utf8) == (try bump("11")))
+
+        let strict = try repository(binary: binary, ours: try bump("8"), theirs: try bump("11"))
+        let install = try CommandResult.run(
+            binary, ["xcodeproj", "merge", "--install", "--versions", "conflict"], in: strict.path, environment: gitEnvironment(binary))
+        #expect(install.status == 0, "\(install.standardError)")
+        #expect(try strict.git("config", "--get-all", "merge.pbxproj.driver") == "slipway xcodeproj merge --versions conflict %O %A %B")
+        let conflicted = try gitMerge(strict, binary: binary)
+        #expect(conflicted.status == 1)
+        #expect(conflicted.standardError.contains(#"buildSettings.CURRENT_PROJECT_VERSION: ours "8", theirs "11""#))
+        #expect(try strict.git("status", "--porcelain").contains("UU \(Self.pbxproj)"))
+    }
+
     @Test("a side with conflict markers: a line merge, the reason naming the line, exit 1, nothing lost")
     func markersInSide() throws {
         guard let binary = try slipway("markersInSide") else { return }

@@ -20,12 +20,15 @@ public struct PBXProjMergeDriver: Sendable {
     public let ours: String
     /// Their version (git's %B).
     public let theirs: String
+    /// What to do with a version number both sides raised.
+    public let versions: PBXProjVersionBumps
 
     /// A driver over the three files.
-    public init(base: String, ours: String, theirs: String) {
+    public init(base: String, ours: String, theirs: String, versions: PBXProjVersionBumps = .higher) {
         self.base = base
         self.ours = ours
         self.theirs = theirs
+        self.versions = versions
     }
 
     /// Merges the three files into `ours`. `lineMerge` merges them line by line (git's
@@ -41,7 +44,7 @@ public struct PBXProjMergeDriver: Sendable {
         }
         let result: PBXProjMergeResult
         do {
-            result = try PBXProjMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2])
+            result = try PBXProjMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2], versions: versions)
         } catch let error as PBXProjMergeError {
             let whole = Array("<<<<<<< ours\n".utf8) + inputs[1] + Array("\n=======\n".utf8) + inputs[2] + Array("\n>>>>>>> theirs\n".utf8)
             var merged = await lineMerge(base, ours, theirs) ?? whole

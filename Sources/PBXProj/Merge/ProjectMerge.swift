@@ -27,8 +27,10 @@ public struct PBXProjMergeResult: Sendable {
     /// Whether the result is in Xcode's canonical form (false: the sides' own shared style).
     public var isCanonical: Bool
     /// What was repaired in the inputs to merge them (an object a version defines twice with
-    /// the same text), one sentence each.
+    /// the same text), one sentence each; the version choices are among them too.
     public var notes: [String] = []
+    /// Version numbers both sides raised, and the higher one the merge kept (`.higher`).
+    public var versionChoices: [PBXProjVersionChoice] = []
 }
 
 /// A three-way merge of `project.pbxproj` files on their object graph (a git merge driver's
@@ -43,28 +45,31 @@ public struct PBXProjMergeResult: Sendable {
 /// The result is in Xcode's canonical form, unless neither side is, in which case our side's
 /// text is kept and only the merged changes are spliced into it.
 public enum PBXProjMerge {
-    /// Merges `ours` and `theirs`, both descended from `base`.
+    /// Merges `ours` and `theirs`, both descended from `base`. `versions`: what to do with a
+    /// version number both sides raised (keep the higher, with a note, or conflict).
     /// - Throws: `PBXProjMergeError.unreadable` when a version does not read as a project (a
     ///   side with conflict markers among them).
     public static func merge(
-        base: [UInt8], ours: [UInt8], theirs: [UInt8], projectName: String? = nil
+        base: [UInt8], ours: [UInt8], theirs: [UInt8], projectName: String? = nil, versions: PBXProjVersionBumps = .higher
     ) throws -> PBXProjMergeResult {
         let projectName = projectName ?? detectProjectName(ours) ?? "Project"
         var notes: [String] = []
         let baseProject = try read(base, side: "base", projectName: projectName, notes: &notes)
         let ourProject = try read(ours, side: "ours", projectName: projectName, notes: &notes)
         let theirProject = try read(theirs, side: "theirs", projectName: projectName, notes: &notes)
-        var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject)
+        var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject, versions: versions)
         try merger.run()
         notes += merger.notes
         let canonical = ourProject.isCanonical || theirProject.isCanonical
         let oursText = try write(merger.resolvedOurs, canonical: canonical)
         guard !merger.conflicts.isEmpty else {
-            return PBXProjMergeResult(bytes: oursText, conflicts: [], isCanonical: canonical, notes: notes)
+            return PBXProjMergeResult(
+                bytes: oursText, conflicts: [], isCanonical: canonical, notes: notes, versionChoices: merger.versionChoices)
         }
         let theirsText = try write(merger.resolvedTheirs, canonical: canonical)
         let marked = ConflictMarkers.combine(ours: oursText, theirs: theirsText)
-        return PBXProjMergeResult(bytes: marked, conflicts: merger.conflicts, isCanonical: canonical, notes: notes)
+        return PBXProjMergeResult(
+            bytes: marked, conflicts: merger.conflicts, isCanonical: canonical, notes: notes, versionChoices: merger.versionChoices)
     }
 
     /// Writes `bytes` to `path` through a temporary file renamed over it, so that a reader never
@@ -120,11 +125,16 @@ struct GraphMerger {
     var conflicts: [PBXProjMergeConflict] = []
     /// What the merge changed to keep both sides' intent (a rewritten path, ...), one sentence each.
     var notes: [String] = []
+    /// What to do with a version number both sides raised.
+    let versions: PBXProjVersionBumps
+    /// The version numbers both sides raised, and the value kept.
+    var versionChoices: [PBXProjVersionChoice] = []
 
-    init(base: PBXProject, ours: PBXProject, theirs: PBXProject) {
+    init(base: PBXProject, ours: PBXProject, theirs: PBXProject, versions: PBXProjVersionBumps = .higher) {
         self.base = base
         self.ours = ours
         self.theirs = theirs
+        self.versions = versions
         resolvedOurs = ours
         resolvedTheirs = ours
     }
@@ -205,6 +215,7 @@ struct GraphMerger {
     private mutating func mergeProperties(_ id: ObjectID, base baseObject: PBXObject?) throws {
         guard let ourObject = ours.object(id), let theirObject = theirs.object(id) else { return }
         var values = ValueMerge()
+        if versions == .higher, let baseObject { values.versionPaths = Self.versionPaths(base: baseObject, ours: ourObject, theirs: theirObject) }
         let (mo, mt) = values.mergeDictionaries(
             base: baseObject?.properties ?? PBXDictionary(), ours: ourObject.properties, theirs: theirObject.properties,
             path: [], orderedSets: true)
@@ -213,6 +224,38 @@ struct GraphMerger {
         for conflict in values.conflicts {
             conflicts.append(PBXProjMergeConflict(
                 objectID: id, comment: comment(id, ourObject), keyPath: conflict.path, ours: conflict.ours, theirs: conflict.theirs))
+        }
+        for choice in values.versionChoices {
+            let made = PBXProjVersionChoice(
+                objectID: id, comment: comment(id, ourObject), keyPath: choice.path, base: choice.base, ours: choice.ours,
+                theirs: choice.theirs, kept: choice.kept)
+            versionChoices.append(made)
+            notes.append(made.description)
+        }
+    }
+
+    /// The entries of an object that hold a version number: a build configuration's version
+    /// settings (`VersionNumbers.isVersionSetting`), the version bounds of a Swift package's
+    /// requirement when its kind (`upToNextMajorVersion`, `exactVersion`, ...) is the same in all
+    /// three versions, and the project's marks of the last Xcode that upgraded it
+    /// (`LastUpgradeCheck`, `LastSwiftUpdateCheck`, a target's `LastSwiftMigration`). Nil for
+    /// other objects.
+    static func versionPaths(base: PBXObject, ours: PBXObject, theirs: PBXObject) -> (([String]) -> Bool)? {
+        switch ours.isa {
+        case "XCBuildConfiguration":
+            return { path in path.count == 2 && path[0] == "buildSettings" && VersionNumbers.isVersionSetting(path[1]) }
+        case "XCRemoteSwiftPackageReference":
+            let kinds = [base, ours, theirs].map { $0.properties["requirement"]?.dictionary?["kind"]?.string }
+            guard let kind = kinds[0], kinds.allSatisfy({ $0 == kind }) else { return nil }
+            return { path in path.count == 2 && path[0] == "requirement" && VersionNumbers.requirementKeys.contains(path[1]) }
+        case "PBXProject":
+            return { path in
+                guard path.first == "attributes", let last = path.last else { return false }
+                return (path.count == 2 && (last == "LastUpgradeCheck" || last == "LastSwiftUpdateCheck"))
+                    || (path.count == 4 && path[1] == "TargetAttributes" && last == "LastSwiftMigration")
+            }
+        default:
+            return nil
         }
     }
 

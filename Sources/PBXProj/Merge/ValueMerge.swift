@@ -79,6 +79,11 @@ public struct PBXProjMergeConflict: Hashable, Sendable, CustomStringConvertible 
 struct ValueMerge {
     /// Conflicts found so far, as key paths with both values.
     var conflicts: [(path: [String], ours: PBXValue?, theirs: PBXValue?)] = []
+    /// Which key paths hold a version number that the merge may raise to the higher side's
+    /// (`VersionNumbers`); nil: none.
+    var versionPaths: (([String]) -> Bool)?
+    /// Version numbers both sides raised, with the value kept.
+    var versionChoices: [(path: [String], base: String, ours: String, theirs: String, kept: String)] = []
 
     /// Merges one value. `orderedSets`: arrays of distinct strings merge as ordered sets (lists
     /// of object ids); off inside build settings, whose lists are values.
@@ -99,6 +104,11 @@ struct ValueMerge {
             let merged = OrderedSetMerge.merge(base: b, ours: o, theirs: t)
             let value = PBXValue.array(merged.map { .string(Self.element(of: $0)) })
             return (value, value)
+        }
+        if let versionPaths, let b = base?.string, let o = ours?.string, let t = theirs?.string, versionPaths(path),
+            let kept = VersionNumbers.higherOfBothRaised(base: b, ours: o, theirs: t) {
+            versionChoices.append((path, b, o, t, kept))
+            return (.string(kept), .string(kept))
         }
         conflicts.append((path, ours, theirs))
         return (ours, theirs)

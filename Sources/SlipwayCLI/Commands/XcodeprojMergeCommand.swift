@@ -24,6 +24,15 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
             project (conflict markers in it, a syntax error), the files are merged line by line \
             with 'git merge-file' instead, the reason is printed and the exit status is 1.
 
+            A version number that both sides raised from the base to different values (two \
+            branches that each bumped MARKETING_VERSION, CURRENT_PROJECT_VERSION or a project's \
+            own *VERSION setting, or each moved a Swift package's requirement up) keeps the \
+            higher value, with a note naming the entry and all three values. Only when all three \
+            read as version numbers (1.2.3, 42, 138.0.0-1) and both sides are strictly above \
+            the base; SWIFT_VERSION and Xcode's other toolchain settings always conflict. \
+            --versions conflict makes every such entry a conflict ('--install --versions \
+            conflict' puts it in the driver command).
+
             --install adds the driver to the repository's .git/config and \
             '*.pbxproj merge=pbxproj' to its .gitattributes (running it again changes nothing).
 
@@ -36,12 +45,19 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
     /// The line `--install` adds to `.gitattributes`.
     static let attributesLine = "*.pbxproj merge=pbxproj"
     /// The driver command `--install` writes to `.git/config`.
-    static let driverCommand = "slipway xcodeproj merge %O %A %B"
+    static func driverCommand(versions: PBXProjVersionBumps) -> String {
+        "slipway xcodeproj merge " + (versions == .higher ? "" : "--versions \(versions.rawValue) ") + "%O %A %B"
+    }
 
     @OptionGroup var global: GlobalOptions
 
     @Flag(help: "Install the driver in this repository's .git/config and .gitattributes.")
     var install = false
+
+    @Option(help: ArgumentHelp(
+        "A version number both sides raised: 'higher' keeps the higher one with a note, 'conflict' leaves it a conflict.",
+        valueName: "higher|conflict"))
+    var versions: PBXProjVersionBumps = .higher
 
     @Argument(help: ArgumentHelp("BASE OURS THEIRS: the common ancestor, our version (the result is written here) and theirs.", valueName: "file"))
     var files: [String] = []
@@ -56,11 +72,11 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         if install {
-            try await MergeDriverInstaller(env: env).install()
+            try await MergeDriverInstaller(env: env, versions: versions).install()
             return
         }
         let paths = files.map { XcodeprojSupport.resolve($0, global) }
-        let driver = PBXProjMergeDriver(base: paths[0], ours: paths[1], theirs: paths[2])
+        let driver = PBXProjMergeDriver(base: paths[0], ours: paths[1], theirs: paths[2], versions: versions)
         let outcome: PBXProjMergeDriver.Outcome
         do {
             outcome = try await driver.run { base, ours, theirs in await lineMerge(base, ours, theirs, env: env) }
@@ -101,14 +117,17 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
     }
 }
 
+extension PBXProjVersionBumps: ExpressibleByArgument {}
+
 /// Adds the driver to a repository's `.git/config` and `.gitattributes`, idempotently.
 struct MergeDriverInstaller {
     let env: CommandEnvironment
+    var versions: PBXProjVersionBumps = .higher
 
     func install() async throws {
         let top = try await git(["rev-parse", "--show-toplevel"]).trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try await git(["config", "--local", "merge.pbxproj.name", "Slipway project.pbxproj merge driver"])
-        _ = try await git(["config", "--local", "merge.pbxproj.driver", XcodeprojMergeCommand.driverCommand])
+        _ = try await git(["config", "--local", "merge.pbxproj.driver", XcodeprojMergeCommand.driverCommand(versions: versions)])
         let attributes = top + "/.gitattributes"
         let existing = FileManager.default.contents(atPath: attributes).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -61,6 +61,24 @@ extension PlanBuilder {
             }
             checkLink(move)
         }
+        checkLinksToMovedItems()
+    }
+
+    /// A symbolic link that stays where it is must not lose what it points to: a link whose
+    /// relative destination is moved by the plan would dangle afterwards (a source compiled in
+    /// two places through a link, a shared header).
+    private mutating func checkLinksToMovedItems() {
+        let links = listing.allEntries.filter { $0.kind == .symbolicLink }.sorted { $0.path < $1.path }
+        for link in links where moveBySource[key(link.path)] == nil && !isVacated(link.path) {
+            guard let destination = link.linkDestination, !destination.hasPrefix("/") else { continue }
+            let target = ProjectPath.join(ProjectPath.parent(link.path), destination)
+            guard !ProjectPath.isOutside(target) else { continue }
+            let moved = mapped(target)
+            guard key(moved) != key(target) else { continue }
+            plan.conflicts.append(SyncConflict(
+                kind: .symbolicLinkWouldBreak, path: link.path,
+                message: "this symbolic link points to '\(destination)', which the sync would move to '\(moved)'; the link would dangle. Move the file and update the link by hand, or exclude its group (--exclude)"))
+        }
     }
 
     /// A symbolic link with a relative destination must still reach the same item after moving.

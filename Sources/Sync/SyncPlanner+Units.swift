@@ -113,23 +113,33 @@ extension PlanBuilder {
 
     /// One folder of a group: unreferenced entries go to `destination` (when the folder moves)
     /// or, if prunable, aside; referenced subfolders that no group owns are walked in turn.
-    private mutating func walk(_ folder: String, to destination: String?) {
-        for name in listing.children(of: folder) {
+    ///
+    /// `--prune` deletes only in folders the project accounts for: a group's folder and the
+    /// subfolders that hold referenced files. A subfolder nothing in the project refers to
+    /// (snapshot images, a README's pictures, a tool's sources) is carried whole or left alone,
+    /// never emptied; and nothing is pruned in or under a folder that another build owns (a
+    /// `Package.swift`, another `.xcodeproj` or `.xcworkspace`).
+    private mutating func walk(_ folder: String, to destination: String?, foreign: Bool = false) {
+        let children = listing.children(of: folder)
+        let foreign = foreign || children.contains { name in
+            name == "Package.swift" || ((name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace"))
+                && key(folder.isEmpty ? name : folder + "/" + name) != key(projectBundle))
+        }
+        for name in children {
             let path = folder.isEmpty ? name : folder + "/" + name
             let pathKey = key(path)
             guard name != ".git", !isPinnedPath(path), let entry = listing.entry(path) else { continue }
             if claimed.contains(pathKey) {
                 if entry.kind == .directory, !groupFolders.contains(pathKey), !unitPaths.contains(pathKey) {
-                    walk(path, to: destination.map { ProjectPath.join($0, name) })
+                    walk(path, to: destination.map { ProjectPath.join($0, name) }, foreign: foreign)
                 }
                 continue
             }
-            if options.prune && entry.kind == .file && PrunableExtensions.contains(name) {
+            if options.prune && !foreign && entry.kind == .file && PrunableExtensions.contains(name) {
                 let trash = projectBundle + "/" + SyncJournal.trashFolderName + "/\(plan.moves.count)-" + name
                 addMove(SyncMove(source: path, destination: trash, reason: .pruned))
                 continue
             }
-            if options.prune && entry.kind == .directory { walk(path, to: nil) }
             if let destination {
                 addMove(SyncMove(source: path, destination: ProjectPath.join(destination, name), reason: .carried))
             }

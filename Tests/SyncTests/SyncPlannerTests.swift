@@ -192,18 +192,22 @@ struct SyncPlannerTests {
         #expect(try mini.plan(files: files).isEmpty, "by default the group keeps its path's folder")
     }
 
-    @Test("--prune deletes only unreferenced source and image files no reference, folder or synchronized folder covers")
+    @Test("--prune deletes only unreferenced source and image files in folders the project accounts for: not in a subfolder nothing refers to, nor where a Package.swift or another project owns the folder")
     func prune() throws {
         let mini = MiniProject(children: [.group(nil, path: "App", [
             .file("A.swift"), .file("Fixtures", type: "folder"), .synchronized("Feature"),
             .group("Vendor", path: "Vendor", [.file("Lib.m")]),
+            .group(nil, path: "Server", [.file("main.swift")]),
+            .group(nil, path: "Demo", [.file("Demo.swift")]),
         ])])
         let files = [
             "App/A.swift", "App/stray.swift", "App/logo.png", "App/notes.txt", "App/Fixtures/x.swift",
-            "App/Feature/unlisted.swift", "App/Vendor/Lib.m", "App/Vendor/old.m", "App/Loose/deep.m", "README.md", "Package.swift",
+            "App/Feature/unlisted.swift", "App/Vendor/Lib.m", "App/Vendor/old.m", "App/Loose/deep.m",
+            "App/__Snapshots__/ATests/testA.1.png", "App/Server/main.swift", "App/Server/Package.swift", "App/Server/Other.swift",
+            "App/Demo/Demo.swift", "App/Demo/Demo.xcodeproj/project.pbxproj", "App/Demo/Helper.m", "README.md", "Package.swift",
         ]
         let plan = try mini.plan(files: files, options: SyncOptions(prune: true, exclusions: ["/App/Vendor"]))
-        #expect(Set(plan.pruned) == ["App/stray.swift", "App/logo.png", "App/Loose/deep.m"])
+        #expect(Set(plan.pruned) == ["App/stray.swift", "App/logo.png"])
         #expect(plan.moves.allSatisfy { $0.reason != .pruned || $0.destination.hasPrefix("App.xcodeproj/.slipway-sync-trash/") })
         #expect(try mini.plan(files: files).pruned.isEmpty, "nothing is deleted without --prune")
     }
@@ -214,6 +218,16 @@ struct SyncPlannerTests {
         let plan = try mini.plan(files: ["target.swift"], links: ["relative.swift": "target.swift", "absolute.swift": "/opt/target.swift"])
         #expect(plan.conflicts.map(\.kind) == [.symbolicLinkWouldBreak])
         #expect(plan.conflicts.first?.path == "relative.swift")
+    }
+
+    @Test("a symbolic link that stays, pointing at a file the sync moves, is a conflict (it would dangle)")
+    func linkToMovedFile() throws {
+        let mini = MiniProject(children: [.group("Core", [.file("Binder.swift")])])
+        let plan = try mini.plan(files: ["Binder.swift", "Other/"], links: ["Other/Binder.swift": "../Binder.swift"])
+        #expect(plan.moves.map(\.source) == ["Binder.swift"])
+        #expect(plan.conflicts.map(\.kind) == [.symbolicLinkWouldBreak])
+        #expect(plan.conflicts.first?.path == "Other/Binder.swift")
+        #expect(plan.conflicts.first?.message == "this symbolic link points to '../Binder.swift', which the sync would move to 'Core/Binder.swift'; the link would dangle. Move the file and update the link by hand, or exclude its group (--exclude)")
     }
 
     @Test("sorting by name puts folders first and is only a children edit; --no-sort-by-name keeps the order")

@@ -15,7 +15,7 @@ struct SyncCommand: AsyncParsableCommand {
             gives synx's layout instead: every folder named after its group's display name, every \
             file straight in its group's folder. The plan (moves, pbxproj edits, files --prune would delete) \
             is worked out first and every conflict reported before anything moves; then the moves \
-            run as a transaction with a journal in the .xcodeproj folder, the pbxproj is rewritten \
+            run as a transaction with a journal in the repository's git directory (see docs/sync.md), the pbxproj is rewritten \
             last and atomically (only path and name lines change), and in a git repository the \
             moves are staged so that 'git status' shows renames. An interrupted sync is rolled \
             back by 'slipway sync --recover' (or automatically by the next sync). Only one \

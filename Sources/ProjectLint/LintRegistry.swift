@@ -5,6 +5,7 @@ public enum LintRegistry {
         MergeConflictRule(),
         DuplicateObjectIDRule(),
         MissingFileRule(),
+        CaseMismatchRule(),
         UncheckedReferenceRule(),
         DuplicateReferenceRule(),
         DeadBuildFileRule(),

@@ -4,17 +4,20 @@ import PBXProj
 public struct SourceInNoTargetRule: LintRule {
     public init() {}
     public var id: String { "source-in-no-target" }
-    public var summary: String { "A source file (Swift, Objective-C, C, C++, Metal) is in no target's build phases." }
+    public var summary: String {
+        "A source file (Swift, Objective-C, C, C++, Metal) is in no target's build phases; not a Swift package manifest (Package.swift, Package@swift-*.swift), which SwiftPM reads and no target compiles."
+    }
     public var defaultSeverity: LintSeverity { .warning }
     public var examples: [LintExample] {
         [LintExample("a Swift file no target builds",
                      objects: ["F = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Used.swift; sourceTree = \"<group>\"; };",
                                "G = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Stray.swift; sourceTree = \"<group>\"; };",
                                "H = {isa = PBXFileReference; path = Header.h; sourceTree = \"<group>\"; };",
+                               "M = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Package.swift; sourceTree = \"<group>\"; };",
                                "B = {isa = PBXBuildFile; fileRef = F; };",
                                "P = {isa = PBXSourcesBuildPhase; files = (B); };",
                                "T = {isa = PBXNativeTarget; buildPhases = (P); name = App; };"],
-                     mainChildren: ["F", "G", "H"], targets: ["T"],
+                     mainChildren: ["F", "G", "H", "M"], targets: ["T"],
                      expected: ["9: 'Stray.swift' is in no target; add it to one or remove it"])]
     }
 
@@ -39,6 +42,8 @@ public struct SourceInNoTargetRule: LintRule {
     }
 
     private func isSource(_ element: FileElement) -> Bool {
+        let name = ProjectPath.lastComponent(element.path ?? element.name ?? "")
+        if name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift")) { return false }
         if let type = element.fileType {
             return type.hasPrefix("sourcecode.") && !type.hasSuffix(".h") && type != "sourcecode.module-map"
                 && SourceInNoTargetRule.sourceExtensions.contains(Self.extensionOf(element.path ?? element.name ?? ""))

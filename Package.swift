@@ -139,7 +139,7 @@ let package = Package(
         /// `slipway xcodeproj lint`: one file per rule behind the LintRule protocol, the
         /// `.slipway/lint.yml` configuration, human/JSON/SARIF output and safe fixes. Sync: its
         /// planner (a pure function) finds groups whose folder does not match and unreferenced files.
-        .target(name: "ProjectLint", dependencies: ["PBXProj", "Sync", "Basics", "YAMLSupport"]),
+        .target(name: "ProjectLint", dependencies: ["PBXProj", "Sync", "Basics", "YAMLSupport", "Git"]),
         /// Lossless reader/writer for Xcode `project.pbxproj` files and a typed model over it.
         .target(name: "PBXProj"),
         /// A Swift wrapper over libgit2: repositories, status, tags, commits.

@@ -1,4 +1,5 @@
 import Basics
+import Git
 import PBXProj
 import Sync
 
@@ -16,20 +17,26 @@ public struct LintFiles: Sendable {
     public let repositoryRoot: String?
     /// The project's folder listed recursively, as `slipway sync` sees it (nil: unknown).
     public let listing: @Sendable () -> DirectoryListing?
+    /// Whether git ignores a path (relative to the project's folder): a build's output, never
+    /// a file of the checkout.
+    public let isIgnored: @Sendable (String) -> Bool
 
     /// Files as a closure set.
     public init(exists: @escaping @Sendable (String) -> Bool, list: @escaping @Sendable (String) -> [String]?,
                 read: @escaping @Sendable (String) -> [UInt8]?, repositoryRoot: String?,
-                listing: @escaping @Sendable () -> DirectoryListing? = { nil }) {
+                listing: @escaping @Sendable () -> DirectoryListing? = { nil },
+                isIgnored: @escaping @Sendable (String) -> Bool = { _ in false }) {
         self.exists = exists
         self.list = list
         self.read = read
         self.repositoryRoot = repositoryRoot
         self.listing = listing
+        self.isIgnored = isIgnored
     }
 
     /// The files on disk under `projectDirectory` (the folder holding the `.xcodeproj`); the
-    /// repository root is the nearest folder upwards holding `.git`.
+    /// repository root is the nearest folder upwards holding `.git`, whose ignore rules say
+    /// which paths are the build's (through libgit2; only read).
     public static func disk(_ fileSystem: any FileSystem, projectDirectory: String) -> LintFiles {
         @Sendable func absolute(_ path: String) -> String {
             path.hasPrefix("/") ? path : ProjectPath.normalize(path.isEmpty ? projectDirectory : projectDirectory + "/" + path)
@@ -49,6 +56,8 @@ public struct LintFiles: Sendable {
         // What the scan does not hold (outside paths, unlisted folders such as `.build`, paths
         // through a link, and missing files) is still asked of the disk.
         let scan = LintOnce<DirectoryListing?>()
+        let repository = LintOnce<GitRepository?>()
+        let inRepository = root != nil
         @Sendable func scanned() -> DirectoryListing? {
             scan.get { try? DirectoryListing.scan(root: projectDirectory, fileSystem: fileSystem, details: false) }
         }
@@ -61,7 +70,14 @@ public struct LintFiles: Sendable {
             list: { fileSystem.isDirectory(absolute($0)) ? try? fileSystem.contents(ofDirectory: absolute($0)) : nil },
             read: { try? fileSystem.read(absolute($0)) },
             repositoryRoot: root,
-            listing: { scanned() })
+            listing: { scanned() },
+            isIgnored: { path in
+                guard inRepository, let repository = repository.get({ try? GitRepository.discover(from: absolute("")) }),
+                    let top = repository.workingDirectory,
+                    let inside = ProjectPath.removingPrefix(ProjectPath.normalize(top), from: absolute(path))
+                else { return false }
+                return repository.isIgnored(inside)
+            })
     }
 
     /// Files from a list of relative paths (folders are implied by the files in them); `texts`

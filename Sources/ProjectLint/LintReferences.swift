@@ -14,6 +14,8 @@ struct LintReferences: Sendable {
         case buildFolder(String)
         /// Under a build setting Slipway cannot know.
         case unknownSetting(String)
+        /// Missing, and ignored by git: a build's output.
+        case ignoredByGit
     }
 
     /// A reference to check: its path (relative to the project's folder, or absolute) and id.
@@ -85,6 +87,10 @@ struct LintReferences: Sendable {
         if !context.files.exists(path),
             let folder = LintReferences.generatedFolders.first(where: { LintReferences.runs(components, through: $0) }) {
             skip(.generatedFolder(folder.joined(separator: "/")), id, path)
+            return
+        }
+        if !context.files.exists(path), context.files.isIgnored(path) {
+            skip(.ignoredByGit, id, path)
             return
         }
         checked.append(Checked(id: id, name: node.element.displayName ?? id.rawValue, path: path))

@@ -9,7 +9,8 @@ public struct UncheckedReferenceRule: LintRule {
         "File references lint does not check for existence, one note per reason: missing files under `Pods/` (made by "
             + "`pod install`), `Carthage/Build/` or `DerivedSources/`, paths under a build folder (`$(DERIVED_FILE_DIR)/...`), "
             + "and paths holding a build setting other than `SRCROOT`, `PROJECT_DIR`, `SOURCE_ROOT`, "
-            + "`PROJECT_NAME` or one the project sets to one value in every configuration."
+            + "`PROJECT_NAME` or one the project sets to one value in every configuration; missing files that git ignores "
+            + "(a build's output, such as a Run Script's `build/` folder)."
     }
     public var defaultSeverity: LintSeverity { .note }
     public var examples: [LintExample] {
@@ -41,6 +42,10 @@ public struct UncheckedReferenceRule: LintRule {
                                subject: folder)
             case .buildFolder(let setting):
                 return finding("\(count) relative to $(\(setting)) \(verb) made by the build: not checked", at: found.first, in: context)
+            case .ignoredByGit:
+                return finding("\(count) to missing files that git ignores (a build's output) \(verb) not checked "
+                               + "(first: '\(found.path)'); build once to make them, or stop ignoring them if they belong in the repository",
+                               at: found.first, in: context)
             case .unknownSetting(let setting):
                 return finding("\(count) \(found.count == 1 ? "holds" : "hold") $(\(setting)), which Slipway cannot know outside a build: "
                                + "not checked (first: '\(found.path)'); set it in the project's build settings, one value for every "

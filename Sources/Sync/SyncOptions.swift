@@ -18,6 +18,9 @@ public struct SyncOptions: Sendable, Hashable, Codable {
     /// Where a group's folder comes from: its `path` (Xcode's tie, the default) or its display
     /// name (synx's layout).
     public var foldersFrom: FolderSource
+    /// With `foldersFrom: .paths`, what a group with a name and no path gets: a folder named
+    /// after it (the default), or none (`.virtual`: its files belong to its parent's folder).
+    public var groupsWithoutPath: PathlessGroups
 
     /// synx's default exclusions.
     public static let defaultExcludedGroups = ["/Libraries", "/Frameworks", "/Products", "/Pods"]
@@ -26,7 +29,7 @@ public struct SyncOptions: Sendable, Hashable, Codable {
     /// folder its path names (`foldersFrom: .names` gives synx's layout).
     public init(
         prune: Bool = false, exclusions: [String] = [], sortByName: Bool = true, defaultExclusions: Bool = true,
-        allowDirty: Bool = false, useGit: Bool = true, foldersFrom: FolderSource = .paths
+        allowDirty: Bool = false, useGit: Bool = true, foldersFrom: FolderSource = .paths, groupsWithoutPath: PathlessGroups = .folder
     ) {
         self.prune = prune
         self.exclusions = exclusions
@@ -35,7 +38,17 @@ public struct SyncOptions: Sendable, Hashable, Codable {
         self.allowDirty = allowDirty
         self.useGit = useGit
         self.foldersFrom = foldersFrom
+        self.groupsWithoutPath = groupsWithoutPath
     }
+}
+
+/// What `slipway sync` gives a group that has a name and no path (`--groups-without-path`).
+public enum PathlessGroups: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A folder named after the group, below its parent's folder (the default).
+    case folder
+    /// No folder: the group only arranges the navigator; its files belong to its parent's
+    /// folder and stay wherever they are inside it.
+    case virtual
 }
 
 /// Where `slipway sync` takes a group's folder from (`--folders-from`).
@@ -62,5 +75,22 @@ enum PrunableExtensions {
     static func contains(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
         return all.contains(name[name.index(after: dot)...].lowercased())
+    }
+}
+
+/// Files a tool finds by their place, which `slipway sync` never moves (a project often shows
+/// them in a group for editing): Swift package manifests and lockfiles, CocoaPods', Carthage's,
+/// Bundler's and Mint's files, a podspec, XcodeGen's and Tuist's manifests.
+enum ToolManifests {
+    static let names: Set<String> = [
+        "Package.swift", "Package.resolved", "Podfile", "Podfile.lock", "Cartfile", "Cartfile.private", "Cartfile.resolved",
+        "Gemfile", "Gemfile.lock", "Mintfile", "Brewfile", "project.yml", "Project.swift", "Workspace.swift", "Tuist.swift",
+        "Dangerfile", "Fastfile", "Appfile", "Matchfile", "Pluginfile",
+    ]
+
+    static func contains(_ name: String) -> Bool {
+        if names.contains(name) { return true }
+        if name.hasPrefix("Package@swift-") && name.hasSuffix(".swift") { return true }
+        return name.hasSuffix(".podspec") || name.hasSuffix(".podspec.json")
     }
 }

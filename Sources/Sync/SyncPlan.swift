@@ -152,6 +152,9 @@ public struct UnmovedReference: Hashable, Sendable, Codable {
         case behindSymbolicLink
         /// It is reached through a symbolic link (`link`) that leads outside the project folder.
         case behindLinkOutsideProject
+        /// A tool finds it by its place (`Package.swift`, a `Podfile`, a podspec, a lockfile):
+        /// moving it would break that tool (`ToolManifests`).
+        case toolManifest
     }
 
     /// The path as the project resolves it.

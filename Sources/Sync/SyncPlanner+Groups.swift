@@ -79,7 +79,8 @@ extension PlanBuilder {
             assignByPath(index, parent: parent, path: path)
             return
         }
-        if element.name == nil && path.isEmpty {
+        if element.name == nil && path.isEmpty
+            || options.foldersFrom == .paths && options.groupsWithoutPath == .virtual && element.path == nil {
             roles[index] = .passThrough
             folders[index] = folders[parent]
             return

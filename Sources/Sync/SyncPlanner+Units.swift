@@ -31,6 +31,10 @@ extension PlanBuilder {
                 plan.unmoved.append(UnmovedReference(path: original, reason: .insideAnotherItem))
                 continue
             }
+            if ToolManifests.contains(ProjectPath.lastComponent(source)) {
+                plan.unmoved.append(UnmovedReference(path: original, reason: .toolManifest))
+                continue
+            }
             guard case .relative(var target) = folders[parent], !ProjectPath.isOutside(target) else { continue }
             if options.foldersFrom == .paths && isInsideFolder(source, target) { continue }
             // A localized file keeps its language folder (`Base.lproj/Main.storyboard`), whether

@@ -70,6 +70,7 @@ public struct SyncReport: Codable, Sendable {
         case .insideAnotherItem: return "inside another reference, a package or a project"
         case .behindSymbolicLink: return "behind the symbolic link \(link); links are not followed"
         case .behindLinkOutsideProject: return "behind the symbolic link \(link), which leads outside the project folder"
+        case .toolManifest: return "a tool finds it where it is (a package manifest, Podfile, podspec or lockfile)"
         }
     }
 }

@@ -99,6 +99,9 @@ struct FolderSourceTests {
         #expect(throws: StepError.invalidOption(name: "folders-from", problem: "must be 'paths' or 'names', not 'display'")) {
             try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "folders-from": .string("display")], for: SyncStep.description))
         }
+        #expect(standard.options.groupsWithoutPath == .folder)
+        let virtual = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "groups-without-path": .string("virtual")], for: SyncStep.description))
+        #expect(virtual.options.groupsWithoutPath == .virtual)
     }
 
     @Test("through the binary: --folders-from names moves to display-name folders, the default keeps path folders, --help teaches it, bad values are refused")
@@ -122,6 +125,12 @@ struct FolderSourceTests {
         #expect(bad.status == 64)
         #expect(bad.standardError.contains("The value 'display' is invalid for '--folders-from <paths|names>'"), "\(bad.standardError)")
 
+        let both = try CommandResult.run(Binaries.slipway, ["sync", root + "/App.xcodeproj", "--folders-from", "names", "--groups-without-path", "virtual"])
+        #expect(both.status == 64)
+        #expect(both.standardError.contains("--groups-without-path applies to --folders-from paths"), "\(both.standardError)")
+        let virtual = try CommandResult.run(Binaries.slipway, ["sync", root + "/App.xcodeproj", "--check", "--no-git", "--no-sort-by-name", "--groups-without-path", "virtual"])
+        #expect(virtual.status == 0, "\(virtual.standardOutput)\(virtual.standardError)")
+
         let recover = try CommandResult.run(Binaries.slipway, ["sync", root + "/App.xcodeproj", "--recover", "--folders-from", "names"])
         #expect(recover.status == 64)
         #expect(recover.standardError.contains("--recover takes no other sync options"), "\(recover.standardError)")
@@ -130,5 +139,6 @@ struct FolderSourceTests {
         let help = try CommandResult.run(Binaries.slipway, ["sync", "--help"])
         #expect(help.standardOutput.contains("--folders-from <paths|names>"), "\(help.standardOutput)")
         #expect(help.standardOutput.contains("'--folders-from names' gives synx's layout instead"), "\(help.standardOutput)")
+        #expect(help.standardOutput.contains("--groups-without-path <folder|virtual>"), "\(help.standardOutput)")
     }
 }

@@ -179,6 +179,30 @@ struct SyncPlannerTests {
         }
     }
 
+    @Test("--groups-without-path virtual: a group with only a name gets no folder; its files stay anywhere inside its parent's folder, and only files outside it move")
+    func virtualGroups() throws {
+        let mini = MiniProject(children: [.group(nil, path: "App", [
+            .group("Views", [.file("ListView.swift"), .file("../Stray.swift")]),
+            .group("Models", [.file("Item.swift")]),
+        ])])
+        let files = ["App/ListView.swift", "App/Item.swift", "Stray.swift"]
+        let byDefault = try mini.plan(files: files)
+        #expect(Set(byDefault.moveList) == ["App/ListView.swift → App/Views/ListView.swift", "Stray.swift → App/Views/Stray.swift", "App/Item.swift → App/Models/Item.swift"])
+        let virtual = SyncOptions(groupsWithoutPath: .virtual)
+        let plan = try mini.plan(files: files, options: virtual)
+        #expect(plan.moveList == ["Stray.swift → App/Stray.swift"])
+        #expect(plan.edits.allSatisfy { $0.key != .path || $0.newValue != "Views" })
+        try expectSecondPlanEmpty(mini, files: files, plan: plan, options: virtual)
+    }
+
+    @Test("a file a tool finds by its place (Package.swift, a podspec, Podfile.lock) never moves; it is listed as not moved")
+    func toolManifestsStay() throws {
+        let mini = MiniProject(children: [.group("Deployment", [.file("Package.swift"), .file("App.podspec"), .file("Podfile.lock"), .file("Notes.md")])])
+        let plan = try mini.plan(files: ["Package.swift", "App.podspec", "Podfile.lock", "Notes.md"])
+        #expect(plan.moveList == ["Notes.md → Deployment/Notes.md"])
+        #expect(Set(plan.unmoved.filter { $0.reason == .toolManifest }.map(\.path)) == ["Package.swift", "App.podspec", "Podfile.lock"])
+    }
+
     @Test("files nothing refers to go along when their group's folder moves, and are listed")
     func carriedAlong() throws {
         let mini = MiniProject(children: [.group("New", path: "Old", [.file("A.swift")])])

@@ -28,6 +28,7 @@ struct SyncCommand: AsyncParsableCommand {
               slipway sync App.xcodeproj --check      # CI: exit 1 if out of place
               slipway sync App.xcodeproj --exclude /App/Vendor --prune
               slipway sync App.xcodeproj --folders-from names   # synx's layout
+              slipway sync App.xcodeproj --groups-without-path virtual   # name-only groups get no folder
               slipway sync App.xcodeproj --recover
 
             EXIT STATUS:
@@ -56,6 +57,11 @@ struct SyncCommand: AsyncParsableCommand {
         "Where a group's folder comes from: 'paths' (default) keeps the folder each group's path names and moves only files outside their group's folder; 'names' names every folder after its group's display name, as synx does.",
         valueName: "paths|names"))
     var foldersFrom: FolderSource?
+
+    @Option(help: ArgumentHelp(
+        "What a group with a name and no path gets (with --folders-from paths): 'folder' (default) a folder named after it; 'virtual' none: its files stay wherever they are inside its parent's folder.",
+        valueName: "folder|virtual"))
+    var groupsWithoutPath: PathlessGroups?
 
     @Flag(help: "Keep the groups' children in their order (default: sort by name, folders first).")
     var noSortByName = false
@@ -86,7 +92,10 @@ struct SyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         if dryRun && check { throw ValidationError("--dry-run and --check cannot be combined; --check already changes nothing.") }
-        if recover && (dryRun || check || prune || !exclude.isEmpty || foldersFrom != nil) {
+        if groupsWithoutPath != nil && foldersFrom == .names {
+            throw ValidationError("--groups-without-path applies to --folders-from paths; with names every group gets a folder named after it.")
+        }
+        if recover && (dryRun || check || prune || !exclude.isEmpty || foldersFrom != nil || groupsWithoutPath != nil) {
             throw ValidationError("--recover takes no other sync options: it only restores the state before the interrupted sync.")
         }
     }
@@ -106,7 +115,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let options = SyncOptions(
                 prune: prune, exclusions: exclude, sortByName: !noSortByName, defaultExclusions: !noDefaultExclusions,
-                allowDirty: allowDirty, useGit: !noGit, foldersFrom: foldersFrom ?? .paths)
+                allowDirty: allowDirty, useGit: !noGit, foldersFrom: foldersFrom ?? .paths,
+                groupsWithoutPath: groupsWithoutPath ?? .folder)
             let mode: SyncMode = check ? .check : (dryRun ? .dryRun : .apply)
             // On a thread of its own: the sync moves files with fsync and may wait on git's
             // hashing thread, neither of which may hold a thread of the cooperative pool.
@@ -213,6 +223,7 @@ struct SyncCommand: AsyncParsableCommand {
 }
 
 extension FolderSource: ExpressibleByArgument {}
+extension PathlessGroups: ExpressibleByArgument {}
 
 /// Live progress of a long apply on a terminal (standard error), rewritten in place.
 final class ProgressPrinter: Sendable {

@@ -25,6 +25,8 @@ public struct SyncStep: Step {
             .optional("allow-dirty", .bool, default: .bool(false), "Run even when the git working tree has uncommitted changes."),
             .optional("folders-from", .choice(FolderSource.allCases.map(\.rawValue)), default: .string("paths"),
                       "Where a group's folder comes from: paths (keep each group's path folder) or names (synx's: display names)."),
+            .optional("groups-without-path", .choice(PathlessGroups.allCases.map(\.rawValue)), default: .string("folder"),
+                      "With folders-from: paths, what a group with only a name gets: folder (named after it) or virtual (none)."),
             .optional("check", .bool, default: .bool(false), "Change nothing; fail when files are out of place."),
         ],
         outputs: [
@@ -58,12 +60,16 @@ public struct SyncStep: Step {
         guard let foldersFrom = FolderSource(rawValue: source) else {
             throw StepError.invalidOption(name: "folders-from", problem: "must be 'paths' or 'names', not '\(source)'")
         }
+        let pathless = try options.requiredString("groups-without-path")
+        guard let groupsWithoutPath = PathlessGroups(rawValue: pathless) else {
+            throw StepError.invalidOption(name: "groups-without-path", problem: "must be 'folder' or 'virtual', not '\(pathless)'")
+        }
         self.options = SyncOptions(
             prune: try options.bool("prune"), exclusions: try options.strings("exclude"),
             sortByName: try options.bool("sort-by-name"),
             defaultExclusions: try options.bool("default-exclusions"),
             allowDirty: try options.bool("allow-dirty"),
-            foldersFrom: foldersFrom)
+            foldersFrom: foldersFrom, groupsWithoutPath: groupsWithoutPath)
         check = try options.bool("check")
     }
 

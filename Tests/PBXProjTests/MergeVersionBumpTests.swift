@@ -133,3 +133,49 @@ struct MergeVersionBumpTests {
         #expect(VersionNumbers.Parsed(text) == nil)
     }
 }
+
+/// An object deleted on one side whose only change on the other is entries removed from its
+/// lists (a group whose files moved away): deleting it keeps both sides' intent.
+@Suite("pbxproj merge: deleted on one side, only emptied on the other", .dedicatedThreads)
+struct MergeDeleteShrunkTests {
+    static let tests: ObjectID = "0A0000000000000000000006"
+    static let testFile: ObjectID = "0B000000000000000000000C"
+
+    /// Moves AppTests.swift from the Tests group to the App group.
+    static func moveOut(_ project: inout PBXProject) throws {
+        try project.modify(tests) { $0["children"] = .array([]) }
+        try project.modify(SampleProject.appGroup) { group in
+            group["children"] = .array((group["children"]?.array ?? []) + [.string(testFile.rawValue)])
+        }
+    }
+
+    /// Deletes the Tests group but not the file.
+    static func deleteGroup(_ project: inout PBXProject) throws {
+        try project.modify(SampleProject.mainGroup) { group in
+            group["children"] = .array((group["children"]?.array ?? []).filter { $0.string != tests.rawValue })
+        }
+        try project.removeObject(tests)
+    }
+
+    @Test("a group deleted by one side while the other moved its only file out: clean, in both orders, with a note")
+    func deletedWhileEmptied() throws {
+        let pairs: [(MergeTests.Edit, MergeTests.Edit)] = [({ try Self.moveOut(&$0) }, { try Self.deleteGroup(&$0) }), ({ try Self.deleteGroup(&$0) }, { try Self.moveOut(&$0) })]
+        for (ours, theirs) in pairs {
+            let result = try PBXProjMerge.merge(
+                base: Array(SampleProject.text.utf8), ours: MergeTests.side([ours]), theirs: MergeTests.side([theirs]))
+            #expect(result.conflicts.isEmpty, "\(result.conflicts)")
+            let merged = try PBXProject(bytes: result.bytes, projectName: "Sample")
+            #expect(!merged.contains(Self.tests))
+            #expect(merged.object(SampleProject.appGroup)?.references("children").last == Self.testFile)
+            #expect(result.notes.contains { $0.hasPrefix("0A0000000000000000000006 /* Tests */ was deleted by ") && $0.hasSuffix("only removed entries from its lists, so it is deleted") })
+        }
+    }
+
+    @Test("a group deleted with its file by one side while the other moved the file out: still a delete/reference conflict")
+    func deletedWithFileWhileMoved() throws {
+        let deleteAll: MergeTests.Edit = { try $0.removeGroup(Self.tests) }
+        let result = try PBXProjMerge.merge(
+            base: Array(SampleProject.text.utf8), ours: MergeTests.side([{ try Self.moveOut(&$0) }]), theirs: MergeTests.side([deleteAll]))
+        #expect(result.conflicts.contains { $0.kind == "delete/reference" })
+    }
+}

@@ -188,6 +188,10 @@ struct GraphMerger {
             if sameText(id, base, ours) || base.object(id) == ours.object(id) {
                 try resolvedOurs.removeObject(id)
                 try resolvedTheirs.removeObject(id)
+            } else if let baseObject = base.object(id), let ourObject = ours.object(id), Self.onlyRemovesFromLists(base: baseObject, changed: ourObject) {
+                try resolvedOurs.removeObject(id)
+                try resolvedTheirs.removeObject(id)
+                notes.append(removalNote(id, ourObject, deletedBy: "theirs", shrunkBy: "ours"))
             } else {
                 try resolvedTheirs.removeObject(id)
                 recordObjectConflict(id, ours: ours.object(id), theirs: nil)
@@ -197,6 +201,10 @@ struct GraphMerger {
             if !inBase {
                 if let object { try resolvedOurs.add(object); try resolvedTheirs.add(object) }
             } else if !(sameText(id, base, theirs) || base.object(id) == object) {
+                if let object, let baseObject = base.object(id), Self.onlyRemovesFromLists(base: baseObject, changed: object) {
+                    notes.append(removalNote(id, object, deletedBy: "ours", shrunkBy: "theirs"))
+                    return
+                }
                 if let object { try resolvedTheirs.add(object) }
                 recordObjectConflict(id, ours: nil, theirs: object)
             }
@@ -257,6 +265,30 @@ struct GraphMerger {
         default:
             return nil
         }
+    }
+
+    /// Whether `changed` differs from `base` only by entries removed from its lists (a group
+    /// whose children moved away): deleting the object then keeps both sides' intent.
+    static func onlyRemovesFromLists(base: PBXObject, changed: PBXObject) -> Bool {
+        guard Set(changed.properties.keys) == Set(base.properties.keys) else { return false }
+        var shrunk = false
+        for key in base.properties.keys {
+            let before = base.properties[key], after = changed.properties[key]
+            if before == after { continue }
+            guard let old = before?.array, let new = after?.array, new.count < old.count else { return false }
+            var index = old.startIndex
+            for element in new {
+                guard let found = old[index...].firstIndex(of: element) else { return false }
+                index = found + 1
+            }
+            shrunk = true
+        }
+        return shrunk
+    }
+
+    private func removalNote(_ id: ObjectID, _ object: PBXObject, deletedBy: String, shrunkBy: String) -> String {
+        let subject = "\(id)" + (comment(id, object).map { " /* \($0) */" } ?? "")
+        return "\(subject) was deleted by \(deletedBy); \(shrunkBy) only removed entries from its lists, so it is deleted"
     }
 
     private mutating func recordObjectConflict(_ id: ObjectID, ours: PBXObject?, theirs: PBXObject?) {

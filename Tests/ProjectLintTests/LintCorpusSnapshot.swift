@@ -1,18 +1,19 @@
 /// Lint's findings over the corpus (every rule on), recorded from main (7e95510) before the rules
 /// were made faster, and again when Pods/ and build-setting paths became one `unchecked-reference`
 /// note each, `group-folder-mismatch` one finding per group, case-only differences `case-mismatch`,
-/// and manifests, system frameworks and unclaimed subfolders no longer reported (issue 27); see `LintCorpusSnapshotTests`.
+/// and manifests, system frameworks, unclaimed subfolders and per-module duplicate references no longer
+/// reported (issue 27); see `LintCorpusSnapshotTests`.
 enum LintCorpusSnapshot {
     static let findings: [String: String] = [
         "AFNetworking__AFNetworking__AFNetworking": "group-folder-mismatch=3:9782ee6f9e6afe48 unreferenced-file=1:edda52d304193f31 unsorted-children=7:28746e035853bf37 settings-in-project=16:3c44375fe1cd795d",
-        "Alamofire__Alamofire__Alamofire": "missing-file=1:035ef99d3ce7551c group-folder-mismatch=7:6b4b0e528dcc764a unsorted-children=11:b2a127d70307af9b settings-in-project=22:ead4d34aa95bd51b",
+        "Alamofire__Alamofire__Alamofire": "missing-file=1:035ef99d3ce7551c group-folder-mismatch=7:e4d5984914873f94 unsorted-children=11:b2a127d70307af9b settings-in-project=22:ead4d34aa95bd51b",
         "Alamofire__Alamofire__iOS-Example": "unsorted-children=4:cb3aceea1172e6a9 settings-in-project=4:be03ba4cfb6df016",
         "CocoaPods__Xcodeproj__Emoji": "missing-file=2:f7d0e24e408b183b empty-group=2:d6e236c968950304 absolute-path=2:00d8efc5f3263a9d missing-setting-file=86:d341816ada5b881f group-folder-mismatch=14:21923e3aa84d48b5 unsorted-children=17:7be8c1f942f59c29 settings-in-project=70:e75bb3e53cf6fb8e",
         "CocoaPods__Xcodeproj__ProjectInMergeConflict": "merge-conflict-markers=6:e6779438d8714c5d",
-        "Hammerspoon__hammerspoon__Hammerspoon": "missing-file=1:99ea2a61569a9f6f duplicate-reference=1:810795901ade9c94 group-folder-mismatch=9:ba1022dbe55579c8 unsorted-children=63:08d59c15d568937d settings-in-project=288:7f1a8960d68802cc",
+        "Hammerspoon__hammerspoon__Hammerspoon": "missing-file=1:99ea2a61569a9f6f group-folder-mismatch=9:ba1022dbe55579c8 unsorted-children=63:08d59c15d568937d settings-in-project=288:7f1a8960d68802cc",
         "ReSwift__ReSwift__ReSwift": "unchecked-reference=1:483871aa9e0a7247 unsorted-children=5:70791f093eb1bb38 settings-in-project=18:a6f6fea954dc57d3",
         "ReactiveX__RxSwift__Preprocessor": "settings-in-project=4:1717affd5709d0b2",
-        "ReactiveX__RxSwift__Rx": "duplicate-reference=2:0eedfedd1dd99ea4 source-in-no-target=9:0d938f1194628a98 empty-group=1:177152ab30aa9e28 group-folder-mismatch=1:217791fcd04b980e unreferenced-file=4:4e7e95ce5f0ec03d unsorted-children=30:76ca3d080552583b settings-in-project=33:84cd39a2ca682ed6",
+        "ReactiveX__RxSwift__Rx": "source-in-no-target=9:0d938f1194628a98 empty-group=1:177152ab30aa9e28 group-folder-mismatch=1:217791fcd04b980e unreferenced-file=4:4e7e95ce5f0ec03d unsorted-children=30:76ca3d080552583b settings-in-project=33:84cd39a2ca682ed6",
         "SwiftyJSON__SwiftyJSON__SwiftyJSON": "group-folder-mismatch=2:bfdf5d36425981d9 unreferenced-file=1:374018d9998aa37a unsorted-children=6:1aa0c03454798b86 settings-in-project=18:ea07c5b4504d5ada",
         "Swinject__Swinject__Swinject": "duplicate-reference=2:7defee4c7e604b49 unsorted-children=2:5f79abcff113043f settings-in-project=18:89a39d468c2cdd0e",
         "coteditor__CotEditor__CotEditor": "unsorted-children=1:1b75d3b11a6d33e5 settings-in-project=20:a9beb8f0dca7611f",
@@ -38,6 +39,6 @@ enum LintCorpusSnapshot {
         "venmo__synx__dummy": "case-mismatch=1:f0e0a4f418ce62c9 duplicate-reference=1:0b0da3c86deeca0a missing-setting-file=2:e8ab1f17503cb80b group-folder-mismatch=7:d48d52ff0e03d20c unreferenced-file=3:f87184ff00380dff unsorted-children=5:df408cbf8d309f09 settings-in-project=8:cc81adfca1627806",
         "xmartlabs__XLPagerTabStrip__Example": "group-folder-mismatch=5:15112fa842629fe4 unreferenced-file=9:9a6dea39398b573c unsorted-children=4:a75ee8aee21192ed settings-in-project=6:91239882d68d4551",
         "xmartlabs__XLPagerTabStrip__XLPagerTabStrip": "group-folder-mismatch=2:41f1ea52c8b8de5b unreferenced-file=1:0fc531a231dd5214 unsorted-children=5:5c0c66dce0ad5675 settings-in-project=6:e27b2e0646bcac1d",
-        "yonaskolb__XcodeGen__TestProject": "group-folder-mismatch=1:c340a2eb46171172 unsorted-children=3:fb4101fc56cbf289 settings-in-project=270:b812789b2a45d764",
+        "yonaskolb__XcodeGen__TestProject": "group-folder-mismatch=1:12e4bf9981b4cd4f unsorted-children=3:fb4101fc56cbf289 settings-in-project=270:b812789b2a45d764",
     ]
 }

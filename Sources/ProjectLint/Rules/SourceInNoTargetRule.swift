@@ -5,7 +5,7 @@ public struct SourceInNoTargetRule: LintRule {
     public init() {}
     public var id: String { "source-in-no-target" }
     public var summary: String {
-        "A source file (Swift, Objective-C, C, C++, Metal) is in no target's build phases; not a Swift package manifest (Package.swift, Package@swift-*.swift), which SwiftPM reads and no target compiles."
+        "A source file (Swift, Objective-C, C, C++, Metal) is in no target's build phases; not a Swift package manifest (Package.swift, Package@swift-*.swift), which SwiftPM reads and no target compiles, nor a file in a folder below the project's that holds another .xcodeproj (that project builds it)."
     }
     public var defaultSeverity: LintSeverity { .warning }
     public var examples: [LintExample] {
@@ -14,10 +14,12 @@ public struct SourceInNoTargetRule: LintRule {
                                "G = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Stray.swift; sourceTree = \"<group>\"; };",
                                "H = {isa = PBXFileReference; path = Header.h; sourceTree = \"<group>\"; };",
                                "M = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Package.swift; sourceTree = \"<group>\"; };",
+                               "N = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Demo/Sources/Demo.swift; sourceTree = \"<group>\"; };",
                                "B = {isa = PBXBuildFile; fileRef = F; };",
                                "P = {isa = PBXSourcesBuildPhase; files = (B); };",
                                "T = {isa = PBXNativeTarget; buildPhases = (P); name = App; };"],
-                     mainChildren: ["F", "G", "H", "M"], targets: ["T"],
+                     mainChildren: ["F", "G", "H", "M", "N"], targets: ["T"],
+                     files: ["Used.swift", "Stray.swift", "Header.h", "Package.swift", "Demo/Sources/Demo.swift", "Demo/Demo.xcodeproj/project.pbxproj"],
                      expected: ["9: 'Stray.swift' is in no target; add it to one or remove it"])]
     }
 
@@ -31,9 +33,24 @@ public struct SourceInNoTargetRule: LintRule {
         }
         var seen = Set<ObjectID>()
         var findings: [LintFinding] = []
+        var holdsProject: [String: Bool] = [:]
+        /// Whether a folder between the file and the project's folder holds another project.
+        func builtByAnotherProject(_ resolved: ResolvedPath) -> Bool {
+            guard case .relative(let path) = resolved, !ProjectPath.isOutside(path) else { return false }
+            for ancestor in ProjectPath.ancestors(path) where !ancestor.isEmpty {
+                if let known = holdsProject[ancestor] {
+                    if known { return true }
+                    continue
+                }
+                let found = context.files.list(ancestor)?.contains { $0.hasSuffix(".xcodeproj") } ?? false
+                holdsProject[ancestor] = found
+                if found { return true }
+            }
+            return false
+        }
         for node in tree.nodes where node.element.kind == .fileReference && !built.contains(node.element.id) {
             let element = node.element
-            guard isSource(element), seen.insert(element.id).inserted else { continue }
+            guard isSource(element), seen.insert(element.id).inserted, !builtByAnotherProject(node.resolvedPath) else { continue }
             let name = element.displayName ?? element.id.rawValue
             findings.append(finding("'\(name)' is in no target; add it to one or remove it", at: element.id, in: context,
                                     subject: node.resolvedPath.description))

@@ -7,7 +7,7 @@ import PBXProj
 /// (base, parent 1, parent 2) and `git merge-file` on the same three files, and compares the
 /// driver's clean merges with what the developers committed (both in Xcode's form).
 ///
-/// `slipway-bench merge eval CLONE [--max N]`
+/// `slipway-bench merge eval CLONE [--max N] [--symmetry]`
 enum MergeEvaluation {
     struct Tally {
         var merges = 0
@@ -29,6 +29,11 @@ enum MergeEvaluation {
         var versionKeptAsCommitted = 0
         var versionCommittedLower = 0
         var versionCommittedOther: [String] = []
+        /// With `--symmetry`: each merge runs again with ours and theirs swapped, and the merges
+        /// whose exit status changes are listed.
+        var symmetry = false
+        var symmetryChecked = 0
+        var asymmetric: [String] = []
         /// Clean merges with a dangling reference or an added file resolved where no parent has it.
         var silentWrong: [String] = []
         /// How often each key (last key of the path) conflicted.
@@ -44,12 +49,14 @@ enum MergeEvaluation {
 
     static func run(_ arguments: [String]) async throws {
         guard let clone = arguments.first(where: { !$0.hasPrefix("--") }) else {
-            throw BenchError("usage: slipway-bench merge eval CLONE_PATH [--max N]")
+            throw BenchError("usage: slipway-bench merge eval CLONE_PATH [--max N] [--symmetry]")
         }
         let limit = Bench.option("--max", arguments).flatMap { Int($0) } ?? Int.max
+
         let git = Git(directory: clone)
         let lines = try await git.text(["rev-list", "--merges", "--parents", "--all"]).split(separator: "\n")
         var tally = Tally()
+        tally.symmetry = arguments.contains("--symmetry")
         let scratch = NSTemporaryDirectory() + "slipway-merge-eval-\(getpid())"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -80,6 +87,10 @@ enum MergeEvaluation {
         print("  clean only because a version number both sides raised kept the higher: \(tally.cleanByVersionRule) (where git merge-file conflicted: \(tally.cleanByVersionRuleLineConflicted))")
         print("  version numbers kept: the committed value \(tally.versionKeptAsCommitted), the commit has the lower side's \(tally.versionCommittedLower), another value \(tally.versionCommittedOther.count)")
         for other in tally.versionCommittedOther.prefix(10) { print("  version committed otherwise: \(other)") }
+        if tally.symmetryChecked > 0 {
+            print("  same exit status with ours and theirs swapped: \(tally.symmetryChecked - tally.asymmetric.count) of \(tally.symmetryChecked)")
+            for entry in tally.asymmetric.prefix(10) { print("  asymmetric: \(entry)") }
+        }
         print("  silent wrong (clean, but a new dangling reference or an added file where no parent has it): \(tally.silentWrong.count)")
         for wrong in tally.silentWrong { print("  silent wrong: \(wrong)") }
         print("  driver's clean merge equal to the committed one (Xcode's form): \(tally.equalCommitted); equal but for list order: \(tally.equalButOrder); committed file unreadable: \(tally.committedUnreadable)")
@@ -118,6 +129,13 @@ enum MergeEvaluation {
             let reason = (error as? PBXProjMergeError)?.message ?? "\(error)"
             tally.fallbacks.append("\(subject): \(reason); git merge-file: \(lineClean ? "clean" : "conflicted")")
             return
+        }
+        if tally.symmetry {
+            tally.symmetryChecked += 1
+            let swapped = try? PBXProjMerge.merge(base: blobs[0], ours: blobs[2], theirs: blobs[1])
+            if swapped.map({ $0.conflicts.isEmpty }) != result.conflicts.isEmpty {
+                tally.asymmetric.append("\(subject): \(result.conflicts.count) conflicts, swapped \(swapped.map { "\($0.conflicts.count)" } ?? "unreadable")")
+            }
         }
         for conflict in result.conflicts { tally.conflictKeys[conflict.keyPath.last ?? "(object)", default: 0] += 1 }
         if !result.conflicts.isEmpty {

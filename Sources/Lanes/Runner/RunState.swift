@@ -21,13 +21,17 @@ final class RunState: @unchecked Sendable {
     let secrets: [String: String]
     let processEnvironment: Environment
     let isDryRun: Bool
+    /// The lane's name (`lane.name`).
+    let laneName: String
     /// The declared type of each output, by step id then output name (undeclared: strings).
     let outputTypes: [String: [String: OptionType]]
     private(set) var laneEnvironment: [String: String] = [:]
     private let progress = Locked(Progress())
 
     init(inputs: [String: ExpressionValue], secrets: [String: String], processEnvironment: Environment,
-         laneEnvironment: [EnvironmentEntry], isDryRun: Bool, outputTypes: [String: [String: OptionType]] = [:]) throws {
+         laneEnvironment: [EnvironmentEntry], isDryRun: Bool, outputTypes: [String: [String: OptionType]] = [:],
+         laneName: String = "") throws {
+        self.laneName = laneName
         self.outputTypes = outputTypes
         self.inputs = inputs
         self.secrets = secrets
@@ -85,6 +89,16 @@ final class RunState: @unchecked Sendable {
     var isCancelled: Bool { progress.withLock { $0.cancelled } }
     var allResults: [StepResult] { progress.withLock { $0.results } }
     var allOutputs: [String: StepOutputs] { progress.withLock { $0.outputs } }
+
+    /// How the run stands (`lane.*` in expressions, `StepContext.laneStatus`): the first
+    /// failed step (not `continue-on-error`) and its error, with the lane's secrets masked.
+    func laneStatus(lane: String) -> LaneStatus {
+        let (results, failed, cancelled) = progress.withLock { ($0.results, $0.failed, $0.cancelled) }
+        let failure = results.first { $0.status.isFailure && !$0.continuedOnError }
+        let outcome: LaneStatus.Outcome = cancelled ? .cancelled : failed ? .failure : .success
+        let redactor = Redactor(secrets: Array(secrets.values))
+        return LaneStatus(lane: lane, outcome: outcome, failedStep: failure?.id, error: failure?.error.map(redactor.redact))
+    }
 
     // MARK: - Evaluation
 
@@ -145,6 +159,8 @@ final class RunState: @unchecked Sendable {
                 return try typed(value, step: step, output: output)
             }
             return isDryRun ? .string(DryRunPlaceholder.text(for: reference.description)) : .null
+        case .lane(let field):
+            return .string(laneStatus(lane: laneName).value(of: field) ?? "")
         case .step(let step):
             // A planned step (dry run) has no outputs yet: stand in for them.
             guard let outputs = progress.withLock({ $0.outputs[step] }), !(isDryRun && outputs.isEmpty) else {

@@ -129,6 +129,18 @@ import Transport
         #expect(fixture.sleeps.waits == [.seconds(3)])
     }
 
+    @Test func aRetryAfterLongerThanTwoMinutesFailsInsteadOfHoldingTheLane() async throws {
+        let fixture = try Fixture()
+        let slack = try SlackContractFake()
+        try slack.inject([ChatFault(status: 429, retryAfter: 600)])
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await fixture.run(["service": .string("slack"), "url": .string(slack.webhookURL), "message": .string("hi")])
+        }
+        #expect(error?.localizedDescription == "sending the message to the Slack incoming webhook failed after 1 attempt: HTTP 429 (rate_limited), "
+            + "which asks to wait 600s, longer than the 120s Slipway waits. Try again later, or check the server.")
+        #expect(fixture.sleeps.waits.isEmpty)
+    }
+
     @Test func aFourHundredFailsWithSlacksErrorAndIsNotRetried() async throws {
         let fixture = try Fixture()
         let slack = try SlackContractFake()

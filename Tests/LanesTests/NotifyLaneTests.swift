@@ -58,9 +58,16 @@ import TestThreads
         #expect(teamsState.violations == [])
         #expect(teamsState.bodies.count == 1 && teamsState.bodies[0].contains("Lane 'release' failed at step 'build'"))
         let events = outcome.events.compactMap { try? JSONFormatting.line($0) }.joined(separator: "\n")
+        let written = [fixture.path, fixture.stateHome.path].flatMap { root in
+            (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).compactMap { relative in
+                FileManager.default.contents(atPath: root + "/" + relative).map { String(decoding: $0, as: UTF8.self) }
+            }
+        }.joined(separator: "\n")
+        #expect(written.contains("1700000000.000001"), "the run journal is among the files read")
         for secret in [slack.webhookPath, slack.token, teams.signature] {
             #expect(!outcome.console.contains(secret))
             #expect(!events.contains(secret))
+            #expect(!written.contains(secret), "journals and state files")
         }
     }
 

@@ -55,7 +55,7 @@ extension NotifyStep {
             return ts
         case .slack:
             guard response.isSuccess else {
-                throw StepError.failed("the Slack incoming webhook refused the message: HTTP \(response.status) \(body.isEmpty ? "(no error code)" : body). \(Self.webhookHint(body)) Not retried: Slack's 4xx answers are not temporary.")
+                throw StepError.failed("the Slack incoming webhook refused the message: HTTP \(response.status) \(body.isEmpty ? "(no error code)" : String(body.prefix(200))). \(Self.webhookHint(body)) Not retried: Slack's 4xx answers are not temporary.")
             }
             guard body == "ok" else {
                 throw StepError.failed("the Slack incoming webhook answered HTTP \(response.status) '\(body.prefix(200))' instead of 'ok'; the message may not have been posted. Check that 'url' is a Slack incoming webhook URL.")

@@ -97,6 +97,27 @@ import TestThreads
         #expect(!outcome.console.contains(slack.webhookPath) && !outcome.console.contains(slack.token))
     }
 
+    @Test func aFinallyJobOfAnExportedPipelineKnowsWhichEarlierJobsStepFailed() async throws {
+        typealias S = OnlyRunSupport
+        let origin = try S.origin("""
+            steps:
+              - run: echo ok
+                id: build
+              - run: exit 4
+                id: test
+            finally:
+              - run: { command: "echo '${{ lane.status }} ${{ lane.failed-step }}' > status.txt" }
+                id: report
+            """)
+        let runner = try S.clone(origin)
+        _ = try await runner.run("l") { $0.only = ["build", "test"] }
+        let finallyJob = try S.clone(origin)
+        try S.handOver(from: runner, to: finallyJob)
+        let outcome = try await finallyJob.run("l") { $0.only = ["report"] }
+        #expect(outcome.status("report") == .succeeded, "\(outcome.console)")
+        #expect(try String(contentsOfFile: finallyJob.path + "/status.txt", encoding: .utf8) == "failure test\n")
+    }
+
     @Test func badOptionsFailValidationAtTheirLineAndChangeNothing() async throws {
         let text = """
             secrets: [HOOK, TOKEN]

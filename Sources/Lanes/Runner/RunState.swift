@@ -15,6 +15,8 @@ final class RunState: @unchecked Sendable {
         /// later steps are still planned, so that one dry run lists every failure.
         var failedInDryRun = false
         var cancelled = false
+        /// `--only`: the step of an earlier job that failed the lane.
+        var earlierFailedStep: String?
     }
 
     let inputs: [String: ExpressionValue]
@@ -75,10 +77,11 @@ final class RunState: @unchecked Sendable {
     func markCancelled() { progress.withLock { $0.cancelled = true } }
 
     /// Starts from earlier steps' outputs and status (`--only`: from the hand-over records).
-    func seed(outputs earlier: [String: StepOutputs], failed earlierFailed: Bool) {
+    func seed(outputs earlier: [String: StepOutputs], failed earlierFailed: Bool, failedStep: String? = nil) {
         progress.withLock { progress in
             progress.outputs.merge(earlier) { current, _ in current }
             if earlierFailed { progress.failed = true }
+            progress.earlierFailedStep = failedStep
         }
     }
 
@@ -93,10 +96,12 @@ final class RunState: @unchecked Sendable {
     /// How the run stands (`lane.*` in expressions, `StepContext.laneStatus`): the first
     /// failed step (not `continue-on-error`) and its error, with the lane's secrets masked.
     func laneStatus(lane: String) -> LaneStatus {
-        let (results, failed, cancelled) = progress.withLock { ($0.results, $0.failed, $0.cancelled) }
+        let (results, failed, cancelled, earlier) = progress.withLock { ($0.results, $0.failed, $0.cancelled, $0.earlierFailedStep) }
         let failure = results.first { $0.status.isFailure && !$0.continuedOnError }
         let outcome: LaneStatus.Outcome = cancelled ? .cancelled : failed ? .failure : .success
         let redactor = Redactor(secrets: Array(secrets.values))
+        // An earlier job's failure came first; its record has no error text.
+        if let earlier { return LaneStatus(lane: lane, outcome: outcome, failedStep: earlier) }
         return LaneStatus(lane: lane, outcome: outcome, failedStep: failure?.id, error: failure?.error.map(redactor.redact))
     }
 

@@ -46,7 +46,7 @@ public struct RetryingHTTPClient: Sendable {
     public let client: any HTTPClient
     /// The policy.
     public let policy: RetryPolicy
-    private let observer: RetryObserver?
+    let observer: RetryObserver?
 
     /// Wraps `client`.
     public init(client: any HTTPClient, policy: RetryPolicy, observer: RetryObserver? = nil) {

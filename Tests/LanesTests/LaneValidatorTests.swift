@@ -74,7 +74,7 @@ import TestThreads
         #expect(await fixture.problems("l") == [
             "lanes/l.yml:2:32: error: expected a value but found the end of the expression in '${{ inputs.x ==  }}'",
             "lanes/l.yml:3:15: error: '${{' is not closed; end the expression with '}}'",
-            "lanes/l.yml:4:19: error: unknown context 'nope'; use inputs, secrets, env or steps in '${{ nope.x }}'",
+            "lanes/l.yml:4:19: error: unknown context 'nope'; use inputs, secrets, env, steps or lane in '${{ nope.x }}'",
         ])
     }
 

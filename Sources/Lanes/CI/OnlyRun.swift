@@ -100,6 +100,13 @@ struct OnlyRun: Sendable {
         }
     }
 
+    /// The first step, in the lane's order, whose record says it failed the lane (for
+    /// `${{ lane.failed-step }}` in a later job).
+    func earlierFailedStep(in lane: Lane) -> String? {
+        let failed = Set(earlier.filter { $0.status == .failed }.map(\.stepID))
+        return lane.allInvocations.first { failed.contains($0.id) && !$0.continueOnError }?.id
+    }
+
     /// `nodes` with only the selected steps (a parallel group keeps its selected members).
     func filter(_ nodes: [StepNode]) -> [StepNode] {
         nodes.compactMap { node in

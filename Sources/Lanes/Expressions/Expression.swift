@@ -61,6 +61,9 @@ public enum Reference: Sendable, Hashable, CustomStringConvertible {
     case stepOutput(step: String, output: String)
     /// `steps.ID` (or `steps.ID.outputs`): every output of a step, as a mapping.
     case step(String)
+    /// `lane.FIELD`: the run so far (`LaneStatus.fields`: name, status, failed-step, error),
+    /// for messages sent from `finally:` steps.
+    case lane(String)
 
     /// The step whose output(s) this refers to, if any.
     public var step: String? {
@@ -77,6 +80,7 @@ public enum Reference: Sendable, Hashable, CustomStringConvertible {
         case .env(let name): return "env.\(name)"
         case .stepOutput(let step, let output): return "steps.\(step).outputs.\(output)"
         case .step(let step): return "steps.\(step)"
+        case .lane(let field): return "lane.\(field)"
         }
     }
 }

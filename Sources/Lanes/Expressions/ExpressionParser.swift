@@ -1,3 +1,5 @@
+import Steps
+
 /// Parses the text between `${{` and `}}` into an `Expression`.
 struct ExpressionParser {
     enum Token: Equatable {
@@ -126,8 +128,14 @@ struct ExpressionParser {
                 throw Failure(message: "'\(path)' should be 'steps.ID.outputs.NAME'", offset: offset)
             }
             return .stepOutput(step: step, output: output)
+        case "lane":
+            guard parts.count == 2, LaneStatus.fields.contains(parts[1]) else {
+                let known = LaneStatus.fields.map { "lane.\($0)" }.joined(separator: ", ")
+                throw Failure(message: "unknown reference '\(path)'; known: \(known)", offset: offset)
+            }
+            return .lane(parts[1])
         default:
-            throw Failure(message: "unknown context '\(root)'; use inputs, secrets, env or steps", offset: offset)
+            throw Failure(message: "unknown context '\(root)'; use inputs, secrets, env, steps or lane", offset: offset)
         }
     }
 

@@ -103,8 +103,8 @@ public struct LaneRunner: Sendable {
         }
         let state = try RunState(inputs: plan.inputs, secrets: plan.secrets, processEnvironment: services.environment,
                                  laneEnvironment: plan.lane.env, isDryRun: plan.isDryRun,
-                                 outputTypes: plan.validated.outputTypes)
-        state.seed(outputs: plan.handedOverOutputs, failed: plan.earlierJobFailed)
+                                 outputTypes: plan.validated.outputTypes, laneName: plan.lane.name)
+        state.seed(outputs: plan.handedOverOutputs, failed: plan.earlierJobFailed, failedStep: plan.earlierFailedStep)
         return LaneExecution(plan: plan, services: services, state: state, bus: EventBus(reporters: allReporters, redactor: redactor),
                              runID: runID, handOver: writer, ledger: RunLedger(earlier: plan.owedByEarlierRun, journal: journal))
     }

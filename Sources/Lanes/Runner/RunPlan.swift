@@ -28,6 +28,8 @@ public struct RunPlan: Sendable {
     public let handedOverOutputs: [String: [String: String]]
     /// `--only`: whether an earlier job's step failed the lane (so `if:` sees a failure).
     public let earlierJobFailed: Bool
+    /// `--only`: the earlier job's step that failed the lane (`${{ lane.failed-step }}`).
+    public internal(set) var earlierFailedStep: String?
     /// Plan only (`--dry-run`): no journal, no lock, no git hand-over, no records; steps plan.
     public let isDryRun: Bool
     /// Whether the run journal under `.slipway/runs/` is written (never in a dry run).

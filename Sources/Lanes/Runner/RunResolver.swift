@@ -29,11 +29,12 @@ struct RunResolver {
             let secrets = try resolution.secrets()
             let reused = try resolution.reusedSteps(previous: previous)
             try await checkRequiredTools(lane)
-            let plan = RunPlan(
+            var plan = RunPlan(
                 validated: validated, steps: only?.filter(lane.steps) ?? lane.steps,
                 finallySteps: only?.filter(lane.finally) ?? lane.finally, inputs: inputs, secrets: secrets,
                 reused: reused, owedByEarlierRun: previous?.owed ?? [:], handedOverOutputs: only?.outputs ?? [:], earlierJobFailed: only?.earlierFailed(in: lane) ?? false,
                 isDryRun: options.isDryRun, writesJournal: writesJournal, handOver: options.isDryRun ? nil : only)
+            plan.earlierFailedStep = only?.earlierFailedStep(in: lane)
             return (plan, lock)
         } catch {
             lock?.release()

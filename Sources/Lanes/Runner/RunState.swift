@@ -15,19 +15,25 @@ final class RunState: @unchecked Sendable {
         /// later steps are still planned, so that one dry run lists every failure.
         var failedInDryRun = false
         var cancelled = false
+        /// `--only`: the step of an earlier job that failed the lane.
+        var earlierFailedStep: String?
     }
 
     let inputs: [String: ExpressionValue]
     let secrets: [String: String]
     let processEnvironment: Environment
     let isDryRun: Bool
+    /// The lane's name (`lane.name`).
+    let laneName: String
     /// The declared type of each output, by step id then output name (undeclared: strings).
     let outputTypes: [String: [String: OptionType]]
     private(set) var laneEnvironment: [String: String] = [:]
     private let progress = Locked(Progress())
 
     init(inputs: [String: ExpressionValue], secrets: [String: String], processEnvironment: Environment,
-         laneEnvironment: [EnvironmentEntry], isDryRun: Bool, outputTypes: [String: [String: OptionType]] = [:]) throws {
+         laneEnvironment: [EnvironmentEntry], isDryRun: Bool, outputTypes: [String: [String: OptionType]] = [:],
+         laneName: String = "") throws {
+        self.laneName = laneName
         self.outputTypes = outputTypes
         self.inputs = inputs
         self.secrets = secrets
@@ -71,10 +77,11 @@ final class RunState: @unchecked Sendable {
     func markCancelled() { progress.withLock { $0.cancelled = true } }
 
     /// Starts from earlier steps' outputs and status (`--only`: from the hand-over records).
-    func seed(outputs earlier: [String: StepOutputs], failed earlierFailed: Bool) {
+    func seed(outputs earlier: [String: StepOutputs], failed earlierFailed: Bool, failedStep: String? = nil) {
         progress.withLock { progress in
             progress.outputs.merge(earlier) { current, _ in current }
             if earlierFailed { progress.failed = true }
+            progress.earlierFailedStep = failedStep
         }
     }
 
@@ -85,6 +92,18 @@ final class RunState: @unchecked Sendable {
     var isCancelled: Bool { progress.withLock { $0.cancelled } }
     var allResults: [StepResult] { progress.withLock { $0.results } }
     var allOutputs: [String: StepOutputs] { progress.withLock { $0.outputs } }
+
+    /// How the run stands (`lane.*` in expressions, `StepContext.laneStatus`): the first
+    /// failed step (not `continue-on-error`) and its error, with the lane's secrets masked.
+    func laneStatus(lane: String) -> LaneStatus {
+        let (results, failed, cancelled, earlier) = progress.withLock { ($0.results, $0.failed, $0.cancelled, $0.earlierFailedStep) }
+        let failure = results.first { $0.status.isFailure && !$0.continuedOnError }
+        let outcome: LaneStatus.Outcome = cancelled ? .cancelled : failed ? .failure : .success
+        let redactor = Redactor(secrets: Array(secrets.values))
+        // An earlier job's failure came first; its record has no error text.
+        if let earlier { return LaneStatus(lane: lane, outcome: outcome, failedStep: earlier) }
+        return LaneStatus(lane: lane, outcome: outcome, failedStep: failure?.id, error: failure?.error.map(redactor.redact))
+    }
 
     // MARK: - Evaluation
 
@@ -145,6 +164,8 @@ final class RunState: @unchecked Sendable {
                 return try typed(value, step: step, output: output)
             }
             return isDryRun ? .string(DryRunPlaceholder.text(for: reference.description)) : .null
+        case .lane(let field):
+            return .string(laneStatus(lane: laneName).value(of: field) ?? "")
         case .step(let step):
             // A planned step (dry run) has no outputs yet: stand in for them.
             guard let outputs = progress.withLock({ $0.outputs[step] }), !(isDryRun && outputs.isEmpty) else {

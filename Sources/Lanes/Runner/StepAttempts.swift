@@ -139,7 +139,9 @@ struct StepAttempts {
             services: execution.services.stepServices,
             inputs: inputs, previousOutputs: state.allOutputs, isDryRun: execution.plan.isDryRun,
             redactor: execution.bus.redactor, ledger: execution.ledger.forStep(invocation.id))
-        return (context, action)
+        var withStatus = context
+        withStatus.laneStatus = state.laneStatus(lane: state.laneName)
+        return (withStatus, action)
     }
 
     private func describe(_ error: Error) -> String { errorText(error) }

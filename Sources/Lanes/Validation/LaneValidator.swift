@@ -144,6 +144,7 @@ public struct LaneValidator: Sendable {
         for spec in description.options where spec.isRequired && !given.contains(spec.name) {
             diagnostics.error("step '\(invocation.kind)' needs option '\(spec.name)' (\(spec.type)): \(spec.summary)", at: invocation.kindLocation)
         }
+        Self.checkRules(invocation, description: description, entries: entries, diagnostics: &diagnostics)
         // Literal options can be checked by the step itself now, instead of halfway through a run.
         if templates.isEmpty && !diagnostics.hasErrors,
            let options = try? StepOptionsBuilder.build(invocation, description: description, platform: platform ?? .current,

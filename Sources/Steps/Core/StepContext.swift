@@ -53,6 +53,8 @@ public struct StepContext: Sendable {
     public var isDryRun: Bool
     /// What this step owes across an interruption, kept in the run journal.
     public var ledger: any StepLedger
+    /// How the run stands as the step starts (a `finally:` step sees the failure).
+    public var laneStatus = LaneStatus()
 
     /// Masks the lane's secrets; for what a step writes itself (a raw build log), since events
     /// are masked on their way out anyway.

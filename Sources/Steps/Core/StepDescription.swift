@@ -20,6 +20,8 @@ public struct StepDescription: Sendable {
     public var examples: [StepExample]
     /// The platforms the step runs on; others are refused at validation.
     public var platforms: Set<Platform>
+    /// Rules between options (one of two, one needs another), checked at validation.
+    public var rules: [OptionRule] = []
 
     /// Creates a description.
     public init(

@@ -34,6 +34,7 @@ public struct StepRegistry: Sendable {
             AppStoreSubmitStep.self,
             SigningSyncStep.self,
             SigningCleanupStep.self,
+            NotifyStep.self,
         ] + platformBuiltInTypes
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 
 /// The hourly request budget App Store Connect reports on every answer, in
 /// `X-Rate-Limit: user-hour-lim:3600;user-hour-rem:3599;`.
@@ -28,13 +29,6 @@ public struct AppStoreConnectRateLimit: Sendable, Hashable {
     /// How long a `Retry-After` value asks to wait: delay-seconds or an HTTP date; nil when
     /// absent or unreadable.
     public static func retryAfter(_ value: String?, now: Date) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+        RetryAfter.duration(value, now: now)
     }
 }

@@ -25,8 +25,11 @@ struct LintReferences: Sendable {
         let path: String
     }
 
-    /// References whose file must exist, in tree order (first occurrence of each).
-    private(set) var checked: [Checked] = []
+    /// References whose file must exist and does not, in tree order (first occurrence of each).
+    private(set) var missing: [Checked] = []
+    /// References whose file exists only in another case (`onDisk`: the disk's spelling), in
+    /// tree order: found on a case-insensitive disk, missing on a case-sensitive one.
+    private(set) var caseMismatches: [(reference: Checked, onDisk: String)] = []
     /// References not checked, by reason: the count, the first reference's id and path.
     private(set) var unchecked: [Unchecked: (count: Int, first: ObjectID, path: String)] = [:]
 
@@ -82,18 +85,25 @@ struct LintReferences: Sendable {
         }
     }
 
+    /// Looks a checked path up once: there, there in another case, made by a tool or the build
+    /// (a note), or missing.
     private mutating func classify(_ id: ObjectID, _ node: GroupTree.Node, _ path: String, _ context: LintContext) {
+        guard !context.files.exists(path) else { return }
         let components = path.split(separator: "/").map(String.init)
-        if !context.files.exists(path),
-            let folder = LintReferences.generatedFolders.first(where: { LintReferences.runs(components, through: $0) }) {
+        if let folder = LintReferences.generatedFolders.first(where: { LintReferences.runs(components, through: $0) }) {
             skip(.generatedFolder(folder.joined(separator: "/")), id, path)
             return
         }
-        if !context.files.exists(path), context.files.isIgnored(path) {
+        if context.files.isIgnored(path) {
             skip(.ignoredByGit, id, path)
             return
         }
-        checked.append(Checked(id: id, name: node.element.displayName ?? id.rawValue, path: path))
+        let reference = Checked(id: id, name: node.element.displayName ?? id.rawValue, path: path)
+        if let onDisk = CaseMismatchRule.onDisk(path, context.files) {
+            caseMismatches.append((reference, onDisk))
+        } else {
+            missing.append(reference)
+        }
     }
 
     private mutating func skip(_ reason: Unchecked, _ id: ObjectID, _ path: String) {

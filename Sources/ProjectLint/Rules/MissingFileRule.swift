@@ -20,7 +20,7 @@ public struct MissingFileRule: LintRule {
     }
 
     public func check(_ context: LintContext) -> [LintFinding] {
-        context.references.checked.filter { !context.files.exists($0.path) && CaseMismatchRule.onDisk($0.path, context.files) == nil }.map { reference in
+        context.references.missing.map { reference in
             finding("'\(reference.path)' does not exist (file reference '\(reference.name)'); restore the file or remove the reference",
                     at: reference.id, in: context, subject: reference.path)
         }
@@ -43,10 +43,9 @@ public struct CaseMismatchRule: LintRule {
     }
 
     public func check(_ context: LintContext) -> [LintFinding] {
-        context.references.checked.compactMap { reference in
-            guard !context.files.exists(reference.path), let actual = Self.onDisk(reference.path, context.files) else { return nil }
-            return finding("'\(reference.path)' is on disk as '\(actual)' (file reference '\(reference.name)'); it builds only on a case-insensitive disk: rename the file or the reference so that they match",
-                           at: reference.id, in: context, subject: reference.path)
+        context.references.caseMismatches.map { reference, actual in
+            finding("'\(reference.path)' is on disk as '\(actual)' (file reference '\(reference.name)'); it builds only on a case-insensitive disk: rename the file or the reference so that they match",
+                    at: reference.id, in: context, subject: reference.path)
         }
     }
 

@@ -215,9 +215,10 @@ struct MergeReproductionTests {
         ("same setting", [MergeTests.setting("SWIFT_VERSION", "6.0")], [MergeTests.setting("SWIFT_VERSION", "5.9")]),
         ("removal", [MergeTests.setting("SWIFT_VERSION", "6.0")], [{ try $0.removeFileReference(SampleProject.contentView) }]),
         ("both add", [MergeTests.addFile("A.swift")], [MergeTests.addFile("B.swift")]),
+        ("both raise the build number", [MergeTests.setting("CURRENT_PROJECT_VERSION", "9")], [MergeTests.setting("CURRENT_PROJECT_VERSION", "12")]),
     ] }
 
-    @Test("swapping ours and theirs gives the same exit status, on the sample project's merge cases", arguments: 0..<4)
+    @Test("swapping ours and theirs gives the same exit status, on the sample project's merge cases", arguments: 0..<5)
     func symmetrySample(index: Int) throws {
         let (name, ours, theirs) = Self.samplePairs[index]
         let forward = try MergeTests.merge(ours, theirs), backward = try MergeTests.merge(theirs, ours)

@@ -94,6 +94,7 @@ struct ListingFolderTests {
         try folder.write("metadata/en-US/release_notes.txt", String(repeating: "é", count: 4001))
         try folder.write("metadata/en-US/support_url.txt", "ftp://example.com\n")
         try folder.write("metadata/de-DE/name.txt", "B\n")
+        try folder.write("metadata/fr-FR/name.txt", "\n")
         try folder.write("metadata/de-DE/subtitle.txt", String(repeating: "ü", count: 30))
         try folder.write("metadata/default/marketing_url.txt", "example.com\n")
         try folder.write("metadata/default/privacy_url.txt", "https://example.com/privacy\n")
@@ -103,7 +104,7 @@ struct ListingFolderTests {
             Issue.record("expected an error")
         } catch {
             #expect(error.localizedDescription == """
-                8 texts would be refused by App Store Connect, so nothing was sent:
+                9 texts would be refused by App Store Connect, so nothing was sent:
                   de-DE/name.txt: name is 1 character; App Store Connect needs at least 2 (App Store Connect Help, App information)
                   default/marketing_url.txt: marketing URL 'example.com' is not an http:// or https:// URL; App Store Connect accepts only those
                   en-US/name.txt: name is 31 characters; App Store Connect accepts at most 30 (App Store Connect Help, App information)
@@ -112,6 +113,7 @@ struct ListingFolderTests {
                   en-US/promotional_text.txt: promotional text is 171 characters; App Store Connect accepts at most 170 (App Store Connect Help, Platform version information)
                   en-US/release_notes.txt: What's New is 4001 characters; App Store Connect accepts at most 4000 (App Store Connect Help, Platform version information)
                   en-US/support_url.txt: support URL 'ftp://example.com' is not an http:// or https:// URL; App Store Connect accepts only those
+                  fr-FR/name.txt: name is empty; App Store Connect needs a name of 2 to 30 characters (App Store Connect Help, App information)
                 Shorten or correct them and run again.
                 """)
         }

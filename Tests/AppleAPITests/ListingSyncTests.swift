@@ -158,5 +158,21 @@ struct ListingSyncTests {
         #expect(try Snapshot.of(folder.path) == before)
         #expect(try fixture.fake.state().violations == [])
     }
-}
 
+    @Test func defaultFillsInForLocalesAppStoreConnectAlreadyHas() async throws {
+        try folder.write("metadata/ja/name.txt", "例のアプリ\n")
+        try folder.write("metadata/ja/description.txt", "説明\n")
+        _ = try await sync.push(folder: listing(), app: app, options: ListingOptions())
+        try folder.write("metadata2/en-US/name.txt", "Example\n")
+        try folder.write("metadata2/default/promotional_text.txt", "Now with widgets.\n")
+        let result = try await sync.push(folder: listing("metadata2"), app: app, options: ListingOptions())
+        #expect(result.changes.map { "\($0.locale ?? "-") \($0.field?.rawValue ?? "")" } == [
+            "en-US name", "en-US promotional_text", "ja promotional_text",
+        ])
+        let stored = try fixture.fake.stored("appStoreVersionLocalizations")
+        let japanese = try #require(stored.first { ($0["attributes"] as? [String: Any])?["locale"] as? String == "ja" })
+        #expect((japanese["attributes"] as? [String: Any])?["description"] as? String == "説明")
+        #expect((japanese["attributes"] as? [String: Any])?["promotionalText"] as? String == "Now with widgets.")
+        #expect(try fixture.fake.state().violations == [])
+    }
+}

@@ -140,4 +140,16 @@ struct AppStoreMetadataCommandTests {
             + "Add --create-version to create it, or check --version and --platform.\n")
         #expect(try writes().isEmpty)
     }
+
+    @Test func helpTeachesTheLayoutAndTheLimits() throws {
+        let push = try CommandResult.run(Binaries.slipway, ["appstore", "metadata", "push", "--help"], in: folder.path)
+        #expect(push.status == 0)
+        // Help is wrapped to the terminal's width: compare it as one line.
+        let text = push.standardOutput.replacingOccurrences(of: "\n", with: " ")
+        #expect(text.contains("keywords 100, promotional text 170, description and What's New 4,000"), "\(push.standardOutput)")
+        #expect(push.standardOutput.contains("--create-version") && push.standardOutput.contains("--dry-run"))
+        let group = try CommandResult.run(Binaries.slipway, ["appstore", "metadata", "--help"], in: folder.path)
+        #expect(group.standardOutput.replacingOccurrences(of: "\n", with: " ").contains("default/ fills in for a locale that lacks a file"),
+                "\(group.standardOutput)")
+    }
 }

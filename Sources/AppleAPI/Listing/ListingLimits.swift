@@ -4,7 +4,7 @@ import Foundation
 /// limits and their sources). Every violation is gathered, so one run shows them all.
 public enum ListingLimits {
     /// The violations of `contents` (for `locales`, or every locale folder): each text over its
-    /// limit, each name shorter than 2 characters, each URL that is not an absolute http(s) URL,
+    /// limit, each name shorter than 2 characters (an empty name.txt included), each URL that is not an absolute http(s) URL,
     /// naming the file that gave the text (the locale's own, else `default/`'s).
     public static func violations(in contents: ListingFolder.Contents, locales: [String]) -> [ListingViolation] {
         var found: [ListingViolation] = []
@@ -25,7 +25,8 @@ public enum ListingLimits {
 
     /// What is wrong with `text` as `field`, or nil.
     public static func problem(_ field: ListingField, _ text: String) -> String? {
-        if text.isEmpty { return nil }
+        // An empty name.txt would clear the name, which App Store Connect requires.
+        if text.isEmpty { return field == .name ? "name is empty; App Store Connect needs a name of 2 to 30 characters (\(field.limitSource))" : nil }
         if let limit = field.characterLimit {
             let count = text.count
             if count > limit {

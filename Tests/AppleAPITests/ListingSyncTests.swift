@@ -175,4 +175,17 @@ struct ListingSyncTests {
         #expect((japanese["attributes"] as? [String: Any])?["promotionalText"] as? String == "Now with widgets.")
         #expect(try fixture.fake.state().violations == [])
     }
+
+    @Test func aNewLocaleWithoutANameStopsThePushBeforeAnythingIsSent() async throws {
+        try folder.write("metadata/en-US/name.txt", "Example\n")
+        try folder.write("metadata/fr-FR/subtitle.txt", "Faire des choses\n")
+        do {
+            _ = try await sync.push(folder: listing(), app: app, options: ListingOptions())
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.localizedDescription == "'fr-FR' is new on App Store Connect and App Store Connect requires a name for a new locale: "
+                + "add fr-FR/name.txt (or default/name.txt).")
+        }
+        #expect(try fixture.changes().isEmpty)
+    }
 }

@@ -102,72 +102,27 @@ public struct ListingSync: Sendable {
         }
     }
 
-    /// Pushes `folder` to `app`'s listing.
+    /// Pushes `folder` to `app`'s listing: checks it offline, reads App Store Connect, plans
+    /// every write (so a locale that cannot be written stops the push before anything is sent),
+    /// then sends them in order (none in a dry run).
     /// - Throws: `AppStoreListingError`, `AppStoreConnectError`, `FileSystemError`.
     public func push(folder: ListingFolder, app: AppStoreConnectApp, options: ListingOptions) async throws -> ListingPushResult {
         let contents = try Self.check(folder: folder, options: options)
         // nil: a dry run of --create-version, whose version does not exist yet.
         let (version, created) = try await editableVersion(app: app, options: options)
-        let versionID = version?.id ?? "", versionString = version?.versionString ?? options.version ?? ""
-        var result = ListingPushResult(versionID: versionID, versionString: versionString, versionCreated: created,
-                                       unsent: contents.unsent, dryRun: options.dryRun)
-        var remoteVersion: [ListingLocalization] = [], remoteInfo: [ListingLocalization] = []
-        if let version { remoteVersion = try await client.versionListingLocalizations(versionID: version.id) }
-        let infos = try await client.appInfos(appID: app.id)
-        let info = infos.first(where: \.isEditable)
-        if let shown = info ?? infos.first { remoteInfo = try await client.appInfoLocalizations(appInfoID: shown.id) }
-        var locales = Set(contents.locales.keys)
-        if !contents.defaults.isEmpty {
-            locales.formUnion((remoteVersion + remoteInfo).map(\.locale).filter { options.locales?.contains($0) ?? true })
+        var remote = RemoteListing(app: app, versionID: version?.id ?? "",
+                                   versionString: version?.versionString ?? options.version ?? "", copyright: version?.copyright)
+        if let version { remote.versionLocalizations = try await client.versionListingLocalizations(versionID: version.id) }
+        remote.infos = try await client.appInfos(appID: app.id)
+        if let shown = remote.editableInfo ?? remote.infos.first {
+            remote.infoLocalizations = try await client.appInfoLocalizations(appInfoID: shown.id)
         }
-        for localization in remoteVersion { result.versionLocalizationIDs[localization.locale] = localization.id }
-        var writes: [() async throws -> Void] = []
-        for locale in locales.sorted() {
-            let local = contents.effective(locale)
-            var changedHere = false
-            for resource in [ListingField.Resource.appInfo, .version] {
-                let remote = (resource == .appInfo ? remoteInfo : remoteVersion).first { $0.locale == locale }
-                let (changes, sent, same) = Self.compare(local, remote, resource: resource, locale: locale)
-                result.unchangedTexts += same
-                guard !sent.isEmpty else { continue }
-                changedHere = true
-                result.changes += changes
-                if resource == .appInfo {
-                    guard let info, info.isEditable else {
-                        throw AppStoreListingError.noEditableAppInfo(app: "'\(app.name)' (\(app.bundleID))", states: infos.map(\.state))
-                    }
-                    if let remote {
-                        writes.append { try await client.updateAppInfoLocalization(id: remote.id, locale: locale, texts: sent) }
-                    } else {
-                        guard !(sent[.name] ?? "").isEmpty else { throw AppStoreListingError.nameRequired(locale: locale) }
-                        writes.append { _ = try await client.createAppInfoLocalization(appInfoID: info.id, locale: locale, texts: sent.filter { !$0.value.isEmpty }) }
-                    }
-                } else if let remote {
-                    writes.append { try await client.updateVersionLocalization(id: remote.id, attributes: AppStoreConnectClient.attributes(sent),
-                                                                               action: "change the \(locale) texts of App Store version \(versionString)") }
-                } else {
-                    writes.append {
-                        _ = try await client.createVersionLocalization(versionID: versionID, locale: locale,
-                                                                       attributes: AppStoreConnectClient.attributes(sent.filter { !$0.value.isEmpty }),
-                                                                       action: "add the \(locale) texts of App Store version \(versionString)")
-                    }
-                }
-            }
-            if !changedHere { result.unchangedLocales.append(locale) }
-        }
-        if let copyright = contents.copyright {
-            let before = ListingFolder.meaning(version?.copyright ?? "")
-            if copyright != before {
-                result.changes.append(ListingChange(locale: nil, field: nil, kind: before.isEmpty ? .new : .changed, before: before.count, after: copyright.count))
-                writes.append { try await client.setCopyright(versionID: versionID, copyright) }
-            } else {
-                result.unchangedTexts += 1
-            }
-        }
+        var (result, writes) = try plan(contents, remote: remote, options: options)
+        result.versionCreated = created
         guard !options.dryRun else { return result }
         for write in writes { try await write() }
         if result.changes.contains(where: { $0.field?.resource == .version }) {
-            for localization in try await client.versionListingLocalizations(versionID: versionID) {
+            for localization in try await client.versionListingLocalizations(versionID: remote.versionID) {
                 result.versionLocalizationIDs[localization.locale] = localization.id
             }
         }
@@ -186,7 +141,6 @@ public struct ListingSync: Sendable {
                 same += 1
                 continue
             }
-            if remote == nil, text.isEmpty { continue }
             sent[field] = text
             changes.append(ListingChange(locale: locale, field: field, kind: before.isEmpty ? .new : .changed, before: before.count, after: text.count))
         }

@@ -188,4 +188,22 @@ struct ListingSyncTests {
         }
         #expect(try fixture.changes().isEmpty)
     }
+
+    @Test func withALiveAndAnEditableAppInfoTheEditableOneIsWritten() async throws {
+        let appLink = #"{"type": "apps", "id": "\#(seeded.appID)"}"#
+        let live = try fixture.fake.seed("appInfos", attributes: #"{"state": "READY_FOR_DISTRIBUTION"}"#, relationships: ["app": appLink])
+        let liveName = try fixture.fake.seed("appInfoLocalizations", attributes: #"{"locale": "en-US", "name": "Old"}"#,
+                                             relationships: ["appInfo": #"{"type": "appInfos", "id": "\#(live)"}"#])
+        let draftName = try fixture.fake.seed("appInfoLocalizations", attributes: #"{"locale": "en-US", "name": "Old"}"#,
+                                              relationships: ["appInfo": #"{"type": "appInfos", "id": "\#(seeded.appInfoID)"}"#])
+        try folder.write("metadata/en-US/name.txt", "New Name\n")
+        let result = try await sync.push(folder: listing(), app: app, options: ListingOptions())
+        #expect(result.changes == [ListingChange(locale: "en-US", field: .name, kind: .changed, before: 3, after: 8)])
+        #expect(try fixture.changes() == ["PATCH /v1/appInfoLocalizations/\(draftName)"])
+        let names = try fixture.fake.stored("appInfoLocalizations").reduce(into: [String: String]()) { names, item in
+            names[item["id"] as? String ?? ""] = (item["attributes"] as? [String: Any])?["name"] as? String
+        }
+        #expect(names == [liveName: "Old", draftName: "New Name"])
+        #expect(try fixture.fake.state().violations == [])
+    }
 }

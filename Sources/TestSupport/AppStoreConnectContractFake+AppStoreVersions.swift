@@ -129,6 +129,7 @@ extension AppStoreConnectContractFake {
             attributes = attributes_of(req, LOCALIZATION_FIELDS + ["locale"], ["locale"])
             version = relation(req, "appStoreVersion", "appStoreVersions", allowed=["appStoreVersion"])
             check_locale_text(attributes)
+            check_listing_text(attributes)
             editable(version)
             if find("appStoreVersionLocalizations", lambda l: related_id(l, "appStoreVersion") == version["id"] and l["attributes"]["locale"] == attributes["locale"]):
                 raise ApiError(409, "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE", "The localization already exists", "locale %s exists" % attributes["locale"])
@@ -140,8 +141,12 @@ extension AppStoreConnectContractFake {
             made = get("appStoreVersionLocalizations", id)
             attributes = attributes_of(req, LOCALIZATION_FIELDS)
             check_locale_text(attributes)
+            check_listing_text(attributes)
             editable(get("appStoreVersions", related_id(made, "appStoreVersion")))
-            made["attributes"].update(attributes)
+            # null clears a text (the update request's attributes are nullable)
+            made["attributes"].update({k: v for k, v in attributes.items() if v is not None})
+            for key in [k for k, v in attributes.items() if v is None]:
+                made["attributes"].pop(key, None)
             return single(req, made)
 
         @route("GET", r"/v1/appStoreVersions/(?P<id>[^/]+)/appStoreVersionPhasedRelease", params=["fields[appStoreVersionPhasedReleases]"])

@@ -14,6 +14,8 @@ public struct AppStoreVersion: Sendable, Hashable {
     public var releaseType: String?
     /// For SCHEDULED: the earliest release date (ISO 8601).
     public var earliestReleaseDate: String?
+    /// The copyright line (`copyright`), when read.
+    public var copyright: String?
 
     /// True while the version's metadata and build can still be changed.
     public var isEditable: Bool { Self.editableStates.contains(state) }
@@ -30,6 +32,7 @@ public struct AppStoreVersion: Sendable, Hashable {
         state = resource.string("appVersionState") ?? resource.string("appStoreState") ?? ""
         releaseType = resource.string("releaseType")
         earliestReleaseDate = resource.string("earliestReleaseDate")
+        copyright = resource.string("copyright")
     }
 }
 
@@ -39,12 +42,14 @@ extension AppStoreConnectClient {
     /// The roles that may edit and submit App Store versions.
     public static let releaseRoles = ["Admin", "App Manager"]
 
+    static let versionFields = "versionString,platform,appVersionState,releaseType,earliestReleaseDate,copyright"
+
     /// The app's versions with this version string on `platform`.
     public func appStoreVersions(appID: String, version: String, platform: String) async throws -> [AppStoreVersion] {
         try await all(AppStoreConnectRequest(
             .get, "/v1/apps/\(appID)/appStoreVersions",
             query: [URLQueryItem(name: "filter[versionString]", value: version), URLQueryItem(name: "filter[platform]", value: platform),
-                    URLQueryItem(name: "fields[appStoreVersions]", value: "versionString,platform,appVersionState,releaseType,earliestReleaseDate")],
+                    URLQueryItem(name: "fields[appStoreVersions]", value: Self.versionFields)],
             action: "look up App Store version \(version) (\(platform))", roles: Self.readRoles)).map(AppStoreVersion.init)
     }
 
@@ -106,19 +111,13 @@ extension AppStoreConnectClient {
 
     /// Creates a localization with "What's New" (`POST /v1/appStoreVersionLocalizations`).
     public func createVersionLocalization(versionID: String, locale: String, whatsNew: String) async throws {
-        _ = try await send(AppStoreConnectRequest(
-            .post, "/v1/appStoreVersionLocalizations",
-            body: JSONAPI.document(type: "appStoreVersionLocalizations", attributes: ["locale": .string(locale), "whatsNew": .string(whatsNew)],
-                                   relationships: ["appStoreVersion": JSONAPIIdentifier(type: "appStoreVersions", id: versionID).json]),
-            action: "add the \(locale) release notes", roles: Self.releaseRoles, retry: .blindly))
+        _ = try await createVersionLocalization(versionID: versionID, locale: locale, attributes: ["whatsNew": .string(whatsNew)],
+                                                action: "add the \(locale) release notes")
     }
 
     /// Changes "What's New" (`PATCH /v1/appStoreVersionLocalizations/{id}`).
     public func updateVersionLocalization(id: String, locale: String, whatsNew: String) async throws {
-        _ = try await send(AppStoreConnectRequest(
-            .patch, "/v1/appStoreVersionLocalizations/\(id)",
-            body: JSONAPI.document(type: "appStoreVersionLocalizations", id: id, attributes: ["whatsNew": .string(whatsNew)]),
-            action: "change the \(locale) release notes", roles: Self.releaseRoles, retry: .blindly))
+        try await updateVersionLocalization(id: id, attributes: ["whatsNew": .string(whatsNew)], action: "change the \(locale) release notes")
     }
 
     /// The version's phased release (id, state), or nil

@@ -10,7 +10,7 @@ struct AppStoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "appstore",
         abstract: "Work with App Store Connect.",
-        subcommands: [AppStoreCheckCommand.self]
+        subcommands: [AppStoreCheckCommand.self, AppStoreMetadataCommand.self]
     )
 }
 

@@ -32,6 +32,7 @@ public struct StepRegistry: Sendable {
             AppleStapleStep.self,
             TestFlightDistributeStep.self,
             AppStoreSubmitStep.self,
+            AppStoreMetadataStep.self,
             SigningSyncStep.self,
             SigningCleanupStep.self,
             NotifyStep.self,

@@ -1,0 +1,64 @@
+import Basics
+import Foundation
+
+/// What a pull wrote (or, in a dry run, would write).
+public struct ListingPullResult: Sendable, Hashable {
+    /// The App Store version read.
+    public var versionID: String
+    public var versionString: String
+    /// Its state, e.g. READY_FOR_DISTRIBUTION.
+    public var versionState: String
+    /// The files written, relative to the folder.
+    public var written: [String] = []
+    /// The locales pulled.
+    public var locales: [String] = []
+    /// Files of the folder Slipway does not own (left as they are).
+    public var unsent: [ListingUnsentFile] = []
+    /// locale → version localization id (for the screenshot sync).
+    public var versionLocalizationIDs: [String: String] = [:]
+    /// True for a dry run (nothing was written).
+    public var dryRun = false
+}
+
+extension ListingSync {
+    /// Writes `app`'s listing into `folder`: every text of every locale (of `options.locales`)
+    /// and the copyright, only where the folder's meaning differs; nothing is deleted.
+    /// - Throws: `AppStoreListingError`, `AppStoreConnectError`, `FileSystemError`.
+    public func pull(folder: ListingFolder, app: AppStoreConnectApp, options: ListingOptions) async throws -> ListingPullResult {
+        try Self.checkLocales(options.locales)
+        let current = fileSystem.isDirectory(folder.path) ? try folder.read(only: options.locales) : ListingFolder.Contents()
+        let version = try await readableVersion(app: app, options: options)
+        let infos = try await client.appInfos(appID: app.id)
+        var remote: [ListingLocalization] = try await client.versionListingLocalizations(versionID: version.id)
+        var result = ListingPullResult(versionID: version.id, versionString: version.versionString, versionState: version.state,
+                                       unsent: current.unsent, dryRun: options.dryRun)
+        for localization in remote { result.versionLocalizationIDs[localization.locale] = localization.id }
+        if let info = infos.first(where: \.isEditable) ?? infos.first {
+            remote += try await client.appInfoLocalizations(appInfoID: info.id)
+        }
+        var texts = ListingTexts(copyright: version.copyright ?? "")
+        for localization in remote where options.locales?.contains(localization.locale) ?? true {
+            texts.locales[localization.locale, default: [:]].merge(localization.texts.mapValues(ListingFolder.meaning)) { $1 }
+        }
+        result.locales = texts.locales.keys.sorted()
+        result.written = try folder.write(texts, over: current, dryRun: options.dryRun)
+        return result
+    }
+
+    /// The version to read: `options.version`, else the editable one, else the one on the App Store.
+    func readableVersion(app: AppStoreConnectApp, options: ListingOptions) async throws -> AppStoreVersion {
+        let name = "'\(app.name)' (\(app.bundleID))"
+        let versions = try await client.appStoreVersions(appID: app.id, platform: options.platform)
+        if let wanted = options.version {
+            guard let found = versions.first(where: { $0.versionString == wanted }) else {
+                throw AppStoreListingError.versionNotFound(app: name, version: wanted, platform: options.platform)
+            }
+            return found
+        }
+        let live: Set<String> = ["READY_FOR_DISTRIBUTION", "READY_FOR_SALE"]
+        guard let found = versions.first(where: \.isEditable) ?? versions.first(where: { live.contains($0.state) }) else {
+            throw AppStoreListingError.noEditableVersion(app: name, platform: options.platform, states: versions.map { "\($0.versionString) \($0.state)" })
+        }
+        return found
+    }
+}

@@ -1,0 +1,183 @@
+import AppleAPI
+import ArgumentParser
+import Basics
+import Foundation
+
+/// `slipway appstore metadata`: the App Store listing's texts in deliver's folder layout.
+struct AppStoreMetadataCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metadata",
+        abstract: "Pull or push the App Store listing's texts (deliver's fastlane/metadata folder).",
+        discussion: """
+            The folder has one folder per App Store locale (en-US, de-DE, ja, ...) with name.txt, \
+            subtitle.txt, privacy_url.txt, description.txt, keywords.txt, promotional_text.txt, \
+            release_notes.txt, support_url.txt and marketing_url.txt; default/ fills in for a \
+            locale that lacks a file; copyright.txt is the version's copyright. Other files are \
+            listed as "not sent". See docs/appstore-metadata.md.
+            """,
+        subcommands: [AppStoreMetadataPushCommand.self, AppStoreMetadataPullCommand.self]
+    )
+}
+
+/// The options push and pull share.
+struct AppStoreMetadataOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The app's bundle id.", valueName: "id"))
+    var bundleId: String
+
+    @Option(help: ArgumentHelp("The metadata folder (deliver's layout).", valueName: "path"))
+    var metadataPath = "fastlane/metadata"
+
+    @Option(help: ArgumentHelp("IOS, MAC_OS, TV_OS or VISION_OS.", valueName: "platform"))
+    var platform = "IOS"
+
+    @Option(help: ArgumentHelp("The App Store version (default: the platform's editable version; pull: else the live one).",
+                               valueName: "x.y"))
+    var version: String?
+
+    @Option(help: ArgumentHelp("Only these locales, comma-separated (e.g. en-US,de-DE).", valueName: "codes"))
+    var locales: String?
+
+    @Flag(help: "Show what would be sent or written; send and write nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    @Flag(help: "Leave screenshots alone.")
+    var skipScreenshots = false
+
+    @Option(help: ArgumentHelp("The screenshots folder (deliver's layout).", valueName: "path"))
+    var screenshotsPath = "fastlane/screenshots"
+
+    @Flag(help: "push: remove screenshots on App Store Connect that the folder does not have.")
+    var removeScreenshots = false
+
+    static let platforms = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
+
+    func check() throws {
+        guard Self.platforms.contains(platform) else {
+            throw ValidationError("--platform must be one of \(Self.platforms.joined(separator: ", ")), not '\(platform)'.")
+        }
+        if let locales, localeSet == nil || localeSet?.isEmpty == true {
+            throw ValidationError("--locales must list locale codes separated by commas, not '\(locales)'.")
+        }
+        if let version, version.isEmpty || version.contains(where: \.isWhitespace) {
+            throw ValidationError("--version must be a version string such as 1.4.0, not '\(version)'.")
+        }
+    }
+
+    var localeSet: Set<String>? {
+        guard let locales else { return nil }
+        let codes = locales.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return codes.contains(where: \.isEmpty) ? nil : Set(codes)
+    }
+
+    func listingOptions(createVersion: Bool) -> ListingOptions {
+        ListingOptions(platform: platform, version: version, createVersion: createVersion, locales: localeSet, dryRun: dryRun)
+    }
+
+    func folder(_ env: CommandEnvironment) -> ListingFolder {
+        ListingFolder(path: metadataPath.hasPrefix("/") ? metadataPath : env.projectDirectory + "/" + metadataPath, fileSystem: env.fileSystem)
+    }
+}
+
+/// `slipway appstore metadata push`.
+struct AppStoreMetadataPushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Send the metadata folder's texts to App Store Connect (only what changed).",
+        discussion: """
+            Every text is checked against Apple's limits first (name and subtitle 30 characters, \
+            keywords 100, promotional text 170, description and What's New 4,000; URLs http(s)); \
+            any violation is reported with its file and nothing is sent (exit 2). Then only texts \
+            that differ from App Store Connect are sent; a locale with no change gets no request. \
+            Texts the folder does not have are left as they are.
+
+            Examples:
+              slipway appstore metadata push --bundle-id com.example.app --issuer-id ... --key-id ABC123DEFG --key-file AuthKey.p8 --dry-run
+              slipway appstore metadata push --bundle-id com.example.app --version 2.1 --create-version --locales en-US,de-DE ...
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var keyOptions: AppStoreKeyOptions
+    @OptionGroup var metadata: AppStoreMetadataOptions
+
+    @Flag(help: "With --version: create that App Store version when the app does not have it.")
+    var createVersion = false
+
+    func validate() throws {
+        try keyOptions.check(required: true)
+        try metadata.check()
+        if createVersion, metadata.version == nil { throw ValidationError("--create-version needs --version (the version to create).") }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let options = metadata.listingOptions(createVersion: createVersion)
+        let folder = metadata.folder(env)
+        do {
+            _ = try ListingSync.check(folder: folder, options: options)
+        } catch {
+            env.printError(errorText(error))
+            throw ExitCodes.invalidInput
+        }
+        try await AppStoreMetadataRun.withClient(keyOptions, env: env) { client in
+            let app = try await client.app(bundleID: metadata.bundleId)
+            let result = try await ListingSync(client: client, fileSystem: env.fileSystem).push(folder: folder, app: app, options: options)
+            let screenshots = try await AppStoreMetadataRun.syncScreenshots(.push, client: client, metadata: metadata,
+                                                                              localizations: result.versionLocalizationIDs, env: env)
+            env.print(metadata.json ? ListingReport.json(result) : (ListingReport.lines(result, platform: metadata.platform) + screenshots)
+                .joined(separator: "\n"))
+        }
+    }
+}
+
+/// `slipway appstore metadata pull`.
+struct AppStoreMetadataPullCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pull",
+        abstract: "Write App Store Connect's listing texts into the metadata folder.",
+        discussion: """
+            Writes every text of every locale (each file is the text and one newline) and \
+            copyright.txt, only where the folder's text differs; nothing is deleted, and files \
+            Slipway does not own are left alone. Reads the editable version, else the live one, \
+            or --version.
+
+            Example:
+              slipway appstore metadata pull --bundle-id com.example.app --issuer-id ... --key-id ABC123DEFG --key-file AuthKey.p8
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var keyOptions: AppStoreKeyOptions
+    @OptionGroup var metadata: AppStoreMetadataOptions
+
+    func validate() throws {
+        try keyOptions.check(required: true)
+        try metadata.check()
+        if metadata.removeScreenshots { throw ValidationError("--remove-screenshots is for push only.") }
+    }
+
+    func run() async throws {
+        let env = global.environment()
+        let folder = metadata.folder(env)
+        if env.fileSystem.isDirectory(folder.path) {
+            do {
+                _ = try folder.read(only: metadata.localeSet)
+            } catch {
+                env.printError(errorText(error))
+                throw ExitCodes.invalidInput
+            }
+        }
+        try await AppStoreMetadataRun.withClient(keyOptions, env: env) { client in
+            let app = try await client.app(bundleID: metadata.bundleId)
+            let result = try await ListingSync(client: client, fileSystem: env.fileSystem)
+                .pull(folder: folder, app: app, options: metadata.listingOptions(createVersion: false))
+            let screenshots = try await AppStoreMetadataRun.syncScreenshots(.pull, client: client, metadata: metadata,
+                                                                              localizations: result.versionLocalizationIDs, env: env)
+            env.print(metadata.json ? ListingReport.json(result) : (ListingReport.lines(result, platform: metadata.platform) + screenshots)
+                .joined(separator: "\n"))
+        }
+    }
+}

@@ -28,6 +28,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
             AppStoreCommand.self,
             SigningCommand.self,
             DevicesCommand.self,
+            TestFlightCommand.self,
         ]
     )
 

@@ -160,6 +160,22 @@ struct DevicesCommandTests {
             + "then remove the devices you no longer use on developer.apple.com (Certificates, Identifiers & Profiles → Devices) and run "
             + "the command again.\n")
         #expect(try fake.stored("devices").count == 1)
+
+        // Part way through an import: what was registered before is listed, and said to stay.
+        try fake.set(["device_limit": "2"])
+        _ = try folder.write("devices.txt", "Device ID\tDevice Name\n00008030-001A2B3C4D5E6F70\tAlice's iPhone\n"
+            + "00008030-001A2B3C4D5E6F71\tBob's iPhone\n00008030-001A2B3C4D5E6F72\tCarol's iPhone\n")
+        let stopped = try slipway(["devices", "import", "devices.txt"] + keyArguments)
+        #expect(stopped.status == 1)
+        #expect(stopped.standardOutput == """
+            already registered 'Alice's iPhone' (00008030-001A2B3C4D5E6F70, ios)
+            added 'Bob's iPhone' (00008030-001A2B3C4D5E6F71, ios)
+
+            """)
+        #expect(stopped.standardError.hasPrefix("error: App Store Connect refused the device 'Carol's iPhone' (00008030-001A2B3C4D5E6F72)"))
+        #expect(stopped.standardError.hasSuffix("and run the command again.\nRegistering stopped there; 1 device was registered or "
+            + "changed before (listed above) and stays so. Run the command again once that is fixed: it skips them.\n"))
+        #expect(try fake.stored("devices").count == 2)
     }
 
     /// Existing development, ad hoc and App Store profiles; `devices add` and `devices import`

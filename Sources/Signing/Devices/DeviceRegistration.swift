@@ -1,4 +1,5 @@
 import AppleAPI
+import Basics
 import Foundation
 
 /// What registering devices asks of Apple (`AppStoreConnectClient` is the implementation).
@@ -56,12 +57,23 @@ public struct DeviceRegistration: Sendable {
     /// Registers the new devices of `entries` (checked already), and renames or enables registered
     /// ones when asked. With `dryRun`, only reads and returns the plan.
     /// - Throws: `AppStoreConnectProvisioningError` (e.g. `.deviceLimitReached`), `AppStoreConnectError`;
-    ///   devices handled before a failure stay registered.
+    ///   when devices were handled before the failure, `DeviceInputError.stopped` with them and the
+    ///   reason (they stay registered).
     public func run(_ entries: [DeviceEntry], rename: Bool, enable: Bool, dryRun: Bool) async throws -> [DeviceRegistrationItem] {
         let registered = try await portal.listDevices(platform: nil, status: nil)
         var byKey: [String: AppStoreConnectDevice] = [:]
         for device in registered { byKey[DeviceEntry.key(device.udid)] = device }
         var items: [DeviceRegistrationItem] = []
+        do {
+            try await handle(entries, byKey: byKey, rename: rename, enable: enable, dryRun: dryRun, into: &items)
+        } catch where !items.isEmpty {
+            throw DeviceInputError.stopped(done: items, reason: errorText(error))
+        }
+        return items
+    }
+
+    private func handle(_ entries: [DeviceEntry], byKey: [String: AppStoreConnectDevice], rename: Bool, enable: Bool, dryRun: Bool,
+                        into items: inout [DeviceRegistrationItem]) async throws {
         for entry in entries {
             guard let existing = byKey[entry.key] else {
                 var item = DeviceRegistrationItem(entry: entry, action: .added)
@@ -84,6 +96,5 @@ public struct DeviceRegistration: Sendable {
             }
             items.append(item)
         }
-        return items
     }
 }

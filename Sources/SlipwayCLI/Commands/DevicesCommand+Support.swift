@@ -25,6 +25,9 @@ struct DeviceChangeOptions: ParsableArguments {
         do {
             items = try await DeviceRegistration(portal: client).run(entries, rename: rename, enable: enable, dryRun: dryRun)
         } catch {
+            if !json, case let DeviceInputError.stopped(done, _)? = error as? DeviceInputError {
+                env.print(done.map { line($0) }.joined(separator: "\n"))
+            }
             env.printError(redactor.redact(errorText(error)))
             throw ExitCodes.failure
         }
@@ -46,17 +49,7 @@ struct DeviceChangeOptions: ParsableArguments {
             ]))
             return
         }
-        let would = dryRun ? "would " : ""
-        var lines: [String] = []
-        for item in items {
-            let subject = "'\(item.entry.name)' (\(item.entry.udid), \(DevicesSupport.word(item.entry.platform)))"
-            let notes = item.notes.isEmpty ? "" : ": " + item.notes.joined(separator: "; ")
-            switch item.action {
-            case .added: lines.append("\(dryRun ? "would add" : "added") \(subject)")
-            case .alreadyRegistered: lines.append("already registered \(subject)\(notes)")
-            case .updated: lines.append("\(would)update \(subject)\(notes)")
-            }
-        }
+        var lines = items.map { line($0) }
         lines.append("\(dryRun ? "would add" : "added") \(added), already registered \(already)"
             + (renamed > 0 ? ", \(dryRun ? "would rename" : "renamed") \(renamed)" : "")
             + (enabled > 0 ? ", \(dryRun ? "would enable" : "enabled") \(enabled)" : ""))
@@ -65,6 +58,17 @@ struct DeviceChangeOptions: ParsableArguments {
                 + "and `slipway signing sync --type ad-hoc` (with your --bundle-id and --storage) to update them")
         }
         env.print(lines.joined(separator: "\n"))
+    }
+
+    /// One device's line: `added 'Name' (UDID, ios)`, `already registered ...: notes`, `update ...: notes`.
+    private func line(_ item: DeviceRegistrationItem) -> String {
+        let subject = "'\(item.entry.name)' (\(item.entry.udid), \(DevicesSupport.word(item.entry.platform)))"
+        let notes = item.notes.isEmpty ? "" : ": " + item.notes.joined(separator: "; ")
+        switch item.action {
+        case .added: return "\(dryRun ? "would add" : "added") \(subject)"
+        case .alreadyRegistered: return "already registered \(subject)\(notes)"
+        case .updated: return "\(dryRun ? "would " : "")update \(subject)\(notes)"
+        }
     }
 }
 

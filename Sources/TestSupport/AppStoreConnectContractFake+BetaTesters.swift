@@ -3,7 +3,9 @@ import Foundation
 extension AppStoreConnectContractFake {
     /// CONTRACT FAKE section — TestFlight testers and groups' public links, as documented at
     /// https://developer.apple.com/documentation/appstoreconnectapi/beta-testers and .../beta-groups:
-    /// GET-v1-betaTesters (filter[apps], filter[betaGroups], filter[email], include=betaGroups),
+    /// GET-v1-betaTesters (filter[apps], filter[betaGroups], filter[email], include=betaGroups; at most
+    /// limit[betaGroups] linked groups per tester, default 10, maximum 50 as the document says),
+    /// GET-v1-betaTesters-_id_-relationships-betaGroups (every linked group, paged),
     /// POST-v1-betaTesters (BetaTesterCreateRequest: email required, firstName, lastName; betaGroups or
     /// builds relationship), POST/DELETE-v1-betaGroups-_id_-relationships-betaTesters (204),
     /// DELETE-v1-apps-_id_-relationships-betaTesters (204), GET-v1-betaGroups-_id_ and
@@ -53,7 +55,31 @@ extension AppStoreConnectContractFake {
                 items = [t for t in items if any(g["id"] in req.one("filter[betaGroups]").split(",") for g in tester_links(t, "betaGroups"))]
             if req.one("filter[email]"):
                 items = [t for t in items if t["attributes"]["email"].lower() in req.one("filter[email]").lower().split(",")]
-            return collection(req, sorted(items, key=lambda t: t["id"].zfill(12)), "betaTesters")
+            status, doc = collection(req, sorted(items, key=lambda t: t["id"].zfill(12)), "betaTesters")
+            # Like Apple, at most limit[betaGroups] (default 10, at most 50) linked groups per tester.
+            limit = int(req.one("limit[betaGroups]") or 10)
+            if limit < 1 or limit > 50:
+                violation("limit[betaGroups] must be between 1 and 50, not %d" % limit)
+            for item in doc["data"]:
+                links = (item.get("relationships") or {}).get("betaGroups")
+                if links and len(links["data"]) > limit:
+                    item["relationships"] = dict(item["relationships"])
+                    item["relationships"]["betaGroups"] = {"data": links["data"][:limit]}
+            return status, doc
+
+        @route("GET", r"/v1/betaTesters/(?P<id>[^/]+)/relationships/betaGroups", params=["limit", "cursor"])
+        def tester_group_linkages(req, entry, id):
+            linked = tester_links(get("betaTesters", id), "betaGroups")
+            limit = int(req.one("limit") or 50)
+            if limit < 1 or limit > 200:
+                violation("limit must be between 1 and 200, not %d" % limit)
+            start = int(req.one("cursor") or 0)
+            doc = {"data": [dict(g) for g in linked[start:start + limit]], "links": {"self": req.base + req.raw_path},
+                   "meta": {"paging": {"total": len(linked), "limit": limit}}}
+            if start + limit < len(linked):
+                query = [(k, v) for k, v in req.pairs if k != "cursor"] + [("cursor", str(start + limit))]
+                doc["links"]["next"] = req.base + req.path + "?" + urllib.parse.urlencode(query)
+            return 200, doc
 
         @route("POST", r"/v1/betaTesters")
         def create_beta_tester(req, entry):

@@ -95,6 +95,21 @@ struct BetaTestersAPITests {
         #expect(try fixture.fake.state().violations == [])
     }
 
+    /// A list includes at most 50 linked groups per tester; the rest are read, never missed.
+    @Test func aTesterInMoreThanFiftyGroupsKeepsEveryGroup() async throws {
+        var groups = [external, friends]
+        for index in 0..<50 { groups.append(try fixture.fake.seedBetaGroup(appID: appID, name: "Group \(index)", isInternal: false)) }
+        let tester = try fixture.fake.seedBetaTester(email: "busy@example.com", appID: appID, groupIDs: groups)
+        let found = try await client.betaTesters(appID: appID)
+        #expect(found.map(\.id) == [tester])
+        #expect(Set(found.first?.groupIDs ?? []) == Set(groups))
+        #expect(try fixture.fake.state().requests.map(\.line).contains("GET /v1/betaTesters/\(tester)/relationships/betaGroups"))
+        let again = try await manager.add([BetaTesterEntry(email: "busy@example.com", groups: ["Group 49"])], dryRun: false)
+        #expect(again.map(\.action) == [.alreadyInGroups])
+        #expect(try writes().isEmpty)
+        #expect(try fixture.fake.state().violations == [])
+    }
+
     @Test func unknownGroupsAreReportedBeforeAnythingIsSent() async throws {
         let entries = [BetaTesterEntry(email: "a@example.com", groups: ["External"], location: "t.csv:1"),
                        BetaTesterEntry(email: "b@example.com", groups: ["Nope"], location: "t.csv:2")]

@@ -127,6 +127,25 @@ struct TestFlightTestersCommandTests {
         #expect(try writes().count == 2)
     }
 
+    @Test func aRefusalPartWayListsWhatWasDoneBefore() throws {
+        try fake.seedBetaTester(email: "bob@example.com", appID: appID, groupIDs: [external])
+        _ = try folder.write("t.csv", "Bob,,bob@example.com,Friends\nAlice,,alice@example.com,External\n")
+        try fake.inject(.status(409, method: "POST", path: "^/v1/betaTesters$"))
+        let stopped = try slipway(["testers", "import", "t.csv"] + app)
+        #expect(stopped.status == 1)
+        #expect(stopped.standardOutput == "t.csv:1: add to 'Friends'\n")
+        #expect(stopped.standardError.hasSuffix("\nAdding testers stopped there; the 1 before (listed above) stay as they are. Run the "
+            + "command again once that is fixed: testers already in their groups are skipped.\n"), "\(stopped.standardError)")
+        let rerun = try slipway(["testers", "import", "t.csv"] + app)
+        #expect(rerun.status == 0, "\(rerun.standardError)")
+        #expect(rerun.standardOutput == """
+            t.csv:1: already in 'Friends'; nothing to do
+            t.csv:2: invite into 'External'
+            invited 1, added 0 to more groups, 1 already in their groups
+
+            """)
+    }
+
     @Test func groupLinkTurnsThePublicLinkOnAndOff() throws {
         let show = try slipway(["group-link", "--group", "External"] + app)
         #expect(show.standardOutput == "public link of 'External': disabled, no limit\n")

@@ -82,14 +82,24 @@ extension AppStoreConnectClient {
         if let groupID { query.append(URLQueryItem(name: "filter[betaGroups]", value: groupID)) }
         if let email { query.append(URLQueryItem(name: "filter[email]", value: email)) }
         query += [URLQueryItem(name: "fields[betaTesters]", value: Self.testerFields), URLQueryItem(name: "include", value: "betaGroups"),
-                  URLQueryItem(name: "fields[betaGroups]", value: "name"), URLQueryItem(name: "limit[betaGroups]", value: "50"),
+                  URLQueryItem(name: "fields[betaGroups]", value: "name"), URLQueryItem(name: "limit[betaGroups]", value: String(Self.includedGroupLimit)),
                   URLQueryItem(name: "limit", value: "200")]
         let what = email != nil ? "look up a tester" : groupID.map { "list the testers of beta group \($0)" }
             ?? "list the testers of app \(appID ?? "")"
-        return try await all(AppStoreConnectRequest(.get, "/v1/betaTesters", query: query, action: what, roles: Self.readRoles))
+        var testers = try await all(AppStoreConnectRequest(.get, "/v1/betaTesters", query: query, action: what, roles: Self.readRoles))
             .map(BetaTester.init)
             .filter { tester in email.map { tester.email.caseInsensitiveCompare($0) == .orderedSame } ?? true }
+        // A list includes at most 50 linked groups per tester: read the rest rather than miss them.
+        for index in testers.indices where testers[index].groupIDs.count >= Self.includedGroupLimit {
+            testers[index].groupIDs = try await all(AppStoreConnectRequest(
+                .get, "/v1/betaTesters/\(testers[index].id)/relationships/betaGroups", query: [URLQueryItem(name: "limit", value: "200")],
+                action: "list the beta groups of tester \(testers[index].id)", roles: Self.readRoles)).map(\.id)
+        }
+        return testers
     }
+
+    /// How many linked groups a tester list includes per tester (`limit[betaGroups]`'s maximum).
+    static let includedGroupLimit = 50
 
     /// Invites a new tester into groups (`POST /v1/betaTesters` with the betaGroups relationship).
     /// Never retried blindly: a repeat could invite twice; callers look testers up first.

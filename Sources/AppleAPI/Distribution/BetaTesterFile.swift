@@ -143,9 +143,9 @@ public enum BetaTesterFile {
     }
 }
 
-/// Why testers to add were refused before anything was sent. Each message names the file, line or
-/// option and says what to fix.
-public enum BetaTesterInputError: Error, LocalizedError, Sendable, Equatable {
+/// Why testers to add were refused before anything was sent (each message names the file, line or
+/// option and says what to fix), or why adding them stopped part way (`stopped`).
+public enum BetaTesterInputError: Error, LocalizedError, Sendable, Hashable {
     /// The file could not be read.
     case unreadable(file: String, reason: String)
     /// The file is larger than `BetaTesterFile.maximumBytes`.
@@ -158,6 +158,9 @@ public enum BetaTesterInputError: Error, LocalizedError, Sendable, Equatable {
     case limitOutOfRange(Int)
     /// A public link asked of an internal group.
     case internalGroup(String)
+    /// App Store Connect refused a tester after others were handled (`done`, which stay so);
+    /// `reason` is the refusal's message. Not bad input: the commands exit 1.
+    case stopped(done: [BetaTesterOutcome], reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -175,6 +178,9 @@ public enum BetaTesterInputError: Error, LocalizedError, Sendable, Equatable {
         case let .limitOutOfRange(limit):
             return "--limit \(limit) is outside 1...10000: TestFlight lets at most 10,000 external testers join an app. Give a number in "
                 + "that range, or --no-limit."
+        case let .stopped(done, reason):
+            return reason + "\nAdding testers stopped there; the \(done.count) before (listed above) stay as they are. Run the command "
+                + "again once that is fixed: testers already in their groups are skipped."
         case let .internalGroup(name):
             return "'\(name)' is an internal group: only external groups have a public link. Choose an external group."
         }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// What happened to one tester (or, in a dry run, would).
@@ -63,11 +64,23 @@ public struct BetaTesterManager: Sendable {
 
     /// Adds each tester to its groups: invites new ones, adds known ones to the groups they are
     /// not in, leaves the rest. Every group is checked first (nothing sent when one is unknown).
+    /// - Throws: `BetaTesterInputError.unknownGroups`; `AppStoreConnectError`; when testers were
+    ///   handled before a failure, `BetaTesterInputError.stopped` with them.
     public func add(_ entries: [BetaTesterEntry], dryRun: Bool) async throws -> [BetaTesterOutcome] {
         let groups = try await groups(named: entries.flatMap { entry in entry.groups.map { ($0, entry.location) } })
         var known: [String: BetaTester] = [:]
         for tester in try await client.betaTesters(appID: appID) { known[tester.email.lowercased()] = tester }
         var outcomes: [BetaTesterOutcome] = []
+        do {
+            try await add(entries, groups: groups, known: known, dryRun: dryRun, into: &outcomes)
+        } catch where !outcomes.isEmpty {
+            throw BetaTesterInputError.stopped(done: outcomes, reason: errorText(error))
+        }
+        return outcomes
+    }
+
+    private func add(_ entries: [BetaTesterEntry], groups: [String: BetaGroup], known: [String: BetaTester], dryRun: Bool,
+                     into outcomes: inout [BetaTesterOutcome]) async throws {
         for entry in entries {
             let targets = entry.groups.compactMap { groups[$0] }
             var tester = known[entry.email.lowercased()]
@@ -86,7 +99,6 @@ public struct BetaTesterManager: Sendable {
                                               groups: missing.map(\.name),
                                               unchanged: targets.filter { tester.groupIDs.contains($0.id) }.map(\.name)))
         }
-        return outcomes
     }
 
     /// Removes a tester from the groups named, or, when none are, from the app and all its groups.

@@ -49,6 +49,7 @@ struct TestFlightAppOptions: ParsableArguments {
 /// Prints a failure: bad input (unknown groups, a limit out of range) exits 2, the rest 1.
 func testFlightFailure(_ error: any Error, env: CommandEnvironment, redactor: Redactor) -> ExitCode {
     env.printError(redactor.redact(errorText(error)))
+    if case .stopped? = error as? BetaTesterInputError { return ExitCodes.failure }
     return error is BetaTesterInputError ? ExitCodes.invalidInput : ExitCodes.failure
 }
 

@@ -177,6 +177,9 @@ struct TestFlightTestersImportCommand: AsyncParsableCommand {
             let outcomes = try await manager.add(entries, dryRun: dryRun)
             env.print(TestersOutput.lines(outcomes, dryRun: dryRun, showEmail: false).joined(separator: "\n"))
         } catch {
+            if case let .stopped(done, _)? = error as? BetaTesterInputError {
+                env.print(TestersOutput.lines(done, dryRun: dryRun, showEmail: false, summary: false).joined(separator: "\n"))
+            }
             throw testFlightFailure(error, env: env, redactor: redactor)
         }
     }
@@ -184,7 +187,8 @@ struct TestFlightTestersImportCommand: AsyncParsableCommand {
 
 /// The lines the tester commands print.
 enum TestersOutput {
-    static func lines(_ outcomes: [BetaTesterOutcome], dryRun: Bool, showEmail: Bool, app: String = "the app") -> [String] {
+    static func lines(_ outcomes: [BetaTesterOutcome], dryRun: Bool, showEmail: Bool, app: String = "the app", summary: Bool = true)
+        -> [String] {
         let would = dryRun ? "would " : ""
         var lines = outcomes.map { outcome -> String in
             let who = showEmail ? "'\(outcome.entry.email)'" : (outcome.entry.location ?? "the tester")
@@ -204,7 +208,7 @@ enum TestersOutput {
                     : "\(who): not in \(unchanged); nothing to remove"
             }
         }
-        if outcomes.count > 1 {
+        if summary && outcomes.count > 1 {
             let count = { (action: BetaTesterOutcome.Action) in outcomes.filter { $0.action == action }.count }
             lines.append("\(dryRun ? "would invite" : "invited") \(count(.invited)), \(dryRun ? "would add" : "added") \(count(.addedToGroups)) "
                 + "to more groups, \(count(.alreadyInGroups)) already in their groups")

@@ -123,7 +123,7 @@ struct DevicesCommandTests {
             + "  bad.txt:4: no tab between the columns; separate the UDID, the name and the optional platform with tabs, not spaces\n")
         #expect(try fake.state().requests.isEmpty)
         #expect(try Snapshot.of(folder.path) == before)
-        _ = bad
+        #expect(FileManager.default.fileExists(atPath: bad))
 
         _ = try folder.write("devices.txt", "Device ID\tDevice Name\tDevice Platform\n"
             + "00008030-001a2b3c4d5e6f70\tAlice's iPhone\tios\n"
@@ -210,9 +210,19 @@ struct DevicesCommandTests {
         let all = Set(try fake.stored("devices").compactMap { $0["id"] as? String })
         #expect(all.count == 3)
 
-        let development = try sync("development")
+        let development = try slipway(["signing", "sync", "--type", "development", "--bundle-id", "com.example.app", "--storage", "store",
+                                       "--install-directory", "installed", "--no-readonly"] + keyArguments)
+        #expect(development.status == 0, "\(development.standardError)")
         #expect(development.standardError.contains("it lacks 2 enabled device(s) (Bob's iPhone, Carol's iPad)"), "\(development.standardError)")
         #expect(development.standardOutput.contains("created the profile 'Slipway Development com.example.app'"))
+        // The installed profile itself lists the new devices.
+        let installed = folder.path + "/installed/Provisioning Profiles"
+        let files = try FileManager.default.contentsOfDirectory(atPath: installed).filter { $0.hasSuffix(".mobileprovision") }
+        #expect(files.count == 1)
+        let profileText = String(decoding: try Data(contentsOf: URL(fileURLWithPath: installed + "/" + (files.first ?? ""))), as: UTF8.self)
+        for udid in ["00008030-001A2B3C4D5E6F70", "00008030-001A2B3C4D5E6F71", "00008030-001A2B3C4D5E6F72"] {
+            #expect(profileText.contains("<string>\(udid)</string>"), "\(udid)")
+        }
         let adHoc = try sync("ad-hoc")
         #expect(adHoc.standardOutput.contains("created the profile 'Slipway AdHoc com.example.app'"), "\(adHoc.standardOutput)")
         let appStore = try sync("app-store")

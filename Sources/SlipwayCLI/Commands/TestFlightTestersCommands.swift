@@ -7,7 +7,12 @@ import Foundation
 struct TestFlightTestersListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the app's testers (of one group with --group): name, email, state and groups.")
+        abstract: "List the app's testers (of one group with --group): name, email, state and groups.",
+        discussion: """
+            Examples:
+              slipway testflight testers list --bundle-id com.example.app --key-id ABC123DEFG --issuer-id ... --key-file AuthKey.p8
+              slipway testflight testers list --bundle-id com.example.app --group External --json --key-id ABC123DEFG ...
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var app: TestFlightAppOptions
@@ -101,7 +106,12 @@ struct TestFlightTestersAddCommand: AsyncParsableCommand {
 struct TestFlightTestersRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove a tester from beta groups (--group), or from the app and all its groups when none is given.")
+        abstract: "Remove a tester from beta groups (--group), or from the app and all its groups when none is given.",
+        discussion: """
+            Examples:
+              slipway testflight testers remove --bundle-id com.example.app --email alice@example.com --group External --key-id ABC123DEFG ...
+              slipway testflight testers remove --bundle-id com.example.app --email alice@example.com --key-id ABC123DEFG ...
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var app: TestFlightAppOptions

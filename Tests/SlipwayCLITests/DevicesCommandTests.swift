@@ -104,6 +104,10 @@ struct DevicesCommandTests {
         let noName = try slipway(["devices", "add", "--udid", "00008030-001A2B3C4D5E6F70"] + keyArguments)
         #expect(noName.status == 64)
         #expect(noName.standardError.contains("Missing expected argument '--name <name>'"))
+        let noFile = try slipway(["devices", "import", "missing.txt"] + keyArguments)
+        #expect(noFile.status == 2)
+        #expect(noFile.standardError == "error: cannot read the devices file 'missing.txt': there is no such file. Give the path of a "
+            + "tab-separated devices file.\n")
         #expect(try fake.state().requests.isEmpty)
     }
 

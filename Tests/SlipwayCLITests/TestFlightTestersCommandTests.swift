@@ -85,6 +85,13 @@ struct TestFlightTestersCommandTests {
         #expect(limit.status == 64)
         #expect(limit.standardError.contains("--limit 10001 is outside 1...10000: TestFlight lets at most 10,000 external testers join an "
             + "app. Give a number in that range, or --no-limit."))
+        let zero = try slipway(["group-link", "--group", "External", "--limit", "0"] + app)
+        #expect(zero.status == 64)
+        #expect(zero.standardError.contains("--limit 0 is outside 1...10000"))
+        let noCSV = try slipway(["testers", "import", "missing.csv", "--group", "External"] + app)
+        #expect(noCSV.status == 2)
+        #expect(noCSV.standardError == "error: cannot read the testers file 'missing.csv': there is no such file. Give the path of a CSV "
+            + "file in pilot's format.\n")
         let internalLink = try slipway(["group-link", "--group", "Team", "--enable"] + app)
         #expect(internalLink.status == 2)
         #expect(internalLink.standardError == "error: 'Team' is an internal group: only external groups have a public link. Choose an "

@@ -20,7 +20,7 @@ struct DeviceChangeOptions: ParsableArguments {
 
     /// Registers `entries` and prints the outcome, then the hint about profiles.
     func register(_ entries: [DeviceEntry], env: CommandEnvironment, keyOptions: AppStoreKeyOptions) async throws {
-        let (client, redactor) = try DevicesSupport.client(keyOptions, env: env)
+        let (client, redactor) = try AppStoreCommandSupport.client(keyOptions, env: env)
         let items: [DeviceRegistrationItem]
         do {
             items = try await DeviceRegistration(portal: client).run(entries, rename: rename, enable: enable, dryRun: dryRun)
@@ -35,7 +35,7 @@ struct DeviceChangeOptions: ParsableArguments {
         let renamed = items.filter(\.renamed).count, enabled = items.filter(\.enabled).count
         let already = items.count - added
         if json {
-            env.print(DevicesSupport.json([
+            env.print(AppStoreCommandSupport.json([
                 "dryRun": dryRun, "added": added, "alreadyRegistered": already, "renamed": renamed, "enabled": enabled,
                 "devices": items.map { item -> [String: Any] in
                     var object: [String: Any] = ["udid": item.entry.udid, "name": item.entry.name,
@@ -91,18 +91,7 @@ enum DevicesSupport {
         }
     }
 
-    /// The key's client (exit 2 when the key cannot be loaded) and the redactor of its secrets.
-    static func client(_ options: AppStoreKeyOptions, env: CommandEnvironment) throws -> (AppStoreConnectClient, Redactor) {
-        do {
-            guard let key = try options.load(env) else { throw ValidationError("Give the API key's id with --key-id.") }
-            let redactor = Redactor(secrets: key.secretsToMask)
-            return (options.client(key, env: env, redactor: redactor), redactor)
-        } catch {
-            env.printError(errorText(error))
-            throw ExitCodes.invalidInput
-        }
-    }
-
+    /// A device for `--json`.
     static func object(_ device: AppStoreConnectDevice) -> [String: Any] {
         ["id": device.id, "name": device.name, "udid": device.udid, "deviceClass": device.deviceClass ?? NSNull(),
          "model": device.model ?? NSNull(), "platform": word(device.platform), "status": device.status.lowercased(),
@@ -116,21 +105,5 @@ enum DevicesSupport {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
         return formatter.string(from: date)
-    }
-
-    static func json(_ value: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Columns padded to their widest cell, two spaces apart.
-    static func table(header: [String], rows: [[String]]) -> String {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
     }
 }

@@ -48,12 +48,12 @@ struct DevicesListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let (client, redactor) = try DevicesSupport.client(keyOptions, env: env)
+        let (client, redactor) = try AppStoreCommandSupport.client(keyOptions, env: env)
         do {
             let devices = try await client.listDevices(platform: try platform.map(DevicesSupport.platform),
                                                        status: status?.uppercased())
             if json {
-                env.print(DevicesSupport.json(devices.map(DevicesSupport.object)))
+                env.print(AppStoreCommandSupport.json(devices.map(DevicesSupport.object)))
             } else if devices.isEmpty {
                 env.print("no registered devices" + (platform != nil || status != nil ? " match" : ""))
             } else {
@@ -61,7 +61,7 @@ struct DevicesListCommand: AsyncParsableCommand {
                     [device.name, device.udid, device.deviceClass ?? "-", device.model ?? "-", DevicesSupport.word(device.platform),
                      device.status.lowercased(), device.addedDate.map(DevicesSupport.day) ?? "-"]
                 }
-                env.print(DevicesSupport.table(header: ["NAME", "UDID", "CLASS", "MODEL", "PLATFORM", "STATUS", "ADDED"], rows: rows))
+                env.print(AppStoreCommandSupport.table(header: ["NAME", "UDID", "CLASS", "MODEL", "PLATFORM", "STATUS", "ADDED"], rows: rows))
             }
         } catch {
             env.printError(redactor.redact(errorText(error)))

@@ -35,7 +35,7 @@ struct TestFlightAppOptions: ParsableArguments {
     /// The client, the redactor of the key's secrets, and the manager of the app's testers
     /// (exit 2 for a key that cannot be loaded, 1 when the app cannot be found).
     func open(_ env: CommandEnvironment) async throws -> (AppStoreConnectClient, Redactor, BetaTesterManager) {
-        let (client, redactor) = try DevicesSupport.client(keyOptions, env: env)
+        let (client, redactor) = try AppStoreCommandSupport.client(keyOptions, env: env)
         do {
             let app = try await client.app(bundleID: bundleId)
             return (client, redactor, BetaTesterManager(client: client, appID: app.id, appLabel: "'\(app.name)' (\(app.bundleID))"))
@@ -113,7 +113,7 @@ struct TestFlightGroupLinkCommand: AsyncParsableCommand {
                 var object: [String: Any] = ["group": link.name, "enabled": link.enabled, "limitEnabled": link.limitEnabled]
                 object["url"] = link.url ?? NSNull()
                 object["limit"] = link.limit ?? NSNull()
-                env.print(DevicesSupport.json(object))
+                env.print(AppStoreCommandSupport.json(object))
                 return
             }
             let limitText = link.limitEnabled ? "at most \(link.limit.map(String.init) ?? "?") testers" : "no limit"

@@ -37,14 +37,14 @@ struct TestFlightTestersListCommand: AsyncParsableCommand {
                 (tester, tester.groupIDs.compactMap { names[$0] }.sorted())
             }
             if json {
-                env.print(DevicesSupport.json(rows.map { tester, groups -> [String: Any] in
+                env.print(AppStoreCommandSupport.json(rows.map { tester, groups -> [String: Any] in
                     ["id": tester.id, "email": tester.email, "firstName": tester.firstName ?? "", "lastName": tester.lastName ?? "",
                      "state": tester.state ?? "", "inviteType": tester.inviteType ?? "", "groups": groups]
                 }))
             } else if rows.isEmpty {
                 env.print("no testers in \(group.map { "the group '\($0)' of " } ?? "")\(manager.appLabel)")
             } else {
-                env.print(DevicesSupport.table(header: ["NAME", "EMAIL", "STATE", "GROUPS"], rows: rows.map { tester, groups in
+                env.print(AppStoreCommandSupport.table(header: ["NAME", "EMAIL", "STATE", "GROUPS"], rows: rows.map { tester, groups in
                     let name = [tester.firstName, tester.lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
                     return [name.isEmpty ? "-" : name, tester.email, (tester.state ?? "-").lowercased(), groups.joined(separator: ";")]
                 }))

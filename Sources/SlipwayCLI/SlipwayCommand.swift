@@ -27,6 +27,8 @@ public struct SlipwayCommand: AsyncParsableCommand {
             XcodeCommand.self,
             AppStoreCommand.self,
             SigningCommand.self,
+            DevicesCommand.self,
+            TestFlightCommand.self,
         ]
     )
 

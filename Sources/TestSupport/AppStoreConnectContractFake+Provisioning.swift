@@ -244,6 +244,7 @@ extension AppStoreConnectContractFake {
             if find("devices", lambda d: d["attributes"]["udid"].lower() == udid.lower()):
                 refuse("ENTITY_ERROR.ATTRIBUTE.INVALID", "A device with number '%s' already exists on this team." % udid,
                        "An attribute value is invalid.")
+            check_device_limit(attributes["platform"])
             made = make("devices", {"name": attributes["name"], "udid": udid, "platform": attributes["platform"], "status": "ENABLED",
                                     "deviceClass": "MAC" if attributes["platform"] == "MAC_OS" else "IPHONE", "model": None,
                                     "addedDate": apple_time(now())})

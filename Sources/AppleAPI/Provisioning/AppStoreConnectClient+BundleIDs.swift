@@ -55,7 +55,7 @@ extension AppStoreConnectClient {
         var query: [URLQueryItem] = []
         if let platform { query.append(URLQueryItem(name: "filter[platform]", value: platform)) }
         if enabledOnly { query.append(URLQueryItem(name: "filter[status]", value: "ENABLED")) }
-        query += [URLQueryItem(name: "fields[devices]", value: "name,platform,udid,deviceClass,status"),
+        query += [URLQueryItem(name: "fields[devices]", value: "name,platform,udid,deviceClass,status,model,addedDate"),
                   URLQueryItem(name: "limit", value: "200")]
         let found = try await all(AppStoreConnectRequest(.get, "/v1/devices", query: query, action: "list the registered devices",
                                                          roles: Self.provisioningReadRoles)).map(AppStoreConnectDevice.init)
@@ -65,8 +65,10 @@ extension AppStoreConnectClient {
     /// Registers a device (`POST /v1/devices`,
     /// https://developer.apple.com/documentation/appstoreconnectapi/post-v1-devices).
     /// - Parameter platform: IOS or MAC_OS.
-    /// - Throws: `AppStoreConnectProvisioningError.deviceRefused` for Apple's 409 (a UDID registered
-    ///   already or not valid); otherwise `AppStoreConnectError`.
+    /// - Throws: `AppStoreConnectProvisioningError.deviceLimitReached` when the team has registered as
+    ///   many devices of the kind as Apple allows this membership year (Apple answers 403 or 409),
+    ///   `.deviceRefused` for Apple's other 409s (a UDID registered already or not valid); otherwise
+    ///   `AppStoreConnectError`.
     public func registerDevice(name: String, udid: String, platform: String) async throws -> AppStoreConnectDevice {
         let request = AppStoreConnectRequest(
             .post, "/v1/devices",
@@ -78,8 +80,9 @@ extension AppStoreConnectClient {
             }
             return AppStoreConnectDevice(resource)
         } catch let AppStoreConnectError.refused(_, 409, errors, _) {
-            throw AppStoreConnectProvisioningError.deviceRefused(udid: udid, detail: errors.compactMap { $0.detail ?? $0.title }
-                .joined(separator: "; "))
+            throw Self.deviceError(errors, name: name, udid: udid, platform: platform)
+        } catch let AppStoreConnectError.forbidden(_, _, _, errors) where errors.contains(where: Self.mentionsDeviceLimit) {
+            throw Self.deviceError(errors, name: name, udid: udid, platform: platform)
         }
     }
 

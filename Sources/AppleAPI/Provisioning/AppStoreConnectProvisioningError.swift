@@ -14,6 +14,9 @@ public enum AppStoreConnectProvisioningError: Error, LocalizedError, Sendable, E
     case invalidBundleIDName(name: String, identifier: String)
     /// `POST /v1/devices` answered 409 because the UDID is registered already or is not a valid UDID.
     case deviceRefused(udid: String, detail: String)
+    /// Apple refused to register (or enable) a device because the team has registered as many
+    /// devices of its kind as the membership year allows.
+    case deviceLimitReached(name: String, udid: String, detail: String)
 
     public var errorDescription: String? {
         switch self {
@@ -32,6 +35,11 @@ public enum AppStoreConnectProvisioningError: Error, LocalizedError, Sendable, E
         case let .deviceRefused(udid, detail):
             return "App Store Connect refused to register the device '\(udid)' (HTTP 409: \(detail)). Check the UDID (Finder or "
                 + "Xcode's Devices window shows it) and whether the device is registered already (`devices` lists them)."
+        case let .deviceLimitReached(name, udid, detail):
+            return "App Store Connect refused the device '\(name)' (\(udid)): the team has registered as many devices of this kind "
+                + "as Apple allows in a membership year (\(detail)). Disabling a device does not free its place until the membership "
+                + "renews; then remove the devices you no longer use on developer.apple.com (Certificates, Identifiers & Profiles → "
+                + "Devices) and run the command again."
         }
     }
 

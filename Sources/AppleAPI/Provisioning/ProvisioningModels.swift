@@ -81,21 +81,29 @@ public struct AppStoreConnectDevice: Sendable, Hashable {
     public var status: String
     /// IPHONE, IPAD, MAC, APPLE_WATCH, APPLE_TV, APPLE_VISION_PRO, IPOD.
     public var deviceClass: String?
+    /// The model, e.g. "iPhone 15 Pro" (nil until the device was used with Xcode).
+    public var model: String?
+    /// When it was registered, as Apple gives it.
+    public var addedDate: Date?
 
     /// Creates a value.
-    public init(id: String, udid: String, name: String, platform: String, status: String, deviceClass: String? = nil) {
+    public init(id: String, udid: String, name: String, platform: String, status: String, deviceClass: String? = nil,
+                model: String? = nil, addedDate: Date? = nil) {
         self.id = id
         self.udid = udid
         self.name = name
         self.platform = platform
         self.status = status
         self.deviceClass = deviceClass
+        self.model = model
+        self.addedDate = addedDate
     }
 
     init(_ resource: JSONAPIResource) {
         self.init(id: resource.id, udid: resource.string("udid") ?? "", name: resource.string("name") ?? "",
                   platform: resource.string("platform") ?? "", status: resource.string("status") ?? "",
-                  deviceClass: resource.string("deviceClass"))
+                  deviceClass: resource.string("deviceClass"), model: resource.string("model"),
+                  addedDate: resource.string("addedDate").flatMap(AppleDate.parse))
     }
 }
 

@@ -1,0 +1,36 @@
+import AppleAPI
+import ArgumentParser
+import Basics
+import Foundation
+
+/// What the commands that call App Store Connect with a key (`devices`, `testflight`) share.
+enum AppStoreCommandSupport {
+    /// The key's client (exit 2 when the key cannot be loaded) and the redactor of its secrets.
+    static func client(_ options: AppStoreKeyOptions, env: CommandEnvironment) throws -> (AppStoreConnectClient, Redactor) {
+        do {
+            guard let key = try options.load(env) else { throw ValidationError("Give the API key's id with --key-id.") }
+            let redactor = Redactor(secrets: key.secretsToMask)
+            return (options.client(key, env: env, redactor: redactor), redactor)
+        } catch {
+            env.printError(errorText(error))
+            throw ExitCodes.invalidInput
+        }
+    }
+
+    /// Pretty JSON with sorted keys.
+    static func json(_ value: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Columns padded to their widest cell, two spaces apart.
+    static func table(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

@@ -91,7 +91,7 @@ public enum ScreenshotDisplayTypes {
     }
 
     /// "APP_IPHONE_67 1260x2736, 2736x1260, …; APP_IPHONE_65 …": every accepted size, for messages.
-    static func acceptedSizesText(iMessage: Bool) -> String {
+    public static func acceptedSizesText(iMessage: Bool) -> String {
         (iMessage ? iMessageTable : table).map { entry in
             entry.type + " " + entry.sizes.map(\.description).joined(separator: ", ")
         }.joined(separator: "; ")

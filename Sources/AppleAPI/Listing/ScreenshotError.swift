@@ -14,7 +14,7 @@ public enum ScreenshotError: Error, LocalizedError, Sendable, Equatable {
     /// Apple's answer lacks what the flow needs.
     case unexpectedAnswer(step: String, problem: String)
     /// A download was larger than slipway accepts.
-    case downloadTooLarge(url: String, bytes: Int, limit: Int)
+    case downloadTooLarge(url: String, limit: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -30,9 +30,9 @@ public enum ScreenshotError: Error, LocalizedError, Sendable, Equatable {
                 + "\nFix the files and run again: the others are in place, and only these are sent again."
         case let .unexpectedAnswer(step, problem):
             return "App Store Connect's answer to \(step) lacks what the screenshot sync needs: \(problem)."
-        case let .downloadTooLarge(url, bytes, limit):
-            return "the screenshot at '\(url)' is \(bytes) bytes, more than the \(limit) bytes slipway downloads for one image; "
-                + "check that the App Store Connect address is Apple's."
+        case let .downloadTooLarge(url, limit):
+            return "the screenshot at '\(url)' is larger than the \(limit) bytes slipway downloads for one image; nothing was written. "
+                + "Check that the App Store Connect address is Apple's."
         }
     }
 }

@@ -19,10 +19,17 @@ public struct ScreenshotImageHeader: Sendable, Hashable {
     /// The size in pixels.
     public var size: ScreenshotPixelSize
 
+    /// A header.
+    public init(format: ScreenshotImageFormat, size: ScreenshotPixelSize) {
+        self.format = format
+        self.size = size
+    }
+
     /// Reads the format and size of an image, or says why it cannot.
     /// - Returns: the header, or a problem ("a PNG whose IHDR chunk is cut short") that the
     ///   caller puts after the file's name.
     public static func read(_ bytes: [UInt8]) -> Result<ScreenshotImageHeader, ScreenshotProblem> {
+        guard !bytes.isEmpty else { return .failure(ScreenshotProblem(text: "is empty (0 bytes)")) }
         let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         if bytes.starts(with: pngSignature) { return png(bytes) }
         if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF { return jpeg(bytes) }

@@ -40,7 +40,10 @@ public struct ScreenshotReport: Sendable, Equatable {
         public var unchanged: [String] = []
         /// True when the order was (or would be) set.
         public var reordered: Bool = false
-        /// Remote screenshots deleted: absent locally with `removeMissing`, or failed ones replaced.
+        /// Remote screenshots deleted because a local file of the same name differs from them
+        /// (changed files, and failed uploads sent again).
+        public var replaced: [String] = []
+        /// Remote screenshots deleted because the folder lacks them (`removeMissing`).
         public var removed: [String] = []
         /// Remote screenshots absent locally and kept (no `removeMissing`).
         public var kept: [String] = []
@@ -67,13 +70,16 @@ public struct ScreenshotReport: Sendable, Equatable {
     }
 
     /// A human summary, one line per locale and display type:
-    /// "en-US APP_IPHONE_67: 1 uploaded, 2 unchanged, reordered, 1 kept (absent locally; --remove-screenshots deletes it)".
+    /// "en-US APP_IPHONE_67: 1 uploaded (b.png), 2 unchanged, 1 replaced (b.png), reordered, 1 kept (absent locally; --remove-screenshots deletes it)".
     public var lines: [String] {
         let verb = pulled ? "written" : (dryRun ? "to upload" : "uploaded")
         return entries.map { entry in
             var parts: [String] = []
             if !entry.uploaded.isEmpty { parts.append("\(entry.uploaded.count) \(verb) (\(entry.uploaded.joined(separator: ", ")))") }
             if !entry.unchanged.isEmpty { parts.append("\(entry.unchanged.count) unchanged") }
+            if !entry.replaced.isEmpty {
+                parts.append("\(entry.replaced.count) \(dryRun ? "to replace" : "replaced") (\(entry.replaced.joined(separator: ", ")))")
+            }
             if entry.reordered { parts.append(dryRun ? "to reorder" : "reordered") }
             if !entry.removed.isEmpty {
                 parts.append("\(entry.removed.count) \(dryRun ? "to remove" : "removed") (\(entry.removed.joined(separator: ", ")))")
@@ -86,7 +92,7 @@ public struct ScreenshotReport: Sendable, Equatable {
         }
     }
 
-    /// The report as JSON: `{"dryRun", "pulled", "entries": [{locale, displayType, uploaded, unchanged, reordered, removed, kept}]}`.
+    /// The report as JSON: `{"dryRun", "pulled", "entries": [{locale, displayType, uploaded, unchanged, replaced, reordered, removed, kept}]}`.
     public func json() -> String {
         struct Document: Encodable {
             var dryRun: Bool

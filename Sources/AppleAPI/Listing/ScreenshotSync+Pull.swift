@@ -61,12 +61,15 @@ extension ScreenshotSync {
         }
         let limit = maximumDownloadBytes
         let retrying = RetryingHTTPClient(client: client.http, policy: client.retry)
-        let response = try await retrying.sendExpectingSuccess("download the screenshot '\(screenshot.fileName)'") {
-            HTTPRequest(url: url, timeout: .seconds(120), limits: HTTPTransferLimits(maximumBytes: Int64(limit)))
+        let response: HTTPResponse
+        do {
+            response = try await retrying.sendExpectingSuccess("download the screenshot '\(screenshot.fileName)'") {
+                HTTPRequest(url: url, timeout: .seconds(120), limits: HTTPTransferLimits(maximumBytes: Int64(limit)))
+            }
+        } catch HTTPError.responseTooLarge {
+            throw ScreenshotError.downloadTooLarge(url: address, limit: limit)
         }
-        guard response.body.count <= limit else {
-            throw ScreenshotError.downloadTooLarge(url: address, bytes: response.body.count, limit: limit)
-        }
+        guard response.body.count <= limit else { throw ScreenshotError.downloadTooLarge(url: address, limit: limit) }
         if existing == response.body { return false }
         let body = response.body
         try await BlockingWork.run(name: "slipway-screenshots") {

@@ -75,8 +75,8 @@ public struct ScreenshotSync: Sendable {
     private func execute(_ plan: SetPlan, options: ScreenshotPushOptions, failures: inout [String]) async throws -> ScreenshotReport.Entry {
         let say = options.progress ?? { _ in }
         let label = "\(plan.locale) \(plan.displayType)"
-        for screenshot in plan.removals {
-            say("\(label): removing \(screenshot.fileName)")
+        for screenshot in plan.replacements + plan.removals {
+            say("\(label): removing \(screenshot.fileName) (\(screenshot.id))")
             try await deleteScreenshot(screenshot)
         }
         guard !plan.local.isEmpty else { return plan.entry(reordered: false) }
@@ -119,6 +119,8 @@ struct SetPlan {
     /// Local path → the remote screenshot with its checksum.
     var matched: [String: String] = [:]
     var uploads: [LocalScreenshot] = []
+    /// Remote screenshots named as a local file to send: that file changed, or their upload failed.
+    var replacements: [RemoteScreenshot] = []
     var removals: [RemoteScreenshot] = []
     var kept: [RemoteScreenshot] = []
 
@@ -140,15 +142,20 @@ struct SetPlan {
         }
         let used = Set(matched.values)
         for screenshot in remote?.screenshots ?? [] where !used.contains(screenshot.id) {
-            let replaced = !screenshot.isDelivered && uploads.contains { $0.fileName == screenshot.fileName }
-            if removeMissing || replaced { removals.append(screenshot) } else { kept.append(screenshot) }
+            if uploads.contains(where: { $0.fileName == screenshot.fileName }) {
+                replacements.append(screenshot)
+            } else if removeMissing {
+                removals.append(screenshot)
+            } else {
+                kept.append(screenshot)
+            }
         }
     }
 
     /// Whether the set's order changes (for a dry run: new files count as appended by Apple).
     var orderChanges: Bool {
         guard !local.isEmpty else { return false }
-        let removed = Set(removals.map(\.id))
+        let removed = Set((removals + replacements).map(\.id))
         let current = (remote?.screenshots ?? []).map(\.id).filter { !removed.contains($0) } + uploads.map { "new:" + $0.path }
         let wanted = local.map { matched[$0.path] ?? "new:" + $0.path }
         return wanted + current.filter { !wanted.contains($0) } != current
@@ -158,6 +165,7 @@ struct SetPlan {
         var entry = ScreenshotReport.Entry(locale: locale, displayType: displayType)
         entry.uploaded = uploads.map(\.fileName)
         entry.unchanged = local.filter { matched[$0.path] != nil }.map(\.fileName)
+        entry.replaced = replacements.map(\.fileName)
         entry.removed = removals.map(\.fileName)
         entry.kept = kept.map(\.fileName)
         entry.reordered = reordered

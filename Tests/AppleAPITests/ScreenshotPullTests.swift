@@ -66,12 +66,17 @@ struct ScreenshotPullTests {
         _ = try await fixture.sync().pull(folder: pulled, localizations: fixture.localizations)
         try fixture.write("en-US/1_APP_WATCH_SERIES_3_1.png", Array("edited".utf8), under: pulled)
         try fixture.write("en-US/mine.txt", Array("kept".utf8), under: pulled)
+        // Files an earlier pull named that Apple no longer has go; look-alikes of no display type stay.
+        try fixture.write("en-US/5_APP_WATCH_SERIES_3_5.png", ScreenshotFixture.watch(5), under: pulled)
+        try fixture.write("en-US/0_APP_WATCH_SERIES_4_0.png", ScreenshotFixture.watch(6), under: pulled)
+        try fixture.write("en-US/7_NOT_A_TYPE_7.png", ScreenshotFixture.watch(7), under: pulled)
         let report = try await fixture.sync().pull(folder: pulled, localizations: fixture.localizations)
-        #expect(report.lines == ["en-US APP_WATCH_SERIES_3: 1 written (1_APP_WATCH_SERIES_3_1.png), 1 unchanged"])
+        #expect(report.lines == ["en-US APP_WATCH_SERIES_3: 1 written (1_APP_WATCH_SERIES_3_1.png), 1 unchanged, 1 removed (5_APP_WATCH_SERIES_3_5.png)",
+                                 "en-US APP_WATCH_SERIES_4: 1 removed (0_APP_WATCH_SERIES_4_0.png)"])
         #expect(try read(pulled + "/en-US/1_APP_WATCH_SERIES_3_1.png") == ScreenshotFixture.watch(2))
         #expect(try read(pulled + "/en-US/mine.txt") == Array("kept".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: pulled + "/en-US").sorted()
-                == ["0_APP_WATCH_SERIES_3_0.png", "1_APP_WATCH_SERIES_3_1.png", "mine.txt"])
+                == ["0_APP_WATCH_SERIES_3_0.png", "1_APP_WATCH_SERIES_3_1.png", "7_NOT_A_TYPE_7.png", "mine.txt"])
     }
 
     @Test func aDownloadLargerThanTheLimitIsRefusedAndNothingIsWritten() async throws {

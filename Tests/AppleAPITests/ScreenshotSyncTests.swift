@@ -173,8 +173,16 @@ struct ScreenshotSyncTests {
     @Test func aFailedPartUploadIsRetried() async throws {
         try fixture.write("en-US/1.png", ScreenshotFixture.watch(1))
         try fixture.fake.inject(.status(500, method: "PUT", path: "/upload-parts/screenshots/"))
-        let report = try await push()
+        let said = Recorder<String>()
+        let report = try await fixture.sync().push(folder: fixture.root, localizations: fixture.localizations,
+                                                   options: ScreenshotPushOptions(progress: { said.append($0) }, pollInterval: .seconds(1)))
         #expect(report.lines == ["en-US APP_WATCH_SERIES_3: 1 uploaded (1.png)"])
+        #expect(said.values == ["en-US APP_WATCH_SERIES_3: creating the screenshot set", "en-US APP_WATCH_SERIES_3: uploading 1.png"])
+        let json = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any]
+        let entry = (json?["entries"] as? [[String: Any]])?.first
+        #expect(json?["dryRun"] as? Bool == false && json?["pulled"] as? Bool == false)
+        #expect(entry?["locale"] as? String == "en-US" && entry?["displayType"] as? String == "APP_WATCH_SERIES_3")
+        #expect(entry?["uploaded"] as? [String] == ["1.png"] && entry?["kept"] as? [String] == [] && entry?["reordered"] as? Bool == false)
         #expect(try fixture.writes(from: 0).filter { $0.hasPrefix("PUT") }.map { String($0.suffix(3)) } == ["500", "200", "200", "200", "200"])
         #expect(fixture.base.sleeps.values.count == 1)
         #expect(try fixture.remote("en-US")["APP_WATCH_SERIES_3"]?.map(\.state) == ["COMPLETE"])

@@ -43,7 +43,8 @@ public struct ScreenshotReport: Sendable, Equatable {
         /// Remote screenshots deleted because a local file of the same name differs from them
         /// (changed files, and failed uploads sent again).
         public var replaced: [String] = []
-        /// Remote screenshots deleted because the folder lacks them (`removeMissing`).
+        /// Remote screenshots deleted because the folder lacks them (`removeMissing`); for a
+        /// pull, files an earlier pull wrote that App Store Connect no longer has.
         public var removed: [String] = []
         /// Remote screenshots absent locally and kept (no `removeMissing`).
         public var kept: [String] = []

@@ -10,28 +10,85 @@ extension ScreenshotSync {
     /// `{index}_{displayType}_{index}.{ext}` (so natural order is Apple's order). A file whose
     /// MD5 is already the screenshot's `sourceFileChecksum`, or whose bytes equal the download,
     /// is not written; others are written atomically. Each download is at most
-    /// `maximumDownloadBytes`. Screenshots Apple has not finished processing are skipped.
+    /// `maximumDownloadBytes`. Screenshots Apple has not finished processing are skipped (their
+    /// files left as they are). Files an earlier pull named that Apple no longer has are removed
+    /// (reported as `removed`); other files are left alone.
     /// - Throws: `ScreenshotError`, `AppStoreConnectError`, `TransportError`.
     public func pull(folder: String, localizations: [String: String]) async throws -> ScreenshotReport {
         var entries: [ScreenshotReport.Entry] = []
         for (locale, localizationID) in localizations.sorted(by: { $0.key < $1.key }) {
+            var keep: Set<String> = []    // paths of this locale's screenshots, written or not
+            var localeEntries: [ScreenshotReport.Entry] = []
             for set in try await remoteSets(localizationID: localizationID, locale: locale) where !set.screenshots.isEmpty {
-                let directory = folder + (set.displayType.hasPrefix("IMESSAGE_") ? "/iMessage/" : set.displayType == "APP_APPLE_TV" ? "/appleTV/" : "/")
-                    + locale
+                let directory = Self.directory(folder: folder, locale: locale, displayType: set.displayType)
                 var entry = ScreenshotReport.Entry(locale: locale, displayType: set.displayType)
-                for (index, screenshot) in set.screenshots.enumerated() where screenshot.state == "COMPLETE" {
+                for (index, screenshot) in set.screenshots.enumerated() {
+                    let stem = directory + "/\(index)_\(set.displayType)_\(index)."
+                    guard screenshot.state == "COMPLETE" else {
+                        keep.formUnion(["png", "jpg", "jpeg"].map { stem + $0 })    // not processed yet: leave what is there
+                        continue
+                    }
                     let ext = Self.fileExtension(of: screenshot.fileName)
+                    keep.insert(stem + ext)
                     let name = "\(index)_\(set.displayType)_\(index).\(ext)"
-                    if try await write(screenshot, to: directory + "/" + name, ext: ext) {
+                    if try await write(screenshot, to: stem + ext, ext: ext) {
                         entry.uploaded.append(name)
                     } else {
                         entry.unchanged.append(name)
                     }
                 }
-                entries.append(entry)
+                localeEntries.append(entry)
             }
+            for (type, path) in try await staleFiles(folder: folder, locale: locale, keep: keep) {
+                if let index = localeEntries.firstIndex(where: { $0.displayType == type }) {
+                    localeEntries[index].removed.append((path as NSString).lastPathComponent)
+                } else {
+                    var entry = ScreenshotReport.Entry(locale: locale, displayType: type)
+                    entry.removed = [(path as NSString).lastPathComponent]
+                    localeEntries.append(entry)
+                }
+            }
+            entries += localeEntries
         }
         return ScreenshotReport(entries: entries, dryRun: false, pulled: true)
+    }
+
+    /// Where pull puts a display type's files for a locale.
+    static func directory(folder: String, locale: String, displayType: String) -> String {
+        folder + (displayType.hasPrefix("IMESSAGE_") ? "/iMessage/" : displayType == "APP_APPLE_TV" ? "/appleTV/" : "/") + locale
+    }
+
+    /// Removes files an earlier pull wrote (deliver's `{index}_{displayType}_{index}.{ext}` names,
+    /// with a known display type) that App Store Connect no longer has, so that pushing the
+    /// folder back does not bring them back; returns (display type, path) of each. Other files
+    /// are never touched.
+    private func staleFiles(folder: String, locale: String, keep: Set<String>) async throws -> [(String, String)] {
+        let fileSystem = self.fileSystem
+        let known = Set((ScreenshotDisplayTypes.table + ScreenshotDisplayTypes.iMessageTable).map(\.type))
+        return try await BlockingWork.run(name: "slipway-screenshots") {
+            var removed: [(String, String)] = []
+            for directory in Set([folder + "/" + locale, folder + "/iMessage/" + locale, folder + "/appleTV/" + locale]).sorted()
+            where fileSystem.kind(of: directory) == .directory {
+                for name in try fileSystem.contents(ofDirectory: directory).sorted(by: NaturalOrder.less) {
+                    guard let type = Self.pulledDisplayType(name), known.contains(type), !keep.contains(directory + "/" + name),
+                          Self.directory(folder: folder, locale: locale, displayType: type) == directory,
+                          fileSystem.kind(of: directory + "/" + name) == .file else { continue }
+                    try fileSystem.remove(directory + "/" + name)
+                    removed.append((type, directory + "/" + name))
+                }
+            }
+            return removed
+        }
+    }
+
+    /// The display type of a name pull writes ("3_APP_IPHONE_67_3.png" → APP_IPHONE_67), or nil.
+    static func pulledDisplayType(_ name: String) -> String? {
+        let stem = (name as NSString).deletingPathExtension
+        guard ["png", "jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased()) else { return nil }
+        let parts = stem.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let first = parts.first, let last = parts.last, first == last, first.allSatisfy(\.isASCII),
+              Int(first) != nil else { return nil }
+        return parts.dropFirst().dropLast().joined(separator: "_")
     }
 
     /// "png", "jpg" or "jpeg" from Apple's file name (png when it has none of them).

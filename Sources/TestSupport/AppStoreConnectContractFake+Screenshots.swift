@@ -16,7 +16,9 @@ extension AppStoreConnectContractFake {
     /// operation's `requestHeaders` are checked. At commit the parts are assembled and their MD5
     /// compared with `sourceFileChecksum`: a mismatch makes the screenshot FAILED, as Apple does
     /// (the error code `ASSET_CHECKSUM_MISMATCH` is the fake's choice; Apple documents none), and so
-    /// does a file that is not a PNG or JPEG (`IMAGE_TOOL_FAILURE`, also the fake's choice).
+    /// does a file that is not a PNG or JPEG (`IMAGE_TOOL_FAILURE`, also the fake's choice), and an
+    /// image whose size the set's display type does not accept (`IMAGE_INCORRECT_DIMENSIONS`, with a
+    /// violation: the client put it in the wrong set; sizes from Apple's "Screenshot specifications").
     /// A committed screenshot is UPLOAD_COMPLETE, then COMPLETE after `screenshot_polls` GETs
     /// (default 1), with an `imageAsset` whose `templateUrl` points at a second loopback server
     /// (Apple's image CDN) that serves the uploaded bytes for `{w}x{h}bb.{f}`; its downloads are
@@ -57,6 +59,24 @@ extension AppStoreConnectContractFake {
                     return (w, h)
                 i += 2 + length
             return None
+
+        # Sizes per display type (portrait; landscape is the transpose) from Apple's "Screenshot specifications"
+        # page, kept here apart from the client's table so that each checks the other.
+        SHOT_SIZES = {
+            "APP_IPHONE_67": [(1260, 2736), (1290, 2796), (1320, 2868)], "APP_IPHONE_65": [(1242, 2688), (1284, 2778)],
+            "APP_IPHONE_61": [(1179, 2556), (1206, 2622)], "APP_IPHONE_58": [(1170, 2532), (1125, 2436), (1080, 2340)],
+            "APP_IPHONE_55": [(1242, 2208)], "APP_IPHONE_47": [(750, 1334)], "APP_IPHONE_40": [(640, 1096), (640, 1136), (600, 1136)],
+            "APP_IPHONE_35": [(640, 920), (640, 960), (600, 960)], "APP_IPAD_PRO_3GEN_129": [(2048, 2732), (2064, 2752)],
+            "APP_IPAD_PRO_129": [(2048, 2732)], "APP_IPAD_PRO_3GEN_11": [(1488, 2266), (1668, 2420), (1668, 2388), (1640, 2360)],
+            "APP_IPAD_105": [(1668, 2224)], "APP_IPAD_97": [(768, 1024), (768, 1004), (1536, 2048), (1536, 2008), (748, 1024), (1496, 2048)],
+            "APP_DESKTOP": [(800, 1280), (900, 1440), (1600, 2560), (1800, 2880)], "APP_WATCH_ULTRA": [(410, 502), (422, 514)],
+            "APP_WATCH_SERIES_10": [(416, 496)], "APP_WATCH_SERIES_7": [(396, 484)], "APP_WATCH_SERIES_4": [(368, 448)],
+            "APP_WATCH_SERIES_3": [(312, 390)], "APP_APPLE_TV": [(1080, 1920), (2160, 3840)], "APP_APPLE_VISION_PRO": [(2160, 3840)],
+        }
+
+        def size_fits(display_type, size):
+            sizes = SHOT_SIZES.get(display_type[len("IMESSAGE_"):] if display_type.startswith("IMESSAGE_") else display_type, [])
+            return tuple(size) in sizes or tuple(reversed(size)) in sizes
 
         def set_shot_ids(s):
             return [d["id"] for d in (s["relationships"].get("appScreenshots", {}).get("data") or [])]
@@ -218,6 +238,11 @@ extension AppStoreConnectContractFake {
                                                               "description": "The uploaded file's checksum does not match sourceFileChecksum."}]
             elif size is None:
                 state["state"], state["errors"] = "FAILED", [{"code": "IMAGE_TOOL_FAILURE", "description": "The file is not a PNG or JPEG image."}]
+            elif not size_fits(shot_set(shot)["attributes"]["screenshotDisplayType"], size):
+                display_type = shot_set(shot)["attributes"]["screenshotDisplayType"]
+                violations.append("PATCH %s: a %dx%d image in a %s set" % (req.path, size[0], size[1], display_type))
+                state["state"], state["errors"] = "FAILED", [{"code": "IMAGE_INCORRECT_DIMENSIONS",
+                                                              "description": "The dimensions of the screenshot are wrong for %s." % display_type}]
             else:
                 state["state"] = "UPLOAD_COMPLETE"
                 shot["polls"], shot["size"] = 0, size

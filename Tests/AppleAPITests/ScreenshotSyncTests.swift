@@ -198,12 +198,46 @@ struct ScreenshotSyncTests {
               - en-US APP_WATCH_SERIES_3 '\(path)': App Store Connect marked it FAILED \
             (ASSET_CHECKSUM_MISMATCH: The uploaded file's checksum does not match sourceFileChecksum.)
             """) == true)
-        #expect(error?.errorDescription?.hasSuffix("\nFix the files and run again: the others are in place, and only these are sent again.") == true)
+        #expect(error?.errorDescription?.hasSuffix("\nFix the files Apple refused and run again: screenshots it accepted are not sent again.") == true)
         #expect(try fixture.remote("en-US")["APP_WATCH_SERIES_3"]?.map(\.state) == ["FAILED", "FAILED"])
 
         try fixture.fake.set(["screenshot_corrupt_parts": "false"])
         let report = try await push()
         #expect(report.lines == ["en-US APP_WATCH_SERIES_3: 2 uploaded (1.png, 2.png), 2 replaced (1.png, 2.png)"])
         #expect(try fixture.remote("en-US")["APP_WATCH_SERIES_3"]?.map(\.state) == ["COMPLETE", "COMPLETE"])
+    }
+
+    @Test func deliversSpecialFoldersAreReadAsDeliverReadsThem() async throws {
+        try fixture.write("en-US/1.png", ScreenshotFixture.watch(1))
+        try fixture.write("en-US/1_framed.png", ScreenshotFixture.watch(2))
+        try fixture.write("en-US/watch_1.png", ScreenshotImages.png(width: 368, height: 448))
+        try fixture.write("appleTV/en-US/tv.png", ScreenshotImages.png(width: 1920, height: 1080))
+        try fixture.write("iMessage/de-DE/chat.jpg", ScreenshotImages.jpeg(width: 750, height: 1334))
+        try fixture.write("android/en-US/phone.png", ScreenshotImages.png(width: 100, height: 100))
+        let report = try await push(dryRun: true)
+        #expect(report.lines == ["de-DE IMESSAGE_APP_IPHONE_47: 1 to upload (chat.jpg)",
+                                 "en-US APP_APPLE_TV: 1 to upload (tv.png)",
+                                 "en-US APP_WATCH_SERIES_3: 1 to upload (1_framed.png)",
+                                 "en-US APP_WATCH_SERIES_4: 1 to upload (watch_1.png)"])
+        #expect(try fixture.writes(from: 0) == [])
+    }
+
+    @Test func aScreenshotStillProcessingIsReportedAndLeftAloneNextTime() async throws {
+        let path = try fixture.write("en-US/1.png", ScreenshotFixture.watch(1))
+        try fixture.fake.set(["screenshot_polls": "5"])
+        let error = await #expect(throws: ScreenshotError.self) {
+            try await fixture.sync().push(folder: fixture.root, localizations: fixture.localizations,
+                                          options: ScreenshotPushOptions(processingPolls: 2, pollInterval: .seconds(3)))
+        }
+        #expect(error?.errorDescription == """
+            App Store Connect did not accept 1 screenshot:
+              - en-US APP_WATCH_SERIES_3 '\(path)': still UPLOAD_COMPLETE after 2 polls; run again later (a screenshot Apple finishes is then left alone)
+            Fix the files Apple refused and run again: screenshots it accepted are not sent again.
+            """)
+        #expect(fixture.base.sleeps.values == [.seconds(3)])
+        let before = try fixture.requestCount()
+        let report = try await push()
+        #expect(report.lines == ["en-US APP_WATCH_SERIES_3: 1 unchanged"])
+        #expect(try fixture.writes(from: before) == [])
     }
 }

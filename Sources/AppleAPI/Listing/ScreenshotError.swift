@@ -27,7 +27,7 @@ public enum ScreenshotError: Error, LocalizedError, Sendable, Equatable {
         case .processingFailed(let problems):
             return "App Store Connect did not accept \(problems.count) screenshot\(problems.count == 1 ? "" : "s"):\n"
                 + problems.map { "  - " + $0 }.joined(separator: "\n")
-                + "\nFix the files and run again: the others are in place, and only these are sent again."
+                + "\nFix the files Apple refused and run again: screenshots it accepted are not sent again."
         case let .unexpectedAnswer(step, problem):
             return "App Store Connect's answer to \(step) lacks what the screenshot sync needs: \(problem)."
         case let .downloadTooLarge(url, limit):

@@ -235,6 +235,9 @@ struct ScreenshotSyncTests {
             Fix the files Apple refused and run again: screenshots it accepted are not sent again.
             """)
         #expect(fixture.base.sleeps.values == [.seconds(3)])
+        let pulled = try await fixture.sync().pull(folder: fixture.folder.path + "/pulled", localizations: fixture.localizations)
+        #expect(pulled.lines == ["en-US APP_WATCH_SERIES_3: 1 skipped (1.png UPLOAD_COMPLETE: not processed by App Store Connect yet)"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.path + "/pulled/en-US/0_APP_WATCH_SERIES_3_0.png"))
         let before = try fixture.requestCount()
         let report = try await push()
         #expect(report.lines == ["en-US APP_WATCH_SERIES_3: 1 unchanged"])

@@ -48,6 +48,8 @@ public struct ScreenshotReport: Sendable, Equatable {
         public var removed: [String] = []
         /// Remote screenshots absent locally and kept (no `removeMissing`).
         public var kept: [String] = []
+        /// Pull: screenshots App Store Connect is still processing (or failed), not downloaded.
+        public var skipped: [String] = []
 
         /// An empty entry.
         public init(locale: String, displayType: String) {
@@ -89,11 +91,14 @@ public struct ScreenshotReport: Sendable, Equatable {
                 parts.append("\(entry.kept.count) kept (\(entry.kept.joined(separator: ", ")): absent locally; --remove-screenshots deletes "
                              + (entry.kept.count == 1 ? "it)" : "them)"))
             }
+            if !entry.skipped.isEmpty {
+                parts.append("\(entry.skipped.count) skipped (\(entry.skipped.joined(separator: ", ")): not processed by App Store Connect yet)")
+            }
             return "\(entry.locale) \(entry.displayType): " + (parts.isEmpty ? "nothing" : parts.joined(separator: ", "))
         }
     }
 
-    /// The report as JSON: `{"dryRun", "pulled", "entries": [{locale, displayType, uploaded, unchanged, replaced, reordered, removed, kept}]}`.
+    /// The report as JSON: `{"dryRun", "pulled", "entries": [{locale, displayType, uploaded, unchanged, replaced, reordered, removed, kept, skipped}]}`.
     public func json() -> String {
         struct Document: Encodable {
             var dryRun: Bool

@@ -11,7 +11,7 @@ extension ScreenshotSync {
     /// MD5 is already the screenshot's `sourceFileChecksum`, or whose bytes equal the download,
     /// is not written; others are written atomically. Each download is at most
     /// `maximumDownloadBytes`. Screenshots Apple has not finished processing are skipped (their
-    /// files left as they are). Files an earlier pull named that Apple no longer has are removed
+    /// files left as they are) and reported as `skipped`. Files an earlier pull named that Apple no longer has are removed
     /// (reported as `removed`); other files are left alone.
     /// - Throws: `ScreenshotError`, `AppStoreConnectError`, `TransportError`.
     public func pull(folder: String, localizations: [String: String]) async throws -> ScreenshotReport {
@@ -26,6 +26,7 @@ extension ScreenshotSync {
                     let stem = directory + "/\(index)_\(set.displayType)_\(index)."
                     guard screenshot.state == "COMPLETE" else {
                         keep.formUnion(["png", "jpg", "jpeg"].map { stem + $0 })    // not processed yet: leave what is there
+                        entry.skipped.append("\(screenshot.fileName) \(screenshot.state)")
                         continue
                     }
                     let ext = Self.fileExtension(of: screenshot.fileName)

@@ -82,6 +82,17 @@ struct ScreenshotSyncTests {
         #expect(try fixture.remote("en-US")["APP_WATCH_SERIES_3"]?[1].checksum == ScreenshotFixture.md5(ScreenshotFixture.watch(9)))
     }
 
+    @Test func aChangedOrderIsOnlyAReorder() async throws {
+        try writeStandardFolder()
+        _ = try await push()
+        try FileManager.default.moveItem(atPath: fixture.root + "/en-US/1_a.png", toPath: fixture.root + "/en-US/99_a.png")
+        let before = try fixture.requestCount()
+        let report = try await push()
+        #expect(report.lines[1] == "en-US APP_WATCH_SERIES_3: 3 unchanged, reordered")
+        #expect(try fixture.writes(from: before) == ["PATCH /v1/appScreenshotSets/#/relationships/appScreenshots 204"])
+        #expect(try fixture.remote("en-US")["APP_WATCH_SERIES_3"]?.map(\.name) == ["2_b.png", "10_c.png", "1_a.png"])
+    }
+
     @Test func aFileRemovedLocallyIsKeptWithoutTheFlagAndDeletedWithIt() async throws {
         try writeStandardFolder()
         _ = try await push()

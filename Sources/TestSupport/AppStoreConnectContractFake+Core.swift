@@ -5,7 +5,8 @@ import Foundation
 extension AppStoreConnectContractFake {
     /// The sections every fake runs, in order. Add a section here to extend the fake.
     public static var standardSections: [String] { [appsSection, buildUploadsSection, notarySection, testFlightSection, appStoreVersionsSection,
-                                                       provisioningSection, listingSection, devicesSection, betaTestersSection] }
+                                                       provisioningSection, listingSection, devicesSection, betaTestersSection,
+                                                       screenshotsSection] }
 
     static let core = #"""
         import base64, hashlib, http.server, json, re, socket, sys, threading, time, urllib.parse

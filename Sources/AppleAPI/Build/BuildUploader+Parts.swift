@@ -34,10 +34,12 @@ extension BuildUploader {
         return operations.count
     }
 
-    private static func send(_ operation: BuildUploadOperation, path: String, with client: RetryingHTTPClient,
-                             progress: @escaping @Sendable (Int64) -> Void) async throws {
+    /// Sends one upload operation's byte range of the file at `path`, with its method and
+    /// `requestHeaders`, retried on 5xx and dropped connections. Shared with `ScreenshotSync`.
+    static func send(_ operation: BuildUploadOperation, path: String, with client: RetryingHTTPClient,
+                     step: String = "POST /v1/buildUploadFiles", progress: @escaping @Sendable (Int64) -> Void) async throws {
         guard let url = URL(string: operation.url) else {
-            throw BuildUploadError.unexpectedAnswer(step: "POST /v1/buildUploadFiles", problem: "'\(operation.url)' is not a URL")
+            throw BuildUploadError.unexpectedAnswer(step: step, problem: "'\(operation.url)' is not a URL")
         }
         var headers = HTTPHeaders()
         for header in operation.headers { headers.add(name: header.name, value: header.value) }

@@ -60,13 +60,27 @@ struct AppStoreMetadataLaneTests {
 
         let first = try await fixture.run("listing")
         #expect(first.summary.status == .succeeded, "\(first.console)")
-        #expect(first.outputs("listing") == ["version-id": seeded.versionID, "sent": "2", "unchanged": "0"])
+        #expect(first.outputs("listing") == ["version-id": seeded.versionID, "sent": "2", "unchanged": "0", "screenshots-uploaded": "0"])
+        #expect(first.console.contains("screenshots: none sent, there is no folder 'fastlane/screenshots'"), "\(first.console)")
         #expect(first.console.contains("+ en-US name (7 characters)"), "\(first.console)")
         #expect(try writes() == ["POST /v1/appInfoLocalizations", "POST /v1/appStoreVersionLocalizations"])
 
         let second = try await fixture.run("listing")
-        #expect(second.outputs("listing") == ["version-id": seeded.versionID, "sent": "0", "unchanged": "2"])
+        #expect(second.outputs("listing") == ["version-id": seeded.versionID, "sent": "0", "unchanged": "2", "screenshots-uploaded": "0"])
         #expect(try writes().count == 2)
+
+        // Screenshots beside the texts: uploaded once, then unchanged (checksums compared).
+        try FileManager.default.createDirectory(atPath: fixture.path + "/fastlane/screenshots/en-US", withIntermediateDirectories: true)
+        try Data(ScreenshotImages.png(width: 312, height: 390, seed: 7))
+            .write(to: URL(fileURLWithPath: fixture.path + "/fastlane/screenshots/en-US/1.png"))
+        let dryShots = try await fixture.run("listing") { $0.isDryRun = true }
+        #expect(dryShots.console.contains("upload the screenshots in fastlane/screenshots whose checksum differs"), "\(dryShots.console)")
+        let third = try await fixture.run("listing")
+        #expect(third.outputs("listing")["screenshots-uploaded"] == "1", "\(third.console)")
+        #expect(third.console.contains("en-US APP_WATCH_SERIES_3: 1 uploaded (1.png)"), "\(third.console)")
+        let fourth = try await fixture.run("listing")
+        #expect(fourth.outputs("listing")["screenshots-uploaded"] == "0", "\(fourth.console)")
+        #expect(fourth.console.contains("en-US APP_WATCH_SERIES_3: 1 unchanged"), "\(fourth.console)")
         #expect(try fake.state().violations == [])
         for line in key.pemRepresentation.split(separator: "\n") where !line.hasPrefix("-----") {
             #expect(!(first.console + second.console).contains(line))

@@ -59,7 +59,7 @@ struct AppStoreMetadataCommandTests {
         let push = try metadata(["push"])
         #expect(push.status == 0, "\(push.standardError)")
         #expect(push.standardOutput.hasPrefix("App Store version 1.2.0 (IOS): sent 4 texts\n"))
-        #expect(push.standardOutput.hasSuffix("screenshots: not synced (this build of Slipway handles texts only; pass --skip-screenshots to silence this)\n"))
+        #expect(push.standardOutput.hasSuffix("screenshots: none sent, there is no folder 'fastlane/screenshots' (give --screenshots-path, or --skip-screenshots)\n"))
         #expect(try writes().count == 4)
 
         try folder.write("fastlane/metadata/en-US/description.txt", "A better example app.\n")
@@ -68,7 +68,7 @@ struct AppStoreMetadataCommandTests {
         #expect(again.standardOutput == """
             {"changes":[{"after":21,"before":15,"field":"description","kind":"changed","locale":"en-US"}],"dryRun":false,\
             "notSent":[{"path":"primary_category.txt","reason":"app categories are the app info's relationships; Slipway does not send them yet: set them in App Store Connect"}],\
-            "unchangedLocales":["de-DE"],"unchangedTexts":3,"version":"1.2.0","versionCreated":false,"versionId":"\(seeded.versionID)"}
+            "screenshots":{"dryRun":false,"entries":[],"pulled":false},"unchangedLocales":["de-DE"],"unchangedTexts":3,"version":"1.2.0","versionCreated":false,"versionId":"\(seeded.versionID)"}
 
             """)
         #expect(try writes().count == 5)
@@ -83,9 +83,9 @@ struct AppStoreMetadataCommandTests {
         #expect(pull.standardOutput.hasPrefix("App Store version 1.2.0 (IOS, PREPARE_FOR_SUBMISSION): 1 locale; wrote 10 files\n  wrote de-DE/name.txt\n"))
         #expect(try String(contentsOfFile: folder.path + "/pulled/de-DE/name.txt", encoding: .utf8) == "Beispiel\n")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/pulled/en-US"))
-        let again = try metadata(["pull", "--metadata-path", "pulled", "--locales", "de-DE", "--json"])
+        let again = try metadata(["pull", "--metadata-path", "pulled", "--locales", "de-DE", "--json", "--skip-screenshots"])
         #expect(again.standardOutput == """
-            {"dryRun":false,"locales":["de-DE"],"state":"PREPARE_FOR_SUBMISSION","version":"1.2.0","versionId":"\(seeded.versionID)","written":[]}
+            {"dryRun":false,"locales":["de-DE"],"screenshots":null,"state":"PREPARE_FOR_SUBMISSION","version":"1.2.0","versionId":"\(seeded.versionID)","written":[]}
 
             """)
     }

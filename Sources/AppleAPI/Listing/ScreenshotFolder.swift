@@ -29,36 +29,53 @@ enum ScreenshotFolder {
     static let maximumFileBytes: Int64 = 64 << 20
 
     /// Every group of the folder, checked; throws `.invalidFolder` with all problems at once.
-    /// Only locales of `localizations` may have screenshots.
-    static func read(_ folder: String, localizations: [String: String], fileSystem: any FileSystem) throws -> [LocalScreenshotGroup] {
+    /// Only locales of `localizations` may have screenshots; with nil, any App Store locale (the
+    /// offline check, before the version's localizations are known).
+    static func read(_ folder: String, localizations: [String: String]?, fileSystem: any FileSystem) throws -> [LocalScreenshotGroup] {
         guard fileSystem.kindFollowingLinks(of: folder) == .directory else { throw ScreenshotError.noFolder(path: folder) }
         var problems: [String] = []
         var groups: [LocalScreenshotGroup] = []
         for (locale, path, iMessage) in try localeFolders(folder, fileSystem: fileSystem, problems: &problems) {
             let files = try imageFiles(in: path, fileSystem: fileSystem)
             guard !files.isEmpty else { continue }
+            guard let localizations else {
+                if !AppStoreLocales.isAccepted(locale) {
+                    let near = AppStoreLocales.suggestions(for: locale).map { "'\($0)'" }.joined(separator: ", ")
+                    problems.append("'\(path)' is not named after an App Store locale (codes are case-sensitive)"
+                                    + (near.isEmpty ? "" : "; did you mean \(near)?") + ": rename it to its locale")
+                    continue
+                }
+                try collect(locale: locale, path: path, iMessage: iMessage, files: files, fileSystem: fileSystem, groups: &groups, problems: &problems)
+                continue
+            }
             guard localizations[locale] != nil else {
                 let known = localizations.keys.sorted().joined(separator: ", ")
                 problems.append("'\(path)' holds screenshots for '\(locale)', which is not a localization of this version "
                                 + "(it has \(known.isEmpty ? "none" : known)): add the localization, or rename the folder to its locale")
                 continue
             }
-            var byType: [(type: String, files: [LocalScreenshot])] = []
-            for name in files {
-                guard let (file, type) = check(path + "/" + name, iMessage: iMessage, fileSystem: fileSystem, problems: &problems) else { continue }
-                if let index = byType.firstIndex(where: { $0.type == type }) { byType[index].files.append(file) } else { byType.append((type, [file])) }
-            }
-            for entry in byType {
-                if entry.files.count > ScreenshotDisplayTypes.maximumPerSet {
-                    problems.append("'\(path)' has \(entry.files.count) screenshots for \(entry.type); Apple takes at most "
-                                    + "\(ScreenshotDisplayTypes.maximumPerSet) per display type and locale (\(ScreenshotDisplayTypes.specificationURL)): "
-                                    + "remove \(entry.files.count - ScreenshotDisplayTypes.maximumPerSet)")
-                }
-                groups.append(LocalScreenshotGroup(locale: locale, displayType: entry.type, files: entry.files))
-            }
+            try collect(locale: locale, path: path, iMessage: iMessage, files: files, fileSystem: fileSystem, groups: &groups, problems: &problems)
         }
         guard problems.isEmpty else { throw ScreenshotError.invalidFolder(path: folder, problems: problems) }
         return groups.sorted { ($0.locale, $0.displayType) < ($1.locale, $1.displayType) }
+    }
+
+    /// Checks one locale folder's images and groups them by display type.
+    private static func collect(locale: String, path: String, iMessage: Bool, files: [String], fileSystem: any FileSystem,
+                                groups: inout [LocalScreenshotGroup], problems: inout [String]) throws {
+        var byType: [(type: String, files: [LocalScreenshot])] = []
+        for name in files {
+            guard let (file, type) = check(path + "/" + name, iMessage: iMessage, fileSystem: fileSystem, problems: &problems) else { continue }
+            if let index = byType.firstIndex(where: { $0.type == type }) { byType[index].files.append(file) } else { byType.append((type, [file])) }
+        }
+        for entry in byType {
+            if entry.files.count > ScreenshotDisplayTypes.maximumPerSet {
+                problems.append("'\(path)' has \(entry.files.count) screenshots for \(entry.type); Apple takes at most "
+                                + "\(ScreenshotDisplayTypes.maximumPerSet) per display type and locale (\(ScreenshotDisplayTypes.specificationURL)): "
+                                + "remove \(entry.files.count - ScreenshotDisplayTypes.maximumPerSet)")
+            }
+            groups.append(LocalScreenshotGroup(locale: locale, displayType: entry.type, files: entry.files))
+        }
     }
 
     /// (locale, folder, iMessage) for every locale folder, with `iMessage/` and `appleTV/` expanded.

@@ -14,10 +14,14 @@ public struct ScreenshotPushOptions: Sendable {
     public var processingPolls: Int
     /// The wait between polls (through the client's retry policy's `sleep`).
     public var pollInterval: Duration
+    /// Only these locales' sets are compared and changed (the CLI's `--locales`); nil: every
+    /// locale folder. The others are still read and checked.
+    public var locales: Set<String>?
 
     /// Keeps missing screenshots, sends, waits up to 60 polls 5 s apart.
     public init(removeMissing: Bool = false, dryRun: Bool = false, progress: (@Sendable (String) -> Void)? = nil,
-                processingPolls: Int = 60, pollInterval: Duration = .seconds(5)) {
+                processingPolls: Int = 60, pollInterval: Duration = .seconds(5), locales: Set<String>? = nil) {
+        self.locales = locales
         self.removeMissing = removeMissing
         self.dryRun = dryRun
         self.progress = progress

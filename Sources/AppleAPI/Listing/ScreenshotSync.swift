@@ -27,6 +27,13 @@ public struct ScreenshotSync: Sendable {
     /// The roles that may change an App Store version's screenshots.
     public static let roles = ["Admin", "App Manager", "Marketing"]
 
+    /// Reads and checks the folder without asking Apple (sizes, formats, at most 10 per set,
+    /// locale folder names): the CLI and the step call it before they send anything at all.
+    /// - Throws: `ScreenshotError.noFolder`, `.invalidFolder` with every problem.
+    public static func check(folder: String, fileSystem: any FileSystem) throws {
+        _ = try ScreenshotFolder.read(folder, localizations: nil, fileSystem: fileSystem)
+    }
+
     /// Reads deliver's screenshot folder and makes Apple's sets match it.
     /// - Parameter localizations: App Store locale → `appStoreVersionLocalizations` id.
     /// - Throws: `ScreenshotError` (`.invalidFolder` before anything is sent; `.processingFailed`
@@ -36,7 +43,7 @@ public struct ScreenshotSync: Sendable {
         let fileSystem = self.fileSystem
         let groups = try await BlockingWork.run(name: "slipway-screenshots") {
             try ScreenshotFolder.read(folder, localizations: localizations, fileSystem: fileSystem)
-        }
+        }.filter { options.locales?.contains($0.locale) ?? true }
         var plans: [SetPlan] = []
         for locale in Set(groups.map(\.locale)).sorted() {
             guard let localizationID = localizations[locale] else { continue }

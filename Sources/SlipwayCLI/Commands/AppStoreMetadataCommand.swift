@@ -122,13 +122,16 @@ struct AppStoreMetadataPushCommand: AsyncParsableCommand {
             env.printError(errorText(error))
             throw ExitCodes.invalidInput
         }
+        try AppStoreMetadataRun.checkScreenshots(metadata, env: env)
         try await AppStoreMetadataRun.withClient(keyOptions, env: env) { client in
             let app = try await client.app(bundleID: metadata.bundleId)
             let result = try await ListingSync(client: client, fileSystem: env.fileSystem).push(folder: folder, app: app, options: options)
             let screenshots = try await AppStoreMetadataRun.syncScreenshots(.push, client: client, metadata: metadata,
-                                                                              localizations: result.versionLocalizationIDs, env: env)
-            env.print(metadata.json ? ListingReport.json(result) : (ListingReport.lines(result, platform: metadata.platform) + screenshots)
-                .joined(separator: "\n"))
+                                                                              versionID: result.versionID, localizations: result.versionLocalizationIDs,
+                                                                              env: env)
+            env.print(AppStoreMetadataRun.output(listingJSON: ListingReport.json(result),
+                                                 listingLines: ListingReport.lines(result, platform: metadata.platform),
+                                                 screenshots: screenshots, json: metadata.json))
         }
     }
 }
@@ -175,9 +178,11 @@ struct AppStoreMetadataPullCommand: AsyncParsableCommand {
             let result = try await ListingSync(client: client, fileSystem: env.fileSystem)
                 .pull(folder: folder, app: app, options: metadata.listingOptions(createVersion: false))
             let screenshots = try await AppStoreMetadataRun.syncScreenshots(.pull, client: client, metadata: metadata,
-                                                                              localizations: result.versionLocalizationIDs, env: env)
-            env.print(metadata.json ? ListingReport.json(result) : (ListingReport.lines(result, platform: metadata.platform) + screenshots)
-                .joined(separator: "\n"))
+                                                                              versionID: result.versionID, localizations: result.versionLocalizationIDs,
+                                                                              env: env)
+            env.print(AppStoreMetadataRun.output(listingJSON: ListingReport.json(result),
+                                                 listingLines: ListingReport.lines(result, platform: metadata.platform),
+                                                 screenshots: screenshots, json: metadata.json))
         }
     }
 }

@@ -9,7 +9,7 @@ public struct AppStoreMetadataStep: Step {
 
     public static let description = StepDescription(
         id: "appstore.metadata",
-        summary: "Push the App Store listing's texts from deliver's metadata folder, only what changed",
+        summary: "Push the App Store listing's texts and screenshots from deliver's folders, only what changed",
         discussion: """
             Reads metadata-path (deliver's layout: <locale>/name.txt, subtitle.txt, \
             privacy_url.txt, description.txt, keywords.txt, promotional_text.txt, \
@@ -17,8 +17,12 @@ public struct AppStoreMetadataStep: Step {
             copyright.txt), checks every text against Apple's limits (all violations at once, \
             nothing sent), then sends the texts that differ: name, subtitle and privacy URL to the \
             app info, the rest to the App Store version (the platform's editable one, or version; \
-            create-version creates it). Files Slipway does not send are logged as "not sent". A \
-            dry run reads and checks the folder and sends nothing. See docs/appstore-metadata.md.
+            create-version creates it). Files Slipway does not send are logged as "not sent". Then \
+            the screenshots in screenshots-path (deliver's layout, checked against Apple's sizes \
+            before anything is sent) go to the version's screenshot sets, only the files whose \
+            checksum differs; screenshots the folder lacks are kept unless remove-screenshots. A \
+            dry run reads and checks both folders and sends nothing. See docs/appstore-metadata.md \
+            and docs/screenshots.md.
             """,
         options: AppStoreConnection.specs() + [
             .required("bundle-id", .string, "The app's bundle id."),
@@ -27,10 +31,16 @@ public struct AppStoreMetadataStep: Step {
             .optional("version", .string, "The App Store version (default: the platform's editable version)."),
             .optional("create-version", .bool, default: .bool(false), "Create version when the app does not have it."),
             .optional("locales", .list(.string), "Only these locales (default: every locale folder)."),
+            .optional("screenshots-path", .string, default: .string("fastlane/screenshots"),
+                      "The screenshots folder (deliver's layout); a missing folder sends no screenshots and says so."),
+            .optional("skip-screenshots", .bool, default: .bool(false), "Leave screenshots alone."),
+            .optional("remove-screenshots", .bool, default: .bool(false),
+                      "Delete screenshots App Store Connect has and the folder does not (kept and reported otherwise)."),
         ],
         outputs: [OutputSpec("version-id", "The App Store version's id."),
                   OutputSpec("sent", "How many texts were sent."),
-                  OutputSpec("unchanged", "How many texts were already as the folder has them.")],
+                  OutputSpec("unchanged", "How many texts were already as the folder has them."),
+                  OutputSpec("screenshots-uploaded", "How many screenshots were uploaded (0 when skipped).")],
         examples: [
             AppStoreConnection.example("Push the listing texts of the version being prepared", """
                 - appstore.metadata:
@@ -83,6 +93,11 @@ public struct AppStoreMetadataStep: Step {
                               + "\(try options.requiredString("platform")))")]
         if try options.bool("create-version") { effects.append(Effect(.network, "create \(version) unless it exists")) }
         for file in contents.unsent { effects.append(Effect(.other, file.description)) }
+        if let screenshots = try screenshotsFolder(in: context) {
+            try ScreenshotSync.check(folder: screenshots, fileSystem: context.fileSystem)
+            effects.append(Effect(.network, "upload the screenshots in \(try options.requiredString("screenshots-path")) whose checksum differs"
+                                  + (try options.bool("remove-screenshots") ? ", and delete those the folder lacks" : "")))
+        }
         return effects
     }
 
@@ -96,6 +111,28 @@ public struct AppStoreMetadataStep: Step {
         let result = try await ListingSync(client: client, fileSystem: context.fileSystem)
             .push(folder: try folder(in: context), app: app, options: try listingOptions(dryRun: false))
         for line in ListingReport.lines(result, platform: try options.requiredString("platform")) { context.events.log(.info, line) }
-        return ["version-id": result.versionID, "sent": String(result.changes.count), "unchanged": String(result.unchangedTexts)]
+        var uploaded = 0
+        if let screenshots = try screenshotsFolder(in: context) {
+            let events = context.events
+            let locales = try options.strings("locales")
+            let pushed = try await ScreenshotSync(client: client, fileSystem: context.fileSystem).push(
+                folder: screenshots, versionID: result.versionID, localizations: result.versionLocalizationIDs,
+                options: ScreenshotPushOptions(removeMissing: try options.bool("remove-screenshots"),
+                                               progress: { events.log(.info, "screenshots: " + $0) },
+                                               locales: locales.isEmpty ? nil : Set(locales)))
+            for line in pushed.lines { context.events.log(.info, line) }
+            uploaded = pushed.report.entries.reduce(0) { $0 + $1.uploaded.count }
+        } else if try !options.bool("skip-screenshots") {
+            context.events.log(.info, "screenshots: none sent, there is no folder '\(try options.requiredString("screenshots-path"))'")
+        }
+        return ["version-id": result.versionID, "sent": String(result.changes.count), "unchanged": String(result.unchangedTexts),
+                "screenshots-uploaded": String(uploaded)]
+    }
+
+    /// The screenshots folder, or nil when skipped or absent.
+    func screenshotsFolder(in context: StepContext) throws -> String? {
+        guard try !options.bool("skip-screenshots") else { return nil }
+        let path = context.resolve(try options.requiredString("screenshots-path"))
+        return context.fileSystem.isDirectory(path) ? path : nil
     }
 }

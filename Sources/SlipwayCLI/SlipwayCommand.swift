@@ -27,6 +27,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
             XcodeCommand.self,
             AppStoreCommand.self,
             SigningCommand.self,
+            PushCommand.self,
         ]
     )
 

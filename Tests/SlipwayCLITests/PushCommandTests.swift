@@ -85,11 +85,11 @@ import TestThreads
     }
 
     /// A universal push .p12 (password "hunter2") from a test CA.
-    static func pushP12(notAfter: Date) throws -> [UInt8] {
+    static func pushP12(notAfter: Date, notBefore: Date = Date().addingTimeInterval(-86_400)) throws -> [UInt8] {
         let key = try SigningPrivateKey.generate()
         let certificate = try TestCertificateAuthority().issuePush(
             publicKey: key.publicKey, bundleID: "com.example.app", environment: .universal,
-            notValidBefore: Date().addingTimeInterval(-86_400), notValidAfter: notAfter)
+            notValidBefore: notBefore, notValidAfter: notAfter)
         return try SigningIdentity(certificate: try SigningCertificate(certificate), key: key).pkcs12(password: "hunter2")
     }
 }

@@ -133,6 +133,11 @@ import TestThreads
         #expect(throws: PushCredentialError.malformedTopic("com..app")) {
             try APNsNotification(deviceToken: Self.token, topic: "com..app", pushType: .alert, payload: Array(#"{"aps":{}}"#.utf8))
         }
+        #expect(throws: PushCredentialError.invalidPriority(7)) {
+            try APNsNotification(deviceToken: Self.token, topic: "com.example.app", pushType: .alert, priority: 7, payload: Array(#"{"aps":{}}"#.utf8))
+        }
+        #expect(PushCredentialError.invalidPriority(7).errorDescription
+            == "--priority 7 is not an APNs priority. Use 10 (immediate), 5 (power-conscious; required for background) or 1.")
         let background = try APNsNotification(deviceToken: Self.token, topic: "com.example.app", pushType: .background,
                                                payload: APNsNotification.payload(message: nil, pushType: .background))
         #expect(background.priority == 5)

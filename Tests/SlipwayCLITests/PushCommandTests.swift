@@ -81,6 +81,14 @@ import TestThreads
         let tooLarge = try CommandResult.run(Binaries.slipway, common + ["--payload", big], in: folder.path)
         #expect(tooLarge.status == 1)
         #expect(tooLarge.standardError == "error: The payload is 4120 bytes; APNs accepts at most 4096 (5120 for VoIP). Nothing was sent. Shorten it.\n")
+        let badToken = try CommandResult.run(Binaries.slipway, ["push", "send", "--device-token", "xyz", "--topic", "com.example.app",
+                                                                "--key", "AuthKey_ABC123DEFG.p8", "--team-id", "AB12CD34EF", "--host", fake.url,
+                                                                "--ca-file", fake.caFile], in: folder.path)
+        #expect(badToken.status == 1)
+        #expect(badToken.standardError == "error: --device-token holds 'x', which is not a hex digit. Give the token the app received in application(_:didRegisterForRemoteNotificationsWithDeviceToken:), as hex (64 digits for most devices).\n")
+        let badType = try CommandResult.run(Binaries.slipway, common + ["--push-type", "banner"], in: folder.path)
+        #expect(badType.status == 64)
+        #expect(badType.standardError.hasPrefix("Error: --push-type 'banner' is not an APNs push type. Use one of alert, background, controls, location, voip, complication, fileprovider, liveactivity, mdm, pushtotalk, widgets.\n"))
         #expect(try fake.requests().count == 2)
     }
 

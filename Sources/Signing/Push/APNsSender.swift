@@ -17,8 +17,8 @@ public struct APNsNotification: Sendable {
     public let payload: [UInt8]
 
     /// Checks every part before anything is sent.
-    /// - Throws: `PushCredentialError.malformedDeviceToken`, `.malformedTopic`, `.invalidPayload`,
-    ///   `.payloadTooLarge`.
+    /// - Throws: `PushCredentialError.malformedDeviceToken`, `.malformedTopic`, `.invalidPriority`,
+    ///   `.invalidPayload`, `.payloadTooLarge`.
     public init(deviceToken: String, topic: String, pushType: APNsPushType, priority: Int? = nil, expiration: Int64 = 0,
                 payload: [UInt8]) throws {
         let token = deviceToken.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "")
@@ -32,7 +32,7 @@ public struct APNsNotification: Sendable {
         }
         try APNsTopic.check(topic)
         if let priority, ![1, 5, 10].contains(priority) {
-            throw PushCredentialError.invalidPayload(detail: "priority \(priority) is not 10, 5 or 1")
+            throw PushCredentialError.invalidPriority(priority)
         }
         guard payload.count <= pushType.payloadLimit else {
             throw PushCredentialError.payloadTooLarge(size: payload.count, limit: pushType.payloadLimit)

@@ -40,6 +40,8 @@ public enum PushCredentialError: Error, Equatable, Sendable {
     case payloadTooLarge(size: Int, limit: Int)
     /// An unknown `--push-type`.
     case unknownPushType(String)
+    /// An `apns-priority` other than 10, 5 or 1.
+    case invalidPriority(Int)
     /// The HTTP exchange was not HTTP/2 (APNs speaks nothing else).
     case notHTTP2(host: String, version: String)
     /// APNs refused the notification: `status`, Apple's `reason` and, for `Unregistered`, when.
@@ -98,6 +100,8 @@ extension PushCredentialError: LocalizedError {
             return "The payload is \(size) bytes; APNs accepts at most \(limit) (5120 for VoIP). Nothing was sent. Shorten it."
         case let .unknownPushType(value):
             return "--push-type '\(value)' is not an APNs push type. Use one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))."
+        case let .invalidPriority(value):
+            return "--priority \(value) is not an APNs priority. Use 10 (immediate), 5 (power-conscious; required for background) or 1."
         case let .notHTTP2(host, version):
             return "'\(host)' answered over \(version), but APNs requires HTTP/2. Check that the host is APNs "
                 + "(api.push.apple.com or api.sandbox.push.apple.com) and that libcurl was built with HTTP/2 (nghttp2)."

@@ -23,12 +23,17 @@ public final class APNsContractFake: @unchecked Sendable {
     public struct Request: Decodable, Sendable {
         /// "h2" or "http/1.1".
         public let protocolName: String
+        /// `:method`.
         public let method: String?
+        /// `:path`.
         public let path: String?
         /// Header fields (lower-case names); `authorization` is kept.
         public let headers: [String: String]
+        /// The body as text.
         public let payload: String?
+        /// The status answered.
         public let status: Int
+        /// The reason answered (nil for 200).
         public let reason: String?
         /// The JWT's header `kid` and claims `iss`/`iat`, when it verified.
         public let kid: String?
@@ -44,11 +49,14 @@ public final class APNsContractFake: @unchecked Sendable {
 
     /// One injected answer.
     public struct Fault: Sendable {
+        /// The status to answer.
         public let status: Int
+        /// Apple's reason to answer.
         public let reason: String
         /// Milliseconds since 1970, sent with 410.
         public let timestamp: Int64?
 
+        /// A fault answering `status` with `reason` (and `timestamp`, for 410).
         public init(status: Int, reason: String, timestamp: Int64? = nil) {
             self.status = status
             self.reason = reason
@@ -63,6 +71,7 @@ public final class APNsContractFake: @unchecked Sendable {
 
     /// Why the fake cannot run: the Python packages it needs are missing. Tests fail with this.
     public struct MissingPackages: Error, CustomStringConvertible {
+        /// What is missing and how to install it.
         public let description: String
     }
 

@@ -19,6 +19,10 @@ import TestThreads
         #expect(checked.standardOutput.hasPrefix("AuthKey_ABC123DEFG.p8: valid APNs auth key (token-based)\n  key id:      ABC123DEFG\n"))
         #expect(!checked.standardOutput.contains(key.pemRepresentation.split(separator: "\n")[1]))
 
+        let elsewhere = try CommandResult.run(Binaries.slipway, ["push", "check", "-C", folder.path, "AuthKey_ABC123DEFG.p8", "--team-id", "AB12CD34EF"],
+                                              in: "/")
+        #expect(elsewhere.standardOutput.hasPrefix("\(folder.path)/AuthKey_ABC123DEFG.p8: valid APNs auth key (token-based)\n"), "\(elsewhere.standardError)")
+
         let p12 = try Self.pushP12(notAfter: Date().addingTimeInterval(5 * 86_400))
         try Data(p12).write(to: folder.url("push.p12"))
         let json = try CommandResult.run(Binaries.slipway, ["push", "check", "push.p12", "--password-env", "P12_PASSWORD", "--json"],
@@ -89,7 +93,14 @@ import TestThreads
         let badType = try CommandResult.run(Binaries.slipway, common + ["--push-type", "banner"], in: folder.path)
         #expect(badType.status == 64)
         #expect(badType.standardError.hasPrefix("Error: --push-type 'banner' is not an APNs push type. Use one of alert, background, controls, location, voip, complication, fileprovider, liveactivity, mdm, pushtotalk, widgets.\n"))
-        #expect(try fake.requests().count == 2)
+        _ = try folder.write("payload.json", #"{"aps":{"alert":{"title":"From a file"}}}"#)
+        let fromFile = try CommandResult.run(Binaries.slipway, common + ["--payload", "@payload.json", "--json"], in: folder.path)
+        #expect(fromFile.status == 0, "\(fromFile.standardError)")
+        #expect(fromFile.standardOutput.contains(#""protocolVersion" : "HTTP/2""#))
+        #expect(try fake.requests().last?.payload == #"{"aps":{"alert":{"title":"From a file"}}}"#)
+        let missing = try CommandResult.run(Binaries.slipway, common + ["--payload", "@nowhere.json"], in: folder.path)
+        #expect(missing.standardError == "error: Cannot read 'nowhere.json': there is no such file. Check the path.\n")
+        #expect(try fake.requests().count == 3)
     }
 
     /// A universal push .p12 (password "hunter2") from a test CA.

@@ -3,6 +3,7 @@ import Foundation
 /// The `apns-push-type` values Apple documents
 /// (https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns).
 public enum APNsPushType: String, Sendable, CaseIterable {
+    /// Each value as `apns-push-type` carries it; Apple's page describes what each is for.
     case alert, background, controls, location, voip, complication, fileprovider, liveactivity, mdm, pushtotalk, widgets
 
     /// The `apns-priority` Apple requires or recommends: 5 for background work (10 is refused),

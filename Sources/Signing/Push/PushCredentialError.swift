@@ -28,8 +28,6 @@ public enum PushCredentialError: Error, Equatable, Sendable {
     case expired(file: String, date: String)
     /// `--topic` is not one the certificate in `file` can send to.
     case topicNotInCertificate(file: String, topic: String, topics: [String])
-    /// The certificate in `file` is for `environment` only, and the other one was asked for.
-    case wrongEnvironment(file: String, certificate: String, requested: String)
     /// A device token that is not an even number of hex digits (`detail` says what is wrong).
     case malformedDeviceToken(detail: String)
     /// A topic that is not a bundle id (with an optional APNs suffix).
@@ -85,9 +83,6 @@ extension PushCredentialError: LocalizedError {
         case let .topicNotInCertificate(file, topic, topics):
             return "The push certificate in '\(file)' cannot send to the topic '\(topic)'; its topics are "
                 + "\(topics.map { "'\($0)'" }.joined(separator: ", ")). Use one of them with --topic, or the certificate of that app."
-        case let .wrongEnvironment(file, certificate, requested):
-            return "The push certificate in '\(file)' is for the \(certificate) environment only, not \(requested). "
-                + "Use --\(certificate == "sandbox" ? "sandbox" : "production"), or a certificate for \(requested)."
         case let .malformedDeviceToken(detail):
             return "--device-token \(detail). Give the token the app received in "
                 + "application(_:didRegisterForRemoteNotificationsWithDeviceToken:), as hex (64 digits for most devices)."

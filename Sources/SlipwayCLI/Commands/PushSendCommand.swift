@@ -83,14 +83,14 @@ struct PushSendCommand: AsyncParsableCommand {
         var redactor = Redactor.none
         do {
             let type = APNsPushType(rawValue: pushType) ?? .alert
-            let body = try payloadBytes(type)
+            let body = try payloadBytes(type, env: env)
             let notification = try APNsNotification(deviceToken: deviceToken, topic: topic, pushType: type, priority: priority,
                                                     expiration: expiration, payload: body)
-            let authKey = try APNsAuthKey.load(file: key, keyID: keyID, teamID: teamID)
+            let authKey = try APNsAuthKey.load(file: path(key, env), keyID: keyID, teamID: teamID)
             redactor = Redactor(secrets: authKey.secretsToMask)
             let base = host.flatMap(URL.init(string:)) ?? (production ? APNsSender.productionHost : APNsSender.sandboxHost)
             guard let base else { throw ValidationError("--host is not a URL.") }
-            let sender = APNsSender(http: SystemHTTPClient(), key: authKey, host: base, trustedCertificatesFile: caFile)
+            let sender = APNsSender(http: SystemHTTPClient(), key: authKey, host: base, trustedCertificatesFile: caFile.map { path($0, env) })
             let delivery = try await sender.send(notification)
             if json {
                 env.print(redactor.redact(String(decoding: try JSONFormatting.encoder().encode(delivery), as: UTF8.self)))
@@ -103,20 +103,33 @@ struct PushSendCommand: AsyncParsableCommand {
         }
     }
 
-    private func payloadBytes(_ type: APNsPushType) throws -> [UInt8] {
+    private func payloadBytes(_ type: APNsPushType, env: CommandEnvironment) throws -> [UInt8] {
         guard let payload else { return APNsNotification.payload(message: message, pushType: type) }
         guard payload.hasPrefix("@") else { return Array(payload.utf8) }
-        return try PushFileKind.readPayload(String(payload.dropFirst()))
+        return try PushFileKind.readPayload(path(String(payload.dropFirst()), env), pushType: type)
+    }
+
+    /// A file named on the command line: as given, or under -C's directory when one was given.
+    private func path(_ file: String, _ env: CommandEnvironment) -> String {
+        global.directory == nil ? file : PushFileKind.resolve(file, in: env.projectDirectory)
     }
 }
 
 extension PushFileKind {
-    /// A payload file: at most 64 KiB (the size check then names APNs' own limit).
-    static func readPayload(_ path: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PushCredentialError.unreadableFile(file: path, reason: "there is no such file, or it cannot be opened")
+    /// A payload file (a regular file; over 64 KiB it is refused by its size, unread).
+    static func readPayload(_ path: String, pushType: APNsPushType) throws -> [UInt8] {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved) else {
+            throw PushCredentialError.unreadableFile(file: path, reason: "there is no such file")
         }
-        defer { try? handle.close() }
-        return Array((try? handle.read(upToCount: 64 * 1024)) ?? Data())
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw PushCredentialError.unreadableFile(file: path, reason: "it is not a regular file")
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= 64 * 1024 else { throw PushCredentialError.payloadTooLarge(size: size, limit: pushType.payloadLimit) }
+        guard let data = FileManager.default.contents(atPath: resolved) else {
+            throw PushCredentialError.unreadableFile(file: path, reason: "it cannot be read (check its permissions)")
+        }
+        return Array(data.prefix(64 * 1024 + 1))
     }
 }

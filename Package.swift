@@ -247,7 +247,7 @@ let package = Package(
         .testTarget(name: "FastlaneImportTests", dependencies: ["FastlaneImport", "TestSupport", "TestThreads"]),
         .testTarget(name: "XcodeTests", dependencies: ["Xcode", "TestReports", "TestSupport", "TestThreads"], exclude: ["Fixtures"]),
         // Crypto: App Store Connect keys made by the appstore command's tests.
-        .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "ProjectLint", "TestSupport", "TestThreads",
+        .testTarget(name: "SlipwayCLITests", dependencies: ["SlipwayCLI", "ProjectLint", "Signing", "TestSupport", "TestThreads",
                                                             .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

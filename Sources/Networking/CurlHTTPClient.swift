@@ -58,6 +58,7 @@ private final class CurlTransfer: @unchecked Sendable {
     // Touched only by the thread running the transfer.
     private var upload: UploadSource?
     private var status = 0
+    private var protocolVersion: String?
     private var headers = HTTPHeaders()
     private var body: [UInt8] = []
     private var file: FileHandle?
@@ -122,6 +123,8 @@ private final class CurlTransfer: @unchecked Sendable {
         ccurl_setopt_long(handle, Int32(CCURL_OPT_CONNECTTIMEOUT_MS), Int(seconds) * 1000)
         ccurl_setopt_long(handle, Int32(CCURL_OPT_LOW_SPEED_LIMIT), 1)
         ccurl_setopt_long(handle, Int32(CCURL_OPT_LOW_SPEED_TIME), Int(seconds))
+        if request.prefersHTTP2 { ccurl_setopt_long(handle, Int32(CCURL_OPT_HTTP_VERSION), Int(CCURL_HTTP_VERSION_2TLS)) }
+        if let file = request.trustedCertificatesFile { _ = file.withCString { ccurl_setopt_pointer(handle, Int32(CCURL_OPT_CAINFO), $0) } }
 
         ccurl_setopt_data_callback(handle, Int32(CCURL_OPT_HEADERFUNCTION), { buffer, size, count, context in
             Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().header(buffer!, size * count)
@@ -171,6 +174,7 @@ private final class CurlTransfer: @unchecked Sendable {
         if line.hasPrefix("HTTP/") {
             let parts = line.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            protocolVersion = parts.first.map(String.init)
             headers = HTTPHeaders()
         } else if line.isEmpty {
             if let destination, (200..<300).contains(status), file == nil { openDestination(destination) }
@@ -260,7 +264,9 @@ private final class CurlTransfer: @unchecked Sendable {
             file = nil
             if let writeFailure { return .failure(writeFailure) }
         }
-        return .success(HTTPResponse(status: status, headers: headers, body: body))
+        var response = HTTPResponse(status: status, headers: headers, body: body)
+        response.protocolVersion = protocolVersion
+        return .success(response)
     }
 
     private func openDestination(_ path: String) {

@@ -29,6 +29,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
             SigningCommand.self,
             DevicesCommand.self,
             TestFlightCommand.self,
+            PushCommand.self,
         ]
     )
 

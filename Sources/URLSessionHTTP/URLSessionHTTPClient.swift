@@ -30,6 +30,13 @@ public struct URLSessionHTTPClient: HTTPExchangingClient {
     public func exchange(_ request: HTTPRequest, destination: String?, progress: HTTPProgressHandler?) async throws
         -> HTTPResponse {
         try Task.checkCancellation()
+        // URLSession trusts the system's authorities only (a delegate could, but not portably):
+        // say so rather than fail later with a bare TLS error. It negotiates HTTP/2 by itself.
+        if let file = request.trustedCertificatesFile {
+            throw HTTPError.transport(url: request.url.absoluteString,
+                                      reason: "a certificate authority file ('\(file)') is honoured only by the libcurl client (Linux); "
+                                          + "on macOS add the authority to the keychain instead")
+        }
         let timeout = request.timeout ?? defaultTimeout
         // With a body to send, progress follows the upload; otherwise the download.
         let delegate = URLSessionTransferDelegate(url: request.url, destination: destination, progress: progress,

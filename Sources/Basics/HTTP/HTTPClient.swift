@@ -109,6 +109,13 @@ public struct HTTPRequest: Sendable, Hashable {
     public var timeout: Duration?
     /// The response's size cap and stall timeout; nil uses the client's (`HTTPTransferLimits`).
     public var limits: HTTPTransferLimits?
+    /// Ask for HTTP/2 over TLS (APNs speaks nothing else). libcurl is told to negotiate it; the
+    /// version spoken comes back in `HTTPResponse.protocolVersion` for the caller to check.
+    /// URLSession negotiates HTTP/2 by itself.
+    public var prefersHTTP2 = false
+    /// A PEM file of the certificate authorities to trust instead of the system's (a test CA, a
+    /// TLS-inspecting proxy's); nil for the system's. Honoured by the libcurl client (Linux).
+    public var trustedCertificatesFile: String?
 
     /// Creates a request.
     public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: HTTPBody? = nil,
@@ -130,6 +137,9 @@ public struct HTTPResponse: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body; empty for a successful `download`, whose body went to the file.
     public var body: [UInt8]
+    /// The protocol of the status line, e.g. "HTTP/2" or "HTTP/1.1", when the client reports it
+    /// (the libcurl client does).
+    public var protocolVersion: String?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {

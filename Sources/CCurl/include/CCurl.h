@@ -35,6 +35,13 @@ enum {
     CCURL_OPT_INFILESIZE_LARGE = 30115,
     CCURL_OPT_CONNECTTIMEOUT_MS = 156,
     CCURL_OPT_XFERINFOFUNCTION = 20219,
+    CCURL_OPT_HTTP_VERSION = 84,
+    CCURL_OPT_CAINFO = 10065,
+};
+
+enum {
+    /// CURL_HTTP_VERSION_2TLS: HTTP/2 for https:// (negotiated through ALPN), HTTP/1.1 otherwise.
+    CCURL_HTTP_VERSION_2TLS = 4,
 };
 
 enum {

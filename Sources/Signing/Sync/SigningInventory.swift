@@ -35,6 +35,8 @@ public struct SigningInventory: Sendable {
     public var format: String
     public var certificates: [Certificate]
     public var profiles: [Profile]
+    /// Push certificates (`push/`), with what `slipway push check` shows of them.
+    public var pushCertificates: [PushCredentialReport] = []
     /// Expired, or expiring within the window.
     public var warnings: [String]
 
@@ -55,15 +57,29 @@ public struct SigningInventory: Sendable {
                            expires: stored.profile.expirationDate, certificateIDs: fingerprints.compactMap { bySHA1[$0] },
                            otherCertificates: fingerprints.filter { bySHA1[$0] == nil }, devices: stored.profile.deviceUDIDs)
         }
+        let push = try await storage.storedPushCertificates(files: files)
         let soon = now.addingTimeInterval(Double(warningDays) * 86_400)
         var warnings: [String] = []
         for item in certificates.map({ ($0.path, $0.expires) }) + profiles.map({ ($0.path, $0.expires) }) where item.1 <= soon {
             warnings.append(item.1 <= now ? "\(item.0) expired on \(SigningSyncError.day(item.1))"
                 : "\(item.0) expires on \(SigningSyncError.day(item.1)) (within \(warningDays) days): 'slipway signing sync --renew' replaces it")
         }
-        return SigningInventory(storage: storage.storage.displayName, format: storage.format.rawValue, certificates: certificates,
-                                profiles: profiles, warnings: warnings)
+        for stored in push where stored.push.certificate.notValidAfter <= soon {
+            let expiry = stored.push.certificate.notValidAfter
+            warnings.append(expiry <= now ? "\(stored.path) expired on \(SigningSyncError.day(expiry))"
+                : "\(stored.path) expires on \(SigningSyncError.day(expiry)) (within \(warningDays) days): create a new push certificate "
+                    + "and 'slipway signing push add' it, or switch to a .p8 key")
+        }
+        var inventory = SigningInventory(storage: storage.storage.displayName, format: storage.format.rawValue, certificates: certificates,
+                                         profiles: profiles, warnings: warnings)
+        inventory.pushCertificates = push.map { PushCredentialCheck.entry($0.push, file: $0.path) }
+        inventory.expiredPush = push.filter { $0.push.certificate.notValidAfter <= now }.map { PushCredentialCheck.entry($0.push, file: $0.path) }
+        return inventory
     }
+
+    /// The stored push certificates that have expired (`signing list` fails on them).
+    public var expiredPushCertificates: [PushCredentialReport] { expiredPush }
+    private var expiredPush: [PushCredentialReport] = []
 
     /// The inventory for people.
     public var text: String {
@@ -79,6 +95,11 @@ public struct SigningInventory: Sendable {
             let certificates = p.certificateIDs + p.otherCertificates.map { "SHA-1 \($0) (not in the storage)" }
             lines.append("    certificates: " + (certificates.isEmpty ? "none" : certificates.joined(separator: ", ")))
             if !p.devices.isEmpty { lines.append("    devices (\(p.devices.count)): " + p.devices.joined(separator: ", ")) }
+        }
+        if !pushCertificates.isEmpty { lines.append("push certificates:") }
+        for push in pushCertificates {
+            lines.append("  \(push.environment)  \(push.bundleID ?? "?")  topics \(push.topics.map(\.name).joined(separator: ", "))  "
+                + "expires \(push.expires ?? "?")")
         }
         lines += warnings.map { "warning: " + $0 }
         return lines.joined(separator: "\n")
@@ -97,6 +118,10 @@ public struct SigningInventory: Sendable {
                 ["path": $0.path, "name": $0.name, "uuid": $0.uuid, "kind": $0.kind.rawValue, "bundleId": $0.bundleID,
                  "teamId": $0.teamID, "expires": iso.string(from: $0.expires), "certificateIds": $0.certificateIDs,
                  "otherCertificates": $0.otherCertificates, "devices": $0.devices] as [String: Any]
+            },
+            "pushCertificates": pushCertificates.map {
+                ["path": $0.file, "environment": $0.environment, "bundleId": $0.bundleID ?? "", "name": $0.subject ?? "",
+                 "teamId": $0.teamID ?? "", "topics": $0.topics.map(\.name), "expires": $0.expires ?? ""] as [String: Any]
             },
         ]
     }

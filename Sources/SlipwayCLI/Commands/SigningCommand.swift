@@ -15,7 +15,7 @@ struct SigningCommand: AsyncParsableCommand {
             layout and reads and writes match's own encryption, so a match storage works as it is. \
             See docs/signing.md.
             """,
-        subcommands: [SigningSyncCommand.self, SigningListCommand.self, SigningNukeCommand.self]
+        subcommands: [SigningSyncCommand.self, SigningListCommand.self, SigningNukeCommand.self, SigningPushCommand.self]
     )
 }
 

@@ -41,6 +41,11 @@ struct SigningListCommand: AsyncParsableCommand {
             if env.environment.isGitHubActions {
                 for warning in inventory.warnings { env.print("::warning::" + redactor.redact(warning)) }
             }
+            // An expired push certificate fails the listing: APNs refuses it, unlike an expired
+            // signing certificate, which 'signing sync --renew' replaces.
+            if let expired = inventory.expiredPushCertificates.first {
+                throw PushCredentialError.expired(file: expired.file, date: expired.expires ?? "?")
+            }
         } catch {
             throw SigningReport.fail(error, env: env, redactor: redactor)
         }

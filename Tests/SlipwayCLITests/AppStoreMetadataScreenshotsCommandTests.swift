@@ -102,3 +102,71 @@ struct AppStoreMetadataScreenshotsCommandTests {
         #expect(skipped.standardOutput.contains("\"screenshots\":{\"dryRun\":false,\"entries\":[{\"displayType\":\"APP_WATCH_SERIES_3\""))
     }
 }
+
+/// A checkout's symbolic links never make the metadata commands read or write outside the
+/// folders (the checkout may be a pull request's).
+@Suite("slipway appstore metadata: links in the folders", .dedicatedThreads)
+struct AppStoreMetadataLinkTests {
+    let key = P256.Signing.PrivateKey()
+    let folder: TemporaryDirectory
+    let outside: TemporaryDirectory
+    let fake: AppStoreConnectContractFake
+
+    init() throws {
+        folder = try TemporaryDirectory(prefix: "slipway-appstore-links")
+        outside = try TemporaryDirectory(prefix: "slipway-appstore-victim")
+        try folder.write("AuthKey_ABC123DEFG.p8", key.pemRepresentation)
+        fake = try AppStoreConnectContractFake(keys: [.init(issuerID: AppStoreMetadataScreenshotsCommandTests.issuer, keyID: "ABC123DEFG",
+                                                            publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                 onViolations: recordContractViolations)
+        _ = try fake.seedListing()
+        try folder.write("fastlane/metadata/en-US/name.txt", "Example\n")
+        try outside.write("secret.txt", "not for the App Store\n")
+        try outside.write("en-US/name.txt", "Victim\n")
+    }
+
+    func metadata(_ extra: [String]) throws -> CommandResult {
+        try CommandResult.run(Binaries.slipway, ["appstore", "metadata"] + extra + [
+            "--bundle-id", "com.example.app", "--issuer-id", AppStoreMetadataScreenshotsCommandTests.issuer, "--key-id", "ABC123DEFG",
+            "--key-file", "AuthKey_ABC123DEFG.p8", "--api-url", fake.url,
+        ], in: folder.path)
+    }
+
+    @Test func aLinkedTextIsNotReadAndALinkedFolderIsNotWritten() throws {
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/fastlane/metadata/en-US/description.txt",
+                                                   withDestinationPath: outside.path + "/secret.txt")
+        let victim = try Snapshot.of(outside.path)
+        let push = try metadata(["push", "--skip-screenshots"])
+        #expect(push.status == 2)
+        #expect(push.standardError == "error: '\(folder.path)/fastlane/metadata/en-US/description.txt' is a symbolic link, which Slipway does not follow "
+            + "in the metadata folder. Nothing was sent or written; replace it with a regular file (or a folder) of the metadata folder.\n")
+        #expect(try fake.state().requests.isEmpty)
+
+        // pull into a folder whose locale folder links outside: refused, the victim unchanged.
+        try FileManager.default.removeItem(atPath: folder.path + "/fastlane/metadata/en-US/description.txt")
+        try FileManager.default.createDirectory(atPath: folder.path + "/pulled", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/pulled/en-US", withDestinationPath: outside.path + "/en-US")
+        #expect(try metadata(["push", "--skip-screenshots"]).status == 0)
+        let pull = try metadata(["pull", "--metadata-path", "pulled", "--skip-screenshots"])
+        #expect(pull.status == 2)
+        #expect(pull.standardError.contains("'\(folder.path)/pulled/en-US' is a symbolic link, which pull does not write through"), "\(pull.standardError)")
+        // the whole metadata folder linked outside
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/linked", withDestinationPath: outside.path)
+        let linked = try metadata(["pull", "--metadata-path", "linked/meta", "--skip-screenshots"])
+        #expect(linked.status == 2)
+        #expect(linked.standardError.hasPrefix("error: '\(folder.path)/linked' is a symbolic link: pull does not write into 'linked/meta' through a symbolic link"),
+                "\(linked.standardError)")
+        #expect(try Snapshot.of(outside.path) == victim)
+    }
+
+    @Test func aLinkedScreenshotIsRefused() throws {
+        try FileManager.default.createDirectory(atPath: folder.path + "/fastlane/screenshots/en-US", withIntermediateDirectories: true)
+        try Data(ScreenshotImages.png(width: 312, height: 390, seed: 1)).write(to: URL(fileURLWithPath: outside.path + "/shot.png"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/fastlane/screenshots/en-US/1.png", withDestinationPath: outside.path + "/shot.png")
+        let push = try metadata(["push"])
+        #expect(push.status == 2)
+        #expect(push.standardError.contains("'\(folder.path)/fastlane/screenshots/en-US/1.png' is a symbolic link, which slipway does not follow "
+            + "in the screenshots folder: copy the image in its place"), "\(push.standardError)")
+        #expect(try fake.state().requests.isEmpty)
+    }
+}

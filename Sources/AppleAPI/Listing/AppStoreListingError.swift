@@ -38,6 +38,10 @@ public enum AppStoreListingError: Error, LocalizedError, Sendable, Equatable {
     case noEditableAppInfo(app: String, states: [String])
     /// A locale new on App Store Connect has no name.txt: Apple requires a name for it.
     case nameRequired(locale: String)
+    /// A file of the metadata folder that Slipway will not read or write: a symbolic link, not a
+    /// regular file, or (read) larger than `ListingFolder.maximumFileBytes`. The checkout may be
+    /// a pull request's: a link must not make pull write, or push read, outside the folder.
+    case unsafeFile(path: String, problem: String)
 
     public var errorDescription: String? {
         switch self {
@@ -67,6 +71,8 @@ public enum AppStoreListingError: Error, LocalizedError, Sendable, Equatable {
                 + "), so name, subtitle and privacy URL cannot change now. Create a new App Store version first; App Store Connect then opens a new app info."
         case let .nameRequired(locale):
             return "'\(locale)' is new on App Store Connect and App Store Connect requires a name for a new locale: add \(locale)/name.txt (or default/name.txt)."
+        case let .unsafeFile(path, problem):
+            return "'\(path)' \(problem). Nothing was sent or written; replace it with a regular file (or a folder) of the metadata folder."
         }
     }
 

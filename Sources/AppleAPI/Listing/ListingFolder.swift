@@ -86,7 +86,7 @@ public struct ListingFolder: Sendable {
                     throw AppStoreListingError.unknownLocaleFolder(path: full, suggestions: AppStoreLocales.suggestions(for: name))
                 }
             } else if name == Self.copyrightFile {
-                contents.copyright = Self.meaning(try fileSystem.readText(full))
+                contents.copyright = Self.meaning(try readText(full, kind: kind))
             } else {
                 contents.unsent.append(ListingUnsentFile(path: name, reason: Self.reason(topFile: name)))
             }
@@ -102,6 +102,13 @@ public struct ListingFolder: Sendable {
     public func write(_ texts: ListingTexts, over current: Contents, dryRun: Bool = false) throws -> [String] {
         var written: [String] = []
         if !dryRun, !fileSystem.isDirectory(path) { try fileSystem.createDirectory(path) }
+        // Never through a link: a committed `en-US -> /home/me/.ssh` must not receive files.
+        for locale in texts.locales.keys {
+            let folder = path + "/" + locale
+            try refuseLink(folder)
+            for field in ListingField.allCases { try refuseLink(folder + "/" + field.fileName) }
+        }
+        if texts.copyright != nil { try refuseLink(path + "/" + Self.copyrightFile) }
         for locale in texts.locales.keys.sorted() {
             let have = current.effective(locale)
             let folder = path + "/" + locale
@@ -122,6 +129,34 @@ public struct ListingFolder: Sendable {
         return written
     }
 
+    /// The largest file read as a text (64 KiB): Apple's longest text is 4,000 characters.
+    public static let maximumFileBytes: Int64 = 64 << 10
+
+    /// A text file's content: a regular file (never through a symbolic link) of at most
+    /// `maximumFileBytes`.
+    private func readText(_ file: String, kind: FileKind?) throws -> String {
+        switch kind {
+        case .file?: break
+        case .symbolicLink?:
+            throw AppStoreListingError.unsafeFile(path: file, problem: "is a symbolic link, which Slipway does not follow in the metadata folder")
+        default: throw AppStoreListingError.unsafeFile(path: file, problem: "is not a regular file")
+        }
+        if let size = fileSystem.status(of: file)?.details?.size, size > Self.maximumFileBytes {
+            throw AppStoreListingError.unsafeFile(path: file, problem: "is \(size) bytes, more than the \(Self.maximumFileBytes) Slipway reads for one text")
+        }
+        let text = try fileSystem.readText(file)
+        guard text.utf8.count <= Self.maximumFileBytes else {
+            throw AppStoreListingError.unsafeFile(path: file, problem: "is more than the \(Self.maximumFileBytes) bytes Slipway reads for one text")
+        }
+        return text
+    }
+
+    private func refuseLink(_ path: String) throws {
+        if fileSystem.kind(of: path) == .symbolicLink {
+            throw AppStoreListingError.unsafeFile(path: path, problem: "is a symbolic link, which pull does not write through")
+        }
+    }
+
     private func readTexts(_ folder: String, into unsent: inout [ListingUnsentFile]) throws -> [ListingField: String] {
         var texts: [ListingField: String] = [:]
         for (name, kind) in try fileSystem.kinds(ofDirectory: path + "/" + folder) {
@@ -129,7 +164,7 @@ public struct ListingFolder: Sendable {
             if kind == .directory {
                 unsent += try unsentTree(relative, reason: "a folder inside a locale folder is not part of deliver's layout")
             } else if let field = ListingField(fileName: name) {
-                texts[field] = Self.meaning(try fileSystem.readText(path + "/" + relative))
+                texts[field] = Self.meaning(try readText(path + "/" + relative, kind: kind))
             } else {
                 unsent.append(ListingUnsentFile(path: relative, reason: Self.reason(localeFile: name)))
             }

@@ -121,6 +121,10 @@ enum ScreenshotFolder {
     /// Reads and checks one file; nil (with a problem) when it cannot be sent.
     private static func check(_ path: String, iMessage: Bool, fileSystem: any FileSystem, problems: inout [String])
         -> (LocalScreenshot, String)? {
+        if fileSystem.kind(of: path) == .symbolicLink {
+            problems.append("'\(path)' is a symbolic link, which slipway does not follow in the screenshots folder: copy the image in its place")
+            return nil
+        }
         let size = fileSystem.status(of: path)?.details?.size ?? 0
         if size > maximumFileBytes {
             problems.append("'\(path)' is \(size) bytes; slipway reads screenshots of at most \(maximumFileBytes) bytes: export a smaller image")

@@ -32,7 +32,7 @@ extension ScreenshotSync {
                     let ext = Self.fileExtension(of: screenshot.fileName)
                     keep.insert(stem + ext)
                     let name = "\(index)_\(set.displayType)_\(index).\(ext)"
-                    if try await write(screenshot, to: stem + ext, ext: ext) {
+                    if try await write(folder: folder, screenshot, to: stem + ext, ext: ext) {
                         entry.uploaded.append(name)
                     } else {
                         entry.unchanged.append(name)
@@ -99,10 +99,13 @@ extension ScreenshotSync {
     }
 
     /// Downloads and writes one screenshot unless the file already holds it; true when written.
-    private func write(_ screenshot: RemoteScreenshot, to path: String, ext: String) async throws -> Bool {
+    private func write(folder: String, _ screenshot: RemoteScreenshot, to path: String, ext: String) async throws -> Bool {
         let fileSystem = self.fileSystem
         let existing: [UInt8]? = try await BlockingWork.run(name: "slipway-screenshots") {
-            fileSystem.kind(of: path) == .file ? try fileSystem.read(path) : nil
+            guard fileSystem.kind(of: path) == .file, (fileSystem.status(of: path)?.details?.size ?? 0) <= ScreenshotFolder.maximumFileBytes else {
+                return nil
+            }
+            return try fileSystem.read(path)
         }
         if let existing, let checksum = screenshot.checksum,
            Insecure.MD5.hash(data: existing).map({ String(format: "%02x", $0) }).joined() == checksum {
@@ -131,9 +134,23 @@ extension ScreenshotSync {
         if existing == response.body { return false }
         let body = response.body
         try await BlockingWork.run(name: "slipway-screenshots") {
+            try Self.refuseLinks(from: folder, to: path, fileSystem: fileSystem)
             try fileSystem.createDirectory((path as NSString).deletingLastPathComponent)
             try fileSystem.writeAtomically(body, to: path)
         }
         return true
+    }
+
+    /// Refuses a write at `path` when a component below `folder` (the folders on the way, or the
+    /// file) is a symbolic link: a checkout's `en-US -> ~/.ssh` must not receive files.
+    static func refuseLinks(from folder: String, to path: String, fileSystem: any FileSystem) throws {
+        var current = folder
+        for component in path.dropFirst(folder.count).split(separator: "/") {
+            current += "/" + component
+            if fileSystem.kind(of: current) == .symbolicLink {
+                throw ScreenshotError.invalidFolder(path: folder, problems: ["'\(current)' is a symbolic link, which pull does not write through: "
+                                                                           + "remove it (or give another --screenshots-path)"])
+            }
+        }
     }
 }

@@ -28,7 +28,7 @@ enum AppStoreMetadataRun {
         } catch let error as AppStoreListingError {
             env.printError(redactor.redact(errorText(error)))
             switch error {
-            case .folderMissing, .unknownLocaleFolder, .unknownLocale, .invalidTexts, .nameRequired: throw ExitCodes.invalidInput
+            case .folderMissing, .unknownLocaleFolder, .unknownLocale, .invalidTexts, .nameRequired, .unsafeFile: throw ExitCodes.invalidInput
             default: throw ExitCodes.failure
             }
         } catch let error as ScreenshotError {

@@ -165,6 +165,19 @@ struct AppStoreMetadataPullCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         let folder = metadata.folder(env)
+        // Pull writes: a folder of the project reached through a committed link is refused.
+        for relative in [metadata.metadataPath] + (metadata.skipScreenshots ? [] : [metadata.screenshotsPath]) where !relative.hasPrefix("/") {
+            do {
+                try StateFiles.checkPath(env.projectDirectory + "/" + relative, below: env.projectDirectory)
+            } catch StateFileError.symbolicLink(let link) {
+                env.printError("'\(link)' is a symbolic link: pull does not write into '\(relative)' through a symbolic link (a checkout's link could "
+                               + "point anywhere). Give the real folder with --metadata-path or --screenshots-path.")
+                throw ExitCodes.invalidInput
+            } catch {
+                env.printError("'\(relative)': \(errorText(error)) Give a folder inside the project with --metadata-path or --screenshots-path.")
+                throw ExitCodes.invalidInput
+            }
+        }
         if env.fileSystem.isDirectory(folder.path) {
             do {
                 _ = try folder.read(only: metadata.localeSet)

@@ -23,9 +23,9 @@ extension BuildUploader {
                 next += 1
                 group.addTask {
                     try await Self.send(operation, path: info.path, with: retrying) { sent in
-                        progress(.bytes(sent: tally.update(part: index, sent: sent), total: total))
+                        tally.update(part: index, sent: sent) { progress(.bytes(sent: $0, total: total)) }
                     }
-                    progress(.bytes(sent: tally.update(part: index, sent: operation.length), total: total))
+                    tally.update(part: index, sent: operation.length) { progress(.bytes(sent: $0, total: total)) }
                 }
             }
             for _ in 0..<max(1, options.concurrency) { start() }
@@ -85,11 +85,13 @@ final class ByteTally: Sendable {
         sent = Locked(Array(repeating: 0, count: lengths.count))
     }
 
-    /// Records `bytes` sent for `part` and returns the total.
-    func update(part: Int, sent bytes: Int64) -> Int64 {
+    /// Records `bytes` sent for `part` and tells `report` the new total, under the lock: parts
+    /// run concurrently, and a total handed out after the lock could reach the reader after a
+    /// larger one from another part (progress going back).
+    func update(part: Int, sent bytes: Int64, report: (Int64) -> Void) {
         sent.withLock { sent in
             sent[part] = min(lengths[part], max(sent[part], bytes))
-            return sent.reduce(0, +)
+            report(sent.reduce(0, +))
         }
     }
 }

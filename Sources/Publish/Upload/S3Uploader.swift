@@ -166,13 +166,14 @@ final class PartProgress: Sendable {
         self.sent = Locked([Int64](repeating: 0, count: parts))
     }
 
+    /// Reports under the lock: parts run concurrently, and a sum handed out after the lock could
+    /// reach the handler after a larger one from another part (progress going back).
     func update(part: Int, sent bytes: Int64) {
         guard let handler else { return }
-        let total = sent.withLock { sent -> Int64 in
+        sent.withLock { sent in
             sent[part] = max(sent[part], bytes)
-            return min(file.size, sent.reduce(0, +))
+            handler(file, HTTPTransferProgress(completedBytes: min(file.size, sent.reduce(0, +)), totalBytes: file.size))
         }
-        handler(file, HTTPTransferProgress(completedBytes: total, totalBytes: file.size))
     }
 }
 

@@ -148,6 +148,7 @@ struct AppStoreMetadataCommandTests {
         let text = push.standardOutput.replacingOccurrences(of: "\n", with: " ")
         #expect(text.contains("keywords 100, promotional text 170, description and What's New 4,000"), "\(push.standardOutput)")
         #expect(push.standardOutput.contains("--create-version") && push.standardOutput.contains("--dry-run"))
+        #expect(text.contains("screenshots the folder lacks are kept unless --remove-screenshots"), "\(push.standardOutput)")
         let group = try CommandResult.run(Binaries.slipway, ["appstore", "metadata", "--help"], in: folder.path)
         #expect(group.standardOutput.replacingOccurrences(of: "\n", with: " ").contains("default/ fills in for a locale that lacks a file"),
                 "\(group.standardOutput)")

@@ -7,13 +7,15 @@ import Foundation
 struct AppStoreMetadataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "metadata",
-        abstract: "Pull or push the App Store listing's texts (deliver's fastlane/metadata folder).",
+        abstract: "Pull or push the App Store listing: texts and screenshots, in deliver's fastlane folders.",
         discussion: """
             The folder has one folder per App Store locale (en-US, de-DE, ja, ...) with name.txt, \
             subtitle.txt, privacy_url.txt, description.txt, keywords.txt, promotional_text.txt, \
             release_notes.txt, support_url.txt and marketing_url.txt; default/ fills in for a \
             locale that lacks a file; copyright.txt is the version's copyright. Other files are \
-            listed as "not sent". See docs/appstore-metadata.md.
+            listed as "not sent". Screenshots live in fastlane/screenshots/<locale>/ (deliver's \
+            layout; --screenshots-path, --skip-screenshots). See docs/appstore-metadata.md and \
+            docs/screenshots.md.
             """,
         subcommands: [AppStoreMetadataPushCommand.self, AppStoreMetadataPullCommand.self]
     )
@@ -85,13 +87,16 @@ struct AppStoreMetadataOptions: ParsableArguments {
 struct AppStoreMetadataPushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
-        abstract: "Send the metadata folder's texts to App Store Connect (only what changed).",
+        abstract: "Send the metadata folder's texts and the screenshots to App Store Connect (only what changed).",
         discussion: """
             Every text is checked against Apple's limits first (name and subtitle 30 characters, \
             keywords 100, promotional text 170, description and What's New 4,000; URLs http(s)); \
             any violation is reported with its file and nothing is sent (exit 2). Then only texts \
             that differ from App Store Connect are sent; a locale with no change gets no request. \
-            Texts the folder does not have are left as they are.
+            Texts the folder does not have are left as they are. The screenshots folder is \
+            checked first too (Apple's pixel sizes per display type, formats, 10 per set); then \
+            only files whose MD5 differs from Apple's are uploaded, the order is kept, and \
+            screenshots the folder lacks are kept unless --remove-screenshots.
 
             Examples:
               slipway appstore metadata push --bundle-id com.example.app --issuer-id ... --key-id ABC123DEFG --key-file AuthKey.p8 --dry-run
@@ -140,7 +145,7 @@ struct AppStoreMetadataPushCommand: AsyncParsableCommand {
 struct AppStoreMetadataPullCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pull",
-        abstract: "Write App Store Connect's listing texts into the metadata folder.",
+        abstract: "Write App Store Connect's listing texts and screenshots into deliver's folders.",
         discussion: """
             Writes every text of every locale (each file is the text and one newline) and \
             copyright.txt, only where the folder's text differs; nothing is deleted, and files \

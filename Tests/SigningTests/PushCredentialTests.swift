@@ -76,7 +76,7 @@ import TestThreads
 
     @Test func pushCertificatesShowTheirEnvironmentTopicsAndExpiry() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-p12")
-        let now = Date()
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))  // whole seconds, as certificates store them
         let development = try CertificateFixtures.write(try PushFixtures.p12(environment: .development), "dev.p12", in: folder)
         let production = try CertificateFixtures.write(try PushFixtures.p12(environment: .production), "prod.p12", in: folder)
         let universal = try CertificateFixtures.write(
@@ -104,7 +104,7 @@ import TestThreads
 
     @Test func expiredExpiringAndNonPushCertificatesAndWrongPasswords() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-p12-bad")
-        let now = Date()
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))  // whole seconds, as certificates store them
         let expired = try CertificateFixtures.write(
             try PushFixtures.p12(environment: .universal, notBefore: now.addingTimeInterval(-400 * 86_400),
                                  notAfter: now.addingTimeInterval(-86_400)), "expired.p12", in: folder)

@@ -19,6 +19,12 @@ import TestThreads
         ].merging(environment) { $1 })
     }
 
+    /// Now plus `offset`, in whole seconds (as a certificate stores it), taken once per test so
+    /// that the expected day and the certificate's agree even across midnight.
+    static func wholeSeconds(from now: Date = Date(), _ offset: TimeInterval) -> Date {
+        Date(timeIntervalSince1970: (now.timeIntervalSince1970 + offset).rounded(.down))
+    }
+
     static func day(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -28,7 +34,8 @@ import TestThreads
     }
 
     @Test func addListAndRemoveAPushCertificate() throws {
-        let expiry = Date().addingTimeInterval(10 * 86_400)
+        // Ten days less an hour: "in 10 days" (rounded up) whatever the time the binary takes.
+        let expiry = Self.wholeSeconds(10 * 86_400 - 3_600)
         try Data(try PushCommandTests.pushP12(notAfter: expiry)).write(to: folder.url("push.p12"))
         let day = Self.day(expiry)
         let added = try slipway(["push", "add", "push.p12", "--password-env", "P12_PASSWORD", "--storage", "store"])
@@ -62,7 +69,8 @@ import TestThreads
     @Test func badPushCertificatesAreRefusedAndNothingChanges() throws {
         try Data(try PushCommandTests.pushP12(notAfter: Date().addingTimeInterval(100 * 86_400))).write(to: folder.url("push.p12"))
         #expect(try slipway(["push", "add", "push.p12", "--password-env", "P12_PASSWORD", "--storage", "store"]).status == 0)
-        try Data(try PushCommandTests.pushP12(notAfter: Date().addingTimeInterval(-86_400), notBefore: Date().addingTimeInterval(-9 * 86_400)))
+        let expiredOn = Self.wholeSeconds(-86_400)
+        try Data(try PushCommandTests.pushP12(notAfter: expiredOn, notBefore: Date().addingTimeInterval(-9 * 86_400)))
             .write(to: folder.url("expired.p12"))
         let before = try Snapshot.of(folder.path)
         let wrong = try slipway(["push", "add", "push.p12", "--password-env", "P12_PASSWORD", "--storage", "store"],
@@ -71,7 +79,7 @@ import TestThreads
         #expect(wrong.standardError == "error: The password does not open 'push.p12' (its integrity check failed). Check the PKCS#12 password; if it is right, the file is damaged: export it again.\n")
         let expired = try slipway(["push", "add", "expired.p12", "--password-env", "P12_PASSWORD", "--storage", "store"])
         #expect(expired.status == 1)
-        #expect(expired.standardError == "error: The push certificate in 'expired.p12' expired on \(Self.day(Date().addingTimeInterval(-86_400))). Create a new one in Certificates, Identifiers & Profiles (or switch to a .p8 key, which does not expire) and export it with its key as .p12.\n")
+        #expect(expired.standardError == "error: The push certificate in 'expired.p12' expired on \(Self.day(expiredOn)). Create a new one in Certificates, Identifiers & Profiles (or switch to a .p8 key, which does not expire) and export it with its key as .p12.\n")
         let badEnvironment = try slipway(["push", "remove", "--bundle-id", "com.example.app", "--environment", "staging", "--storage", "store"])
         #expect(badEnvironment.status == 64)
         #expect(badEnvironment.standardError.hasPrefix("Error: --environment must be sandbox, production or both, not 'staging'.\n"))
@@ -80,7 +88,8 @@ import TestThreads
 
     @Test func anExpiredStoredPushCertificateFailsTheListing() async throws {
         let storage = try await EncryptedSigningStorage.open(DirectorySigningStorage(root: folder.path + "/store"), passphrase: Self.passphrase)
-        let identity = try SigningIdentity(pkcs12: try PushCommandTests.pushP12(notAfter: Date().addingTimeInterval(-86_400),
+        let expiredOn = Self.wholeSeconds(-86_400)
+        let identity = try SigningIdentity(pkcs12: try PushCommandTests.pushP12(notAfter: expiredOn,
                                                                                 notBefore: Date().addingTimeInterval(-9 * 86_400)),
                                            password: "hunter2", file: "expired.p12")
         _ = try await storage.addPushCertificate(try PushCertificate(identity: identity, file: "expired.p12"), file: "expired.p12")
@@ -88,7 +97,7 @@ import TestThreads
         let list = try slipway(["list", "--storage", "store"])
         #expect(list.status == 1)
         #expect(list.standardOutput.contains("warning: push/both/com.example.app.p12 expired on "))
-        #expect(list.standardError == "error: The push certificate in 'push/both/com.example.app.p12' expired on \(Self.day(Date().addingTimeInterval(-86_400))). Create a new one in Certificates, Identifiers & Profiles (or switch to a .p8 key, which does not expire) and export it with its key as .p12.\n")
+        #expect(list.standardError == "error: The push certificate in 'push/both/com.example.app.p12' expired on \(Self.day(expiredOn)). Create a new one in Certificates, Identifiers & Profiles (or switch to a .p8 key, which does not expire) and export it with its key as .p12.\n")
         #expect(try Snapshot.of(folder.path) == before)
     }
 }

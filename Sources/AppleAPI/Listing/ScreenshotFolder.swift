@@ -78,6 +78,14 @@ enum ScreenshotFolder {
         }
     }
 
+    /// The locales whose folders hold image files, from names alone (no image is read).
+    static func localesWithImages(_ folder: String, fileSystem: any FileSystem) throws -> Set<String> {
+        guard fileSystem.kindFollowingLinks(of: folder) == .directory else { return [] }
+        var problems: [String] = []
+        return Set(try localeFolders(folder, fileSystem: fileSystem, problems: &problems)
+            .filter { try !imageFiles(in: $0.1, fileSystem: fileSystem).isEmpty }.map(\.0))
+    }
+
     /// (locale, folder, iMessage) for every locale folder, with `iMessage/` and `appleTV/` expanded.
     private static func localeFolders(_ folder: String, fileSystem: any FileSystem, problems: inout [String]) throws
         -> [(String, String, Bool)] {

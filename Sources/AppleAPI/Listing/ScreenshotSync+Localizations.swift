@@ -26,17 +26,20 @@ extension ScreenshotSync {
     public func push(folder: String, versionID: String, localizations: [String: String], options: ScreenshotPushOptions) async throws
         -> VersionPush {
         let fileSystem = self.fileSystem
-        let groups = try await BlockingWork.run(name: "slipway-screenshots") {
-            try ScreenshotFolder.read(folder, localizations: nil, fileSystem: fileSystem)
+        // Names only: `push` below reads and checks (and hashes) every image once.
+        let locales = try await BlockingWork.run(name: "slipway-screenshots") {
+            try ScreenshotFolder.localesWithImages(folder, fileSystem: fileSystem)
         }
-        let missing = Set(groups.map(\.locale)).filter { localizations[$0] == nil && (options.locales?.contains($0) ?? true) }.sorted()
+        let missing = locales.filter { localizations[$0] == nil && (options.locales?.contains($0) ?? true) }.sorted()
         var localizations = localizations
         var options = options
         if options.dryRun {
             // Not on Apple yet: read and checked as any locale, left out of the comparison.
             for locale in missing { localizations[locale] = "" }
-            options.locales = (options.locales ?? Set(groups.map(\.locale))).subtracting(missing)
+            options.locales = (options.locales ?? locales).subtracting(missing)
         } else {
+            // Nothing is created for a folder that would then be refused.
+            if !missing.isEmpty { try await BlockingWork.run(name: "slipway-screenshots") { try Self.check(folder: folder, fileSystem: fileSystem) } }
             for locale in missing {
                 options.progress?("adding the locale \(locale) to the App Store version")
                 localizations[locale] = try await client.createVersionLocalization(

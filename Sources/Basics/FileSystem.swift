@@ -5,6 +5,10 @@ import Foundation
 public protocol FileSystem: Sendable {
     /// The bytes of a file. Throws `FileSystemError.notFound` when it does not exist.
     func read(_ path: String) throws -> [UInt8]
+    /// The bytes of a regular file of at most `limit` bytes, read without ever holding more
+    /// than `limit + 1`. Throws `FileSystemError.tooLarge` past it (also for a file that grows
+    /// while it is read), `.notFound`, and `.failed` for what is not a regular file.
+    func read(_ path: String, limit: Int) throws -> [UInt8]
     /// Writes `bytes` to a temporary file beside `path`, then renames it into place, so that a
     /// reader never sees a half-written file. The file gets `permissions` (such as 0o600) when
     /// given, else those of the file it replaces (0o644 for a new one); the temporary file is
@@ -49,6 +53,13 @@ public protocol FileSystem: Sendable {
 }
 
 extension FileSystem {
+    /// Reads the whole file, then checks its size: for file systems that are not the disk.
+    public func read(_ path: String, limit: Int) throws -> [UInt8] {
+        let bytes = try read(path)
+        guard bytes.count <= limit else { throw FileSystemError.tooLarge(path: path, limit: limit) }
+        return bytes
+    }
+
     /// The names and, for each, `kind(of:)`.
     public func kinds(ofDirectory path: String) throws -> [(name: String, kind: FileKind?)] {
         try contents(ofDirectory: path).map { ($0, kind(of: path + "/" + $0)) }
@@ -185,6 +196,7 @@ public enum FileSystemError: Error, LocalizedError, Sendable, Equatable {
     case notUTF8(path: String, location: (line: Int, column: Int))
     case permissionDenied(path: String, operation: String)
     case noSpace(path: String)
+    case tooLarge(path: String, limit: Int)
     case failed(path: String, operation: String, reason: String)
 
     public var errorDescription: String? {
@@ -198,6 +210,8 @@ public enum FileSystemError: Error, LocalizedError, Sendable, Equatable {
             return "Permission denied to \(operation) '\(path)'. Check the file's permissions."
         case .noSpace(let path):
             return "No space left on the device while writing '\(path)'. Free some space and try again."
+        case .tooLarge(let path, let limit):
+            return "'\(path)' is larger than \(limit) bytes, the most Slipway reads of it. Check that it is the file you meant."
         case .failed(let path, let operation, let reason):
             return "Could not \(operation) '\(path)': \(reason)."
         }

@@ -12,19 +12,31 @@ public struct LocalFileSystem: FileSystem {
     public init() {}
 
     public func read(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        try read(path, limit: Int.max - 1)
+    }
+
+    public func read(_ path: String, limit: Int) throws -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below anyway.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "read") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw FileSystemError.from(errno: errno, path: path, operation: "read")
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw FileSystemError.failed(path: path, operation: "read", reason: "it is a directory")
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw FileSystemError.failed(path: path, operation: "read", reason: "it is a directory")
+        default:
+            // A device (/dev/zero, /dev/urandom) never ends, a FIFO blocks: neither is a file.
+            throw FileSystemError.failed(path: path, operation: "read",
+                                         reason: "it is not a regular file (a device, a FIFO or a socket)")
         }
+        let size = Int(info.st_size)
+        guard size <= limit else { throw FileSystemError.tooLarge(path: path, limit: limit) }
         var result = [UInt8]()
-        result.reserveCapacity(Int(info.st_size))
-        var buffer = [UInt8](repeating: 0, count: max(65_536, Int(info.st_size) + 1))
+        result.reserveCapacity(size)
+        var buffer = [UInt8](repeating: 0, count: min(max(65_536, size + 1), 16 << 20))
         while true {
             let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -32,6 +44,8 @@ public struct LocalFileSystem: FileSystem {
                 throw FileSystemError.from(errno: errno, path: path, operation: "read")
             }
             if count == 0 { break }
+            // Grown since fstat past the cap: stop before holding more than limit + 1 bytes.
+            guard result.count + count <= limit else { throw FileSystemError.tooLarge(path: path, limit: limit) }
             result.append(contentsOf: buffer[0..<count])
         }
         return result

@@ -33,12 +33,21 @@ struct CommandEnvironment {
     let projectDirectory: String
     let environment: Environment
     let style: TerminalStyle
-    let fileSystem: any FileSystem = LocalFileSystem()
+    /// The disk, with every path inside the project going through the door (`ProjectFiles`):
+    /// no read, write or listing leaves the project through a link, every read is bounded.
+    let fileSystem: any FileSystem
     let processRunner: any ProcessRunner = LocalProcessRunner()
     /// Standard output and error pass through `TerminalSafeOutput`: text from the checkout, from
     /// servers and from processes never reaches the terminal with its control sequences.
     let standardOutput: any TextOutput = TerminalSafeOutput(FileDescriptorOutput.standardOutput)
     let standardError: any TextOutput = TerminalSafeOutput(FileDescriptorOutput.standardError)
+
+    init(projectDirectory: String, environment: Environment, style: TerminalStyle) {
+        self.projectDirectory = projectDirectory
+        self.environment = environment
+        self.style = style
+        self.fileSystem = ProjectFileSystem(root: projectDirectory)
+    }
 
     func print(_ text: String) { standardOutput.write(text + "\n") }
 

@@ -8,9 +8,22 @@ public enum Snapshot {
         var result: [String: String] = [:]
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let relative = enumerator?.nextObject() as? String {
-            let attributes = try FileManager.default.attributesOfItem(atPath: root + "/" + relative)
-            let data = FileManager.default.contents(atPath: root + "/" + relative) ?? Data()
-            result[relative] = "\(attributes[.posixPermissions] ?? 0) \(data.base64EncodedString())"
+            let path = root + "/" + relative
+            // A link is recorded as its target and never read through (it may name /dev/zero or a
+            // FIFO in a hostile-checkout test); devices, FIFOs and sockets by their kind alone.
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK:
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                result[relative] = "link -> \(target)"
+            case S_IFREG, S_IFDIR:
+                let attributes = try FileManager.default.attributesOfItem(atPath: path)
+                let data = (info.st_mode & S_IFMT) == S_IFREG ? (FileManager.default.contents(atPath: path) ?? Data()) : Data()
+                result[relative] = "\(attributes[.posixPermissions] ?? 0) \(data.base64EncodedString())"
+            default:
+                result[relative] = "special \(info.st_mode & S_IFMT)"
+            }
         }
         return result
     }

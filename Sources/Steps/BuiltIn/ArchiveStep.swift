@@ -42,6 +42,9 @@ public struct ArchiveStep: Step {
                     output: dist/App-1.2.0.zip
                     prefix: App-1.2.0
                 """),
+            StepExample("Everything inside a folder, each file once (x.txt, sub/y.txt)", """
+                - archive: { files: ["assets/**"], output: dist/assets.zip }
+                """),
         ]
     )
 

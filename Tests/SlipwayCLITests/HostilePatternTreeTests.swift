@@ -149,6 +149,31 @@ import TestThreads
                 "\(result.standardOutput)\n\(result.standardError)")
     }
 
+    @Test func artifactsUseTheSameGlob() throws {
+        let tree = try Tree(lanes: [
+            "leak": "steps:\n  - run: 'true'\n    artifacts: [\"private/*\"]\n",
+            "ok": "steps:\n  - run: 'true'\n    id: made\n    artifacts: [\"assets/**\"]\n",
+        ])
+        let leak = try tree.slipway(["run", "leak"])
+        #expect(leak.status == 1)
+        #expect(leak.standardOutput.contains("\n    artifact pattern 'private/*': 'private/key.pem' is a symbolic link to '\(tree.secret)', "
+            + "outside the project; Slipway publishes no file from outside the project. Replace the link by the file or remove it.\n"),
+                "\(leak.standardOutput)\n\(leak.standardError)")
+        // Over the looping folder links, the same expansion ends and succeeds.
+        let ok = try tree.slipway(["run", "ok"])
+        #expect(ok.status == 0, "\(ok.standardOutput)\n\(ok.standardError)")
+    }
+
+    @Test func uploadRefusesTwoFilesWithOneName() throws {
+        let tree = try Tree(lanes: ["twice": "steps:\n  - upload: { to: directory, files: [\"**/x.txt\"], directory: published }\n"])
+        try tree.project.write("other/x.txt", "another x\n")
+        let result = try tree.slipway(["run", "twice"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("'assets/x.txt' and 'other/x.txt', which would both be uploaded as 'x.txt'; files are uploaded "
+            + "under their own names. Narrow the patterns, or upload them in two steps"), "\(result.standardOutput)")
+        #expect(!FileManager.default.fileExists(atPath: tree.project.path + "/published"))
+    }
+
     static func sha(_ text: String) -> String {
         let result = try? CommandResult.run("/bin/sh", ["-c", "printf '%s' \"$0\" | sha256sum", text])
         return String(result?.standardOutput.prefix(64) ?? "")

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import TestThreads
 
-/// File patterns and SHA256SUMS files (checked with `sha256sum -c`).
+/// SHA256SUMS files (checked with `sha256sum -c`); the patterns' own tests are ProjectGlobTests.
 @Suite(.dedicatedThreads) struct GlobAndChecksumTests {
     let fileSystem = LocalFileSystem()
 
@@ -17,26 +17,11 @@ import TestThreads
         return folder
     }
 
-    @Test func patternsMatchLikeAShell() throws {
-        let folder = try tree()
-        let glob = FileGlob(fileSystem: fileSystem)
-        #expect(try glob.expand(["dist/*.zip"], in: folder.path).map(\.relative) == ["dist/b.zip"])
-        #expect(try glob.expand(["dist/.*.zip"], in: folder.path).map(\.relative) == ["dist/.hidden.zip"])
-        #expect(try glob.expand(["dist/**/*.tar.gz"], in: folder.path).map(\.relative)
-            == ["dist/a.tar.gz", "dist/sub/c.tar.gz", "dist/sub/deeper/d.tar.gz"])
-        #expect(try glob.expand(["dist/*", "dist/b.zip", "./dist/?.zip"], in: folder.path).map(\.relative)
-            == ["dist/a.tar.gz", "dist/b.zip"])
-        #expect(try glob.expand(["dist/*"], in: folder.path, includeDirectories: true).map(\.relative)
-            == ["dist/a.tar.gz", "dist/b.zip", "dist/sub"])
-        #expect(try glob.expand([folder.path + "/other/[e]*"], in: "/nonexistent").map(\.path) == [folder.path + "/other/e.txt"])
-        #expect(throws: PublishError.noMatch(pattern: "dist/*.dmg")) { try glob.expand(["dist/*.zip", "dist/*.dmg"], in: folder.path) }
-        #expect(throws: PublishError.notAFile(path: "dist/sub")) { try glob.expand(["dist/sub"], in: folder.path) }
-    }
-
     @Test func checksumFilesAreCheckedBySha256sum() throws {
         let folder = try tree()
         let streams = LocalFileStreams()
-        let files = try FileGlob(fileSystem: fileSystem).expand(["dist/**/*.tar.gz", "dist/b.zip"], in: folder.path).map(\.path)
+        let files = try ProjectGlob(fileSystem: fileSystem, root: folder.path)
+            .expand(["dist/**/*.tar.gz", "dist/b.zip"], in: folder.path).matches.map(\.path)
         let output = folder.path + "/dist/SHA256SUMS"
         let lines = try ChecksumFile(fileSystem: fileSystem, streams: streams).write(files: files.reversed(), to: output)
         #expect(lines.map(\.name) == ["a.tar.gz", "b.zip", "sub/c.tar.gz", "sub/deeper/d.tar.gz"])

@@ -74,10 +74,13 @@ struct StepAttempts {
         guard !invocation.artifacts.isEmpty else { return result }
         var checked = result
         let services = execution.services
-        let (unmatched, paths) = ArtifactPatterns.check(invocation.artifacts, in: services.projectDirectory,
-                                                        fileSystem: services.fileSystem)
+        let (unmatched, paths, problem) = ArtifactPatterns.check(invocation.artifacts, in: services.projectDirectory,
+                                                                 fileSystem: services.fileSystem)
         checked.artifacts = paths
-        if let pattern = unmatched.first {
+        if let problem {
+            checked.status = .failed
+            checked.error = problem
+        } else if let pattern = unmatched.first {
             checked.status = .failed
             checked.error = "artifact pattern '\(pattern)' of step '\(invocation.id)' matched no file; make the step produce it, or fix the pattern under 'artifacts:' (paths are relative to the project)"
         }
@@ -138,7 +141,7 @@ struct StepAttempts {
             events: StepEventBridge(bus: execution.bus, lane: execution.lane.name, step: invocation.id, parallelGroup: group),
             services: execution.services.stepServices,
             inputs: inputs, previousOutputs: state.allOutputs, isDryRun: execution.plan.isDryRun,
-            redactor: execution.bus.redactor, ledger: execution.ledger.forStep(invocation.id))
+            redactor: execution.bus.redactor, ledger: execution.ledger.forStep(invocation.id), projectDirectory: root)
         var withStatus = context
         withStatus.laneStatus = state.laneStatus(lane: state.laneName)
         return (withStatus, action)

@@ -69,9 +69,12 @@ public struct ArchiveLayout: Sendable {
 
     /// The entries for `inputs`, each under `prefix/` when a prefix is given (the prefix's own
     /// folders are entries too).
+    /// `checkLink` is called with each symbolic link before it is stored (as a link), and
+    /// refuses one by throwing (a link leading out of the project).
     /// - Throws: `PublishError.duplicateEntry` when two inputs end up with one name;
-    ///   `FileSystemError` when something cannot be read.
-    public func entries(for inputs: [ArchiveInput], prefix: String? = nil) throws -> [ArchiveEntry] {
+    ///   `FileSystemError` when something cannot be read; what `checkLink` throws.
+    public func entries(for inputs: [ArchiveInput], prefix: String? = nil,
+                        checkLink: (String) throws -> Void = { _ in }) throws -> [ArchiveEntry] {
         var byName: [String: ArchiveEntry] = [:]
         let cleanPrefix = prefix.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 }
         if let cleanPrefix {
@@ -83,18 +86,20 @@ public struct ArchiveLayout: Sendable {
         }
         for input in inputs {
             let name = Self.clean(input.name)
-            try add(input.path, name: cleanPrefix.map { $0 + "/" + name } ?? name, into: &byName)
+            try add(input.path, name: cleanPrefix.map { $0 + "/" + name } ?? name, into: &byName, checkLink: checkLink)
         }
         return byName.values.sorted { Array($0.storedName.utf8).lexicographicallyPrecedes(Array($1.storedName.utf8)) }
     }
 
-    private func add(_ path: String, name: String, into entries: inout [String: ArchiveEntry]) throws {
+    private func add(_ path: String, name: String, into entries: inout [String: ArchiveEntry],
+                     checkLink: (String) throws -> Void) throws {
         guard let kind = fileSystem.kind(of: path) else { throw FileSystemError.notFound(path: path) }
         let entry: ArchiveEntry
         switch kind {
         case .directory:
             entry = ArchiveEntry(name: name, content: .directory, mode: 0o755)
         case .symbolicLink:
+            try checkLink(path)
             entry = ArchiveEntry(name: name, content: .symbolicLink(target: try streams.linkTarget(path)), mode: 0o777)
         case .file:
             let info = try streams.info(path)
@@ -109,7 +114,7 @@ public struct ArchiveLayout: Sendable {
         entries[name] = entry
         if kind == .directory {
             for child in try fileSystem.contents(ofDirectory: path) {
-                try add(path + "/" + child, name: name + "/" + child, into: &entries)
+                try add(path + "/" + child, name: name + "/" + child, into: &entries, checkLink: checkLink)
             }
         }
     }

@@ -11,13 +11,16 @@ public struct ArchiveStep: Step {
             Two runs over the same files give byte-identical archives: entries are sorted, every \
             time stamp is SOURCE_DATE_EPOCH (or 0, or the mtime option), owners are 0 without \
             names, and modes are 0755 for folders and executables and 0644 otherwise. Each \
-            matched file or folder is stored under its own name (folders with their contents), \
-            or under its path relative to 'base' when that is set, inside 'prefix' when given. \
-            Patterns are relative to the working directory; one that matches nothing fails the \
-            step. The archive appears only once complete.
+            matched file or folder is stored once, under its path below the pattern's leading \
+            folders (dist/*.txt stores a.txt, assets/** stores x.txt and sub/y.txt; folders with \
+            their contents), or under its path relative to 'base' when that is set, inside \
+            'prefix' when given. Links are stored as links; one that leads out of the project \
+            fails the step. Patterns follow docs/patterns.md (relative to the working directory, \
+            no folder link followed, nothing from outside the project); one that matches nothing \
+            fails the step. The archive appears only once complete.
             """,
         options: [
-            .required("files", .list(.string), "Files, folders or patterns (dist/*.txt, docs/**) to pack."),
+            .required("files", .list(.string), "Files, folders or patterns (dist/*.txt, docs/**; rules in docs/patterns.md) to pack."),
             .required("output", .string, "The archive to write; its extension (.tar.gz, .tgz, .zip) picks the format."),
             .optional("format", .choice(["auto", "tar.gz", "zip"]), default: .string("auto"), "The format, when the name does not tell."),
             .optional("prefix", .string, "A folder inside the archive to put everything in, e.g. slipway-1.2.0."),
@@ -38,6 +41,9 @@ public struct ArchiveStep: Step {
                     files: [build/App.app, docs]
                     output: dist/App-1.2.0.zip
                     prefix: App-1.2.0
+                """),
+            StepExample("Everything inside a folder, each file once (x.txt, sub/y.txt)", """
+                - archive: { files: ["assets/**"], output: dist/assets.zip }
                 """),
         ]
     )
@@ -83,12 +89,19 @@ public struct ArchiveStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let streams = LocalFileStreams()
-        let matches = try PublishStepSupport.files(files, in: context, includeDirectories: true)
         let outputPath = context.resolve(output)
-        let inputs = try matches.filter { $0.path != outputPath }.map { match -> ArchiveInput in
-            ArchiveInput(path: match.path, name: try storedName(match.path, context: context))
+        let matches = try PublishStepSupport.files(files, in: context, includeDirectories: true).filter { $0.path != outputPath }
+        // A folder is packed with its contents, so what a pattern also matched inside it is
+        // already there (`assets/**` matches `assets/sub` and `assets/sub/y.txt`).
+        var folders: [String] = []
+        var inputs: [ArchiveInput] = []
+        for match in matches where !folders.contains(where: { match.path.hasPrefix($0 + "/") }) {
+            if match.kind == .directory { folders.append(match.path) }
+            inputs.append(ArchiveInput(path: match.path, name: try storedName(match, context: context)))
         }
-        let entries = try ArchiveLayout(fileSystem: context.fileSystem, streams: streams).entries(for: inputs, prefix: prefix)
+        let glob = PublishStepSupport.glob(context)
+        let entries = try ArchiveLayout(fileSystem: context.fileSystem, streams: streams)
+            .entries(for: inputs, prefix: prefix, checkLink: glob.checkLink)
         try context.fileSystem.createDirectory((outputPath as NSString).deletingLastPathComponent)
         let events = context.events
         let request = ArchiveRequest(output: outputPath, format: format, entries: entries,
@@ -100,8 +113,9 @@ public struct ArchiveStep: Step {
         return ["path": PublishStepSupport.display(outputPath, in: context), "sha256": result.sha256]
     }
 
-    private func storedName(_ path: String, context: StepContext) throws -> String {
-        guard let base else { return (path as NSString).lastPathComponent }
+    private func storedName(_ match: ProjectGlob.Match, context: StepContext) throws -> String {
+        let path = match.path
+        guard let base else { return match.tail }
         let folder = context.resolve(base)
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         guard path.hasPrefix(prefix) else { throw PublishError.outsideBase(path: path, base: base) }

@@ -15,7 +15,7 @@ public struct ChecksumsStep: Step {
             listed, so re-running over 'dist/*' gives the same file.
             """,
         options: [
-            .required("files", .list(.string), "The files or patterns (dist/*.tar.gz) to list."),
+            .required("files", .list(.string), "The files or patterns (dist/*.tar.gz; rules in docs/patterns.md) to list."),
             .optional("output", .string, default: .string("dist/SHA256SUMS"), "The checksum file; the files must be in its folder."),
         ],
         outputs: [OutputSpec("path", "The checksum file's path (relative to the working directory when inside it).", file: true)],

@@ -5,11 +5,29 @@ import Publish
 /// What the publishing steps share: pattern expansion relative to the working directory,
 /// display paths for outputs, and progress reports that do not flood the event stream.
 enum PublishStepSupport {
-    /// The files `patterns` match (absolute paths, sorted), directories skipped.
-    /// - Throws: `PublishError.noMatch` naming the first pattern that matches nothing.
-    static func files(_ patterns: [String], in context: StepContext, includeDirectories: Bool = false) throws -> [MatchedPath] {
-        try FileGlob(fileSystem: context.fileSystem).expand(patterns, in: context.workingDirectory,
-                                                            includeDirectories: includeDirectories)
+    /// The files (and, when `includeDirectories`, folders) `patterns` match, sorted, by the
+    /// project's one glob (docs/patterns.md): patterns relative to the working directory, nothing
+    /// from outside the project, no folder link followed (each one a wildcard passed is noted).
+    /// - Throws: `PublishError.noMatch` naming the first pattern that matches nothing,
+    ///   `PublishError.notAFile`, or another `ProjectGlobError`.
+    static func files(_ patterns: [String], in context: StepContext, includeDirectories: Bool = false) throws -> [ProjectGlob.Match] {
+        let expansion: ProjectGlob.Expansion
+        do {
+            expansion = try glob(context).expand(patterns, in: context.workingDirectory, includeDirectories: includeDirectories)
+        } catch ProjectGlobError.noMatch(let pattern) {
+            throw PublishError.noMatch(pattern: pattern)
+        } catch ProjectGlobError.notAFile(let path) {
+            throw PublishError.notAFile(path: path)
+        }
+        for link in expansion.skippedFolderLinks {
+            context.events.log(.info, "skipped '\(link)': a symbolic link to a folder, which patterns never follow")
+        }
+        return expansion.matches
+    }
+
+    /// The project's glob for this step.
+    static func glob(_ context: StepContext) -> ProjectGlob {
+        ProjectGlob(fileSystem: context.fileSystem, root: context.projectDirectory)
     }
 
     /// `path` relative to the working directory when inside it, else absolute: what outputs hold.

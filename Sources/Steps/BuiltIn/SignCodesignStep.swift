@@ -15,7 +15,7 @@ public struct SignCodesignStep: Step {
             time stamp (the defaults) are what notarization requires.
             """,
         options: [
-            .required("files", .list(.string), "The binaries, bundles or patterns to sign (build/*.app)."),
+            .required("files", .list(.string), "The binaries, bundles or patterns to sign (build/*.app; rules in docs/patterns.md)."),
             .required("identity", .string, "The certificate's name or SHA-1, or '-' for ad-hoc signing."),
             .optional("keychain", .string, "The keychain holding the identity."),
             .optional("entitlements", .string, "An entitlements plist to embed."),

@@ -21,7 +21,7 @@ public struct SignStep: Step {
             """,
         options: [
             .optional("backend", .choice(["ed25519", "gpg"]), default: .string("ed25519"), "How to sign."),
-            .required("files", .list(.string), "The files or patterns (dist/*.tar.gz) to sign."),
+            .required("files", .list(.string), "The files or patterns (dist/*.tar.gz; rules in docs/patterns.md) to sign."),
             .required("key", .string, "A key file's path, or the key itself (from a secret); for gpg also a key id."),
             .optional("passphrase", .string, "The key's passphrase (from a secret)."),
             .optional("public-key", .string, "ed25519: a public key file to check every new signature against."),

@@ -16,7 +16,7 @@ struct UploadOptions: Sendable {
 
     static let specs: [OptionSpec] = [
         .optional("to", .choice(Backend.allCases.map(\.rawValue)), default: .string("directory"), "Where to upload."),
-        .required("files", .list(.string), "The files or patterns (dist/*) to upload; each keeps its name."),
+        .required("files", .list(.string), "The files or patterns (dist/*; rules in docs/patterns.md) to upload; each keeps its name."),
         .optional("attempts", .int, default: .int(3), "Attempts per request on 5xx answers and dropped connections."),
         .optional("directory", .string, default: .string(".slipway/published"), "directory: the folder to copy into."),
         .optional("overwrite", .bool, default: .bool(false), "directory, s3: replace a different file of the same name."),

@@ -87,7 +87,12 @@ public struct UploadStep: Step {
         let streams = LocalFileStreams()
         let matches = try PublishStepSupport.files(options.files, in: context)
         var files: [UploadFile] = []
+        var byName: [String: String] = [:]
         for match in matches {
+            if let other = byName.updateValue(match.relative, forKey: match.name) {
+                throw StepError.invalidOption(name: "files", problem: "matched '\(other)' and '\(match.relative)', which would both be uploaded as '\(match.name)'; "
+                                              + "files are uploaded under their own names. Narrow the patterns, or upload them in two steps")
+            }
             files.append(UploadFile(path: match.path, name: match.name, size: try streams.info(match.path).size))
         }
         if options.backend == .deploygate || options.backend == .firebase {

@@ -35,6 +35,8 @@ public struct StepContext: Sendable {
     public var stepID: String
     /// The directory the step works in (absolute).
     public var workingDirectory: String
+    /// The project's root folder (absolute): what file patterns may not reach out of.
+    public var projectDirectory: String
     /// The environment for child processes: the process's, the lane's `env`, the step's `env`.
     public var environment: Environment
     /// The file system.
@@ -65,8 +67,10 @@ public struct StepContext: Sendable {
         laneName: String, stepID: String, workingDirectory: String, environment: Environment,
         fileSystem: any FileSystem, processRunner: any ProcessRunner, events: any StepEventSink, services: StepServices,
         inputs: [String: String] = [:], previousOutputs: [String: StepOutputs] = [:], isDryRun: Bool = false,
-        redactor: Redactor = Redactor(secrets: []), ledger: any StepLedger = MemoryStepLedger()
+        redactor: Redactor = Redactor(secrets: []), ledger: any StepLedger = MemoryStepLedger(),
+        projectDirectory: String? = nil
     ) {
+        self.projectDirectory = projectDirectory ?? workingDirectory
         self.ledger = ledger
         self.redactor = redactor
         self.laneName = laneName

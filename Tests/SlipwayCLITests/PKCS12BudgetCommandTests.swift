@@ -14,8 +14,14 @@ import TestThreads
 
     func slipway(_ arguments: [String], in folder: TemporaryDirectory) throws -> CommandResult {
         try CommandResult.run("/usr/bin/prlimit", ["--cpu=5", "--", Binaries.slipway] + arguments, in: folder.path,
-                              environment: ["P12_PASSWORD": "hunter2", "NO_COLOR": "1", "GITHUB_ACTIONS": nil])
+                              environment: ["P12_PASSWORD": "hunter2", "SLIPWAY_SIGNING_PASSPHRASE": "storage passphrase", "NO_COLOR": "1",
+                                            "GITHUB_ACTIONS": nil])
     }
+
+    static let bombRefusal = "error: 'bomb.p12' is refused before any key derivation: its key derivations ask for "
+        + "610000000 iterations in all (at least); Slipway derives at most 1000000 per file (OpenSSL's default export "
+        + "needs 6144). Export the certificate and key again with the exporter's default iteration counts (for example "
+        + "'openssl pkcs12 -export', which uses 2048).\n"
 
     @Test func pushCheckRefusesAFileOverTheIterationBudgetBeforeDeriving() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-p12-budget")
@@ -24,10 +30,7 @@ import TestThreads
         let checked = try slipway(["push", "check", "bomb.p12", "--password-env", "P12_PASSWORD"], in: folder)
         #expect(checked.status == 1, "killed by the CPU limit: \(checked.status)")
         #expect(checked.standardOutput == "")
-        #expect(checked.standardError == "error: 'bomb.p12' is refused before any key derivation: its key derivations ask for "
-            + "610000000 iterations in all (at least); Slipway derives at most 1000000 per file (OpenSSL's default export "
-            + "needs 6144). Export the certificate and key again with the exporter's default iteration counts (for example "
-            + "'openssl pkcs12 -export', which uses 2048).\n")
+        #expect(checked.standardError == Self.bombRefusal)
         #expect(try Snapshot.of(folder.path) == before)
     }
 
@@ -39,7 +42,7 @@ import TestThreads
         let added = try slipway(["signing", "push", "add", "bomb.p12", "--password-env", "P12_PASSWORD", "--storage", "storage"],
                                 in: folder)
         #expect(added.status == 1, "killed by the CPU limit: \(added.status) \(added.standardError)")
-        #expect(added.standardError.hasPrefix("error: 'bomb.p12' is refused before any key derivation: its key derivations ask for "))
+        #expect(added.standardError == Self.bombRefusal)
         #expect(try Snapshot.of(folder.path) == before)
     }
 

@@ -228,4 +228,31 @@ import TestThreads
         let changed = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }
         #expect(changed.allSatisfy { $0.hasPrefix(".slipway") || $0.hasPrefix(".git") }, "\(changed.sorted())")
     }
+
+    /// 261 KB of `{{\n` (inside the size limit) took swift-mustache's parser 42 s: quadratic in
+    /// the '{' it meets. Under a 5 s CPU limit the step now fails with the budget, and `finally:` runs.
+    @Test func aQuadraticChangelogTemplateIsRefusedWithinACPULimit() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-template-cost")
+        let outside = try TemporaryDirectory(prefix: "slipway-outside")
+        try folder.write("CHANGELOG.md", "# Changelog\n\n## [Unreleased]\n")
+        try folder.write("t.mustache", String(repeating: "{{\n", count: 87_381))
+        try folder.write("lanes/notes.yml", """
+            steps:
+              - changelog.update: { version: 1.0.0, template: t.mustache }
+            finally:
+              - run: touch '\(outside.path)/finally-ran'
+            """)
+        for command in ["init -q", "-c user.email=a@b.c -c user.name=A commit -q --allow-empty -m init"] {
+            _ = try CommandResult.run("/usr/bin/env", ["git"] + command.split(separator: " ").map(String.init), in: folder.path)
+        }
+        let result = try CommandResult.run("/usr/bin/prlimit", ["--cpu=5", "--", Binaries.slipway, "run", "notes"], in: folder.path,
+                                           environment: ["GITHUB_ACTIONS": nil])
+        #expect(result.status == 1, "killed by the CPU limit? \(result.status): \(result.standardError)")
+        #expect((result.standardOutput + result.standardError).contains(
+            "the changelog template 't.mustache' is invalid: Mustache's parser reads the rest of the template at each '{', and its "
+                + "first 174762 would have it read 45812984490 bytes; templates may cost at most 134217728: use fewer tags or a "
+                + "shorter template"), "\(result.standardOutput)\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: outside.path + "/finally-ran"))
+        #expect(try String(contentsOfFile: folder.path + "/CHANGELOG.md", encoding: .utf8) == "# Changelog\n\n## [Unreleased]\n")
+    }
 }

@@ -69,7 +69,7 @@ public struct ScreenshotReport: Sendable, Equatable {
     /// True for a pull (`uploaded` then means written).
     public var pulled: Bool
     /// Pull: names App Store Connect gave that may not name a file (a locale that is not an App
-    /// Store locale, an unknown display type), each skipped; one sentence each.
+    /// Store locale, an unknown display type), each skipped; one noun phrase each ("the locale 'x', which is …").
     public var ignored: [String] = []
 
     /// A report.

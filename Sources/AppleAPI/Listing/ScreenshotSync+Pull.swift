@@ -24,14 +24,14 @@ extension ScreenshotSync {
         let knownTypes = Set((ScreenshotDisplayTypes.table + ScreenshotDisplayTypes.iMessageTable).map(\.type))
         for (locale, localizationID) in localizations.sorted(by: { $0.key < $1.key }) {
             guard AppStoreLocales.isAccepted(locale) else {
-                ignored.append("the locale '\(locale)' is not an App Store locale")
+                ignored.append("the locale '\(locale)', which is not an App Store locale")
                 continue
             }
             var keep: Set<String> = []    // paths of this locale's screenshots, written or not
             var localeEntries: [ScreenshotReport.Entry] = []
             for set in try await remoteSets(localizationID: localizationID, locale: locale) where !set.screenshots.isEmpty {
                 guard knownTypes.contains(set.displayType) else {
-                    ignored.append("the \(locale) display type '\(set.displayType)' is not a screenshot display type Slipway knows")
+                    ignored.append("the \(locale) display type '\(set.displayType)', which is not a screenshot display type Slipway knows")
                     continue
                 }
                 let directory = Self.directory(folder: folder, locale: locale, displayType: set.displayType)

@@ -41,7 +41,8 @@ struct PluginInterpreter: Equatable, Sendable {
 
     /// The words of `file`'s `#!` line (interpreter first), nil when it has none.
     static func shebang(of file: String) -> [String]? {
-        guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
+        // Only a regular file: opening a FIFO from the checkout would wait forever.
+        guard isRegularFile(file), let handle = FileHandle(forReadingAtPath: file) else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: lineLimit), head.starts(with: Array("#!".utf8)) else { return nil }
         let line = head.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }
@@ -71,13 +72,15 @@ struct PluginInterpreter: Equatable, Sendable {
         let folders = (path ?? "/bin:/usr/bin").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         for folder in folders {
             let candidate = absolute(folder.isEmpty ? "." : folder, from: workingDirectory) + "/" + command
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue,
-               access(candidate, X_OK) == 0 {
-                return candidate
-            }
+            if isRegularFile(candidate), access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
+    }
+
+    /// Whether `path` is, or links to, a regular file (what `execve` and `env` would run).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     private static func absolute(_ path: String, from workingDirectory: String) -> String {

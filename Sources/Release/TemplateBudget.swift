@@ -4,11 +4,22 @@
 /// hundred thousand nested `{{#a}}` sections (1.2 MB) overflowed the stack and killed the
 /// process, skipping `finally:` steps. A changelog template needs a few levels; these limits are
 /// far above any real one.
+///
+/// swift-mustache's parser also measures the rest of the template (`String.distance`, linear)
+/// each time it meets the first character of the opening delimiter, so its time is the number of
+/// such characters times what follows them: 261 KB of `{{\n` took 42 s. The third limit is that
+/// product, computed in one pass before parsing: a few thousand tags in a template of a few tens
+/// of kilobytes pass, and the worst template within it parses in a fraction of a second.
 enum TemplateBudget {
     /// The largest template read, in bytes.
     static let maximumBytes = 256 * 1024
     /// The deepest nesting of sections (`{{#…}}`, `{{^…}}`).
     static let maximumDepth = 32
+    /// The parser's work: for each byte that starts the opening delimiter in force, twice the
+    /// bytes from it to the end (the opening and the closing delimiter are each matched by
+    /// measuring the rest). 128 Mi: 244 tags at the head of a 256 KiB template, or 2,000 tags
+    /// anywhere in a 32 KiB one.
+    static let maximumParseWork = 128 * 1024 * 1024
 
     /// Throws `ReleaseError.invalidTemplate` naming `name` when `text` is over either limit.
     ///
@@ -20,11 +31,29 @@ enum TemplateBudget {
             throw ReleaseError.invalidTemplate(name, reason: "it is \(bytes.count) bytes; templates may have at most \(maximumBytes)")
         }
         var open = Array("{{".utf8), close = Array("}}".utf8)
-        var depth = 0, index = 0
+        var depth = 0, index = 0, work = 0, openings = 0
+        /// Charges the parser's work for the bytes in `range`, read with the delimiters in force.
+        func charge(_ range: Range<Int>) throws {
+            guard let first = open.first else { return }
+            for position in range where bytes[position] == first {
+                openings += 1
+                work += 2 * (bytes.count - position)
+            }
+            guard work <= maximumParseWork else {
+                throw ReleaseError.invalidTemplate(
+                    name, reason: "Mustache's parser reads the rest of the template at each '\(String(decoding: [first], as: UTF8.self))', "
+                        + "and its first \(openings) would have it read \(work) bytes; templates may cost at most "
+                        + "\(maximumParseWork): use fewer tags or a shorter template")
+            }
+        }
         while let start = find(open, in: bytes, from: index) {
             let contentStart = start + open.count
-            guard let end = find(close, in: bytes, from: contentStart) else { return }  // the parser reports it
+            guard let end = find(close, in: bytes, from: contentStart) else {
+                // The parser reports an unclosed tag, or reads on as text: charge the rest.
+                return try charge(index..<bytes.count)
+            }
             var content = Array(bytes[contentStart..<end])
+            try charge(index..<(end + close.count))
             index = end + close.count
             while content.first == UInt8(ascii: " ") { content.removeFirst() }
             switch content.first {
@@ -47,6 +76,7 @@ enum TemplateBudget {
                 break
             }
         }
+        try charge(index..<bytes.count)
     }
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {

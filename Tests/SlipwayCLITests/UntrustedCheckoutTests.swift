@@ -83,6 +83,71 @@ import TestThreads
         #expect(!fixture.markerExists)
     }
 
+    /// A hostile `sh` in a `PATH` folder inside the checkout: it leaves the marker, then acts as `sh`.
+    static func hostileShell(marker: String) -> String {
+        "#!/bin/sh\ntouch '\(marker)'\nexec /bin/sh \"$@\"\n"
+    }
+
+    /// A trusted plugin `#!/usr/bin/env sh` would run whatever `sh` comes first on PATH: a PATH
+    /// folder inside the checkout supplies one, which must be trusted itself.
+    @Test func aTrustedPluginsEnvInterpreterFromTheCheckoutMustBeTrustedToo() throws {
+        let fixture = try Fixture()
+        let interpreterMarker = fixture.outside.path + "/interpreter-ran"
+        try fixture.project.write(".slipway/bin/slipway-step-greet",
+                                  UntrustedCheckoutTests.plugin(marker: fixture.marker).replacingOccurrences(of: "#!/bin/sh", with: "#!/usr/bin/env sh"))
+        try fixture.project.write("tools/bin/sh", Self.hostileShell(marker: interpreterMarker))
+        chmod(fixture.project.path + "/tools/bin/sh", 0o755)
+        let pluginDigest = try fixture.digest(".slipway/bin/slipway-step-greet")
+        try fixture.outside.write("config/slipway/trusted-plugins", "\(pluginDigest)  greet\n")
+        let path = fixture.project.path + "/tools/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let before = try Snapshot.of(fixture.project.path)
+        let refused = try fixture.slipway(["validate"], environment: ["PATH": path])
+        #expect(refused.status == 2, "\(refused.standardError)")
+        let shellDigest = try fixture.digest("tools/bin/sh")
+        #expect(refused.standardError.contains(
+            "plugin '.slipway/bin/slipway-step-greet' would run 'tools/bin/sh' (found by its #!/usr/bin/env on PATH), which "
+                + "comes from the checkout, and this command runs no checkout executable unless asked; trusting the plugin does "
+                + "not vouch for its interpreter. If you trust this version of it, pass --trust-plugins, or add its SHA-256 to "
+                + "the trust file outside the checkout: echo '\(shellDigest)  tools/bin/sh' >> ~/.config/slipway/trusted-plugins"),
+            "\(refused.standardError)")
+        #expect(!fixture.markerExists)
+        #expect(!FileManager.default.fileExists(atPath: interpreterMarker))
+        #expect(try Snapshot.of(fixture.project.path) == before)
+
+        // Trusting the interpreter too is the user's decision, and then both run.
+        try fixture.outside.write("config/slipway/trusted-plugins", "\(pluginDigest)  greet\n\(shellDigest)  tools/bin/sh\n")
+        let trusted = try fixture.slipway(["validate"], environment: ["PATH": path])
+        #expect(trusted.status == 0, "\(trusted.standardError)")
+        #expect(fixture.markerExists)
+        #expect(FileManager.default.fileExists(atPath: interpreterMarker))
+    }
+
+    /// A plugin from outside the checkout (the machine's) is not checked itself, but the `env`
+    /// interpreter a checkout PATH folder would give it is.
+    @Test func aMachinePluginsEnvInterpreterFromTheCheckoutIsRefused() throws {
+        let fixture = try Fixture()
+        try FileManager.default.removeItem(atPath: fixture.project.path + "/.slipway/bin/slipway-step-greet")
+        let interpreterMarker = fixture.outside.path + "/interpreter-ran"
+        try fixture.outside.write("bin/slipway-step-greet",
+                                  UntrustedCheckoutTests.plugin(marker: fixture.marker).replacingOccurrences(of: "#!/bin/sh", with: "#!/usr/bin/env sh"))
+        chmod(fixture.outside.path + "/bin/slipway-step-greet", 0o755)
+        try fixture.project.write("tools/bin/sh", Self.hostileShell(marker: interpreterMarker))
+        chmod(fixture.project.path + "/tools/bin/sh", 0o755)
+        let path = fixture.project.path + "/tools/bin:" + fixture.outside.path + "/bin:"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let refused = try fixture.slipway(["validate"], environment: ["PATH": path])
+        #expect(refused.status == 2, "\(refused.standardError)")
+        #expect(refused.standardError.contains("plugin '\(fixture.outside.path)/bin/slipway-step-greet' would run 'tools/bin/sh' "
+            + "(found by its #!/usr/bin/env on PATH), which comes from the checkout"), "\(refused.standardError)")
+        #expect(!fixture.markerExists)
+        #expect(!FileManager.default.fileExists(atPath: interpreterMarker))
+        // Without the checkout's folder on PATH, the machine's plugin runs as before.
+        let plain = try fixture.slipway(["validate"], environment: ["PATH": fixture.outside.path + "/bin:"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        #expect(fixture.markerExists)
+    }
+
     @Test func theUserCanOptIn() throws {
         let fixture = try Fixture()
         let flagged = try fixture.slipway(["validate", "--trust-plugins"])
@@ -162,5 +227,32 @@ import TestThreads
         let after = try Snapshot.of(folder.path)
         let changed = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }
         #expect(changed.allSatisfy { $0.hasPrefix(".slipway") || $0.hasPrefix(".git") }, "\(changed.sorted())")
+    }
+
+    /// 261 KB of `{{\n` (inside the size limit) took swift-mustache's parser 42 s: quadratic in
+    /// the '{' it meets. Under a 5 s CPU limit the step now fails with the budget, and `finally:` runs.
+    @Test func aQuadraticChangelogTemplateIsRefusedWithinACPULimit() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-template-cost")
+        let outside = try TemporaryDirectory(prefix: "slipway-outside")
+        try folder.write("CHANGELOG.md", "# Changelog\n\n## [Unreleased]\n")
+        try folder.write("t.mustache", String(repeating: "{{\n", count: 87_381))
+        try folder.write("lanes/notes.yml", """
+            steps:
+              - changelog.update: { version: 1.0.0, template: t.mustache }
+            finally:
+              - run: touch '\(outside.path)/finally-ran'
+            """)
+        for command in ["init -q", "-c user.email=a@b.c -c user.name=A commit -q --allow-empty -m init"] {
+            _ = try CommandResult.run("/usr/bin/env", ["git"] + command.split(separator: " ").map(String.init), in: folder.path)
+        }
+        let result = try CommandResult.run("/usr/bin/prlimit", ["--cpu=5", "--", Binaries.slipway, "run", "notes"], in: folder.path,
+                                           environment: ["GITHUB_ACTIONS": nil])
+        #expect(result.status == 1, "killed by the CPU limit? \(result.status): \(result.standardError)")
+        #expect((result.standardOutput + result.standardError).contains(
+            "the changelog template 't.mustache' is invalid: Mustache's parser reads the rest of the template at each '{', and its "
+                + "first 174762 would have it read 45812984490 bytes; templates may cost at most 134217728: use fewer tags or a "
+                + "shorter template"), "\(result.standardOutput)\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: outside.path + "/finally-ran"))
+        #expect(try String(contentsOfFile: folder.path + "/CHANGELOG.md", encoding: .utf8) == "# Changelog\n\n## [Unreleased]\n")
     }
 }

@@ -98,8 +98,12 @@ public struct ListingFolder: Sendable {
     /// Writes `texts` (every field of every locale given, and the copyright when not nil) where
     /// the folder's meaning differs; returns the paths written (in a dry run: that would be),
     /// relative to the folder.
-    /// - Throws: `FileSystemError`.
+    /// - Throws: `AppStoreListingError.unknownLocale` for a locale that is not an App Store
+    ///   locale (it would name a folder: nothing is written), `FileSystemError`.
     public func write(_ texts: ListingTexts, over current: Contents, dryRun: Bool = false) throws -> [String] {
+        for locale in texts.locales.keys.sorted() where !AppStoreLocales.isAccepted(locale) {
+            throw AppStoreListingError.unknownLocale(locale, suggestions: AppStoreLocales.suggestions(for: locale))
+        }
         var written: [String] = []
         if !dryRun, !fileSystem.isDirectory(path) { try fileSystem.createDirectory(path) }
         // Never through a link: a committed `en-US -> /home/me/.ssh` must not receive files.

@@ -44,8 +44,10 @@ public enum ListingReport {
 
     /// The pull as JSON.
     public static func json(_ result: ListingPullResult) -> String {
-        encode(["version": result.versionString, "versionId": result.versionID, "state": result.versionState, "dryRun": result.dryRun,
-                "locales": result.locales, "written": result.written])
+        var object: [String: Any] = ["version": result.versionString, "versionId": result.versionID, "state": result.versionState,
+                                     "dryRun": result.dryRun, "locales": result.locales, "written": result.written]
+        if !result.ignoredLocales.isEmpty { object["ignoredLocales"] = result.ignoredLocales }
+        return encode(object)
     }
 
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

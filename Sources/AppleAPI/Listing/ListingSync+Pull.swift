@@ -16,6 +16,9 @@ public struct ListingPullResult: Sendable, Hashable {
     public var unsent: [ListingUnsentFile] = []
     /// locale → version localization id (for the screenshot sync).
     public var versionLocalizationIDs: [String: String] = [:]
+    /// Locales App Store Connect named that are not App Store locales (`AppStoreLocales`):
+    /// nothing was written or read for them, since a locale names a folder.
+    public var ignoredLocales: [String] = []
     /// True for a dry run (nothing was written).
     public var dryRun = false
 }
@@ -29,12 +32,20 @@ extension ListingSync {
         let current = fileSystem.isDirectory(folder.path) ? try folder.read(only: options.locales) : ListingFolder.Contents()
         let version = try await readableVersion(app: app, options: options)
         let infos = try await client.appInfos(appID: app.id)
-        var remote: [ListingLocalization] = try await client.versionListingLocalizations(versionID: version.id)
+        let versionLocalizations = try await client.versionListingLocalizations(versionID: version.id)
+        var remote = versionLocalizations
         var result = ListingPullResult(versionID: version.id, versionString: version.versionString, versionState: version.state,
                                        unsent: current.unsent, dryRun: options.dryRun)
-        for localization in remote { result.versionLocalizationIDs[localization.locale] = localization.id }
         if let info = infos.first(where: \.isEditable) ?? infos.first {
             remote += try await client.appInfoLocalizations(appInfoID: info.id)
+        }
+        // A locale from the answer names a folder: only Apple's own codes may ("../../x" would
+        // write outside the metadata folder). An unknown one is skipped and reported, not an
+        // error, so that a locale Apple adds before Slipway lists it does not stop every pull.
+        result.ignoredLocales = Array(Set(remote.map(\.locale).filter { !AppStoreLocales.isAccepted($0) })).sorted()
+        remote.removeAll { !AppStoreLocales.isAccepted($0.locale) }
+        for localization in versionLocalizations where AppStoreLocales.isAccepted(localization.locale) {
+            result.versionLocalizationIDs[localization.locale] = localization.id
         }
         var texts = ListingTexts(copyright: version.copyright ?? "")
         for localization in remote where options.locales?.contains(localization.locale) ?? true {

@@ -68,6 +68,9 @@ public struct ScreenshotReport: Sendable, Equatable {
     public var dryRun: Bool
     /// True for a pull (`uploaded` then means written).
     public var pulled: Bool
+    /// Pull: names App Store Connect gave that may not name a file (a locale that is not an App
+    /// Store locale, an unknown display type), each skipped; one noun phrase each ("the locale 'x', which is …").
+    public var ignored: [String] = []
 
     /// A report.
     public init(entries: [Entry], dryRun: Bool, pulled: Bool = false) {
@@ -102,16 +105,19 @@ public struct ScreenshotReport: Sendable, Equatable {
         }
     }
 
-    /// The report as JSON: `{"dryRun", "pulled", "entries": [{locale, displayType, uploaded, unchanged, replaced, reordered, removed, kept, skipped}]}`.
+    /// The report as JSON: `{"dryRun", "pulled", "entries": [{locale, displayType, uploaded, unchanged, replaced, reordered, removed, kept, skipped}]}`,
+    /// with `ignored` when a pull skipped names.
     public func json() -> String {
         struct Document: Encodable {
             var dryRun: Bool
             var pulled: Bool
             var entries: [Entry]
+            var ignored: [String]?
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let data = (try? encoder.encode(Document(dryRun: dryRun, pulled: pulled, entries: entries))) ?? Data("{}".utf8)
+        let document = Document(dryRun: dryRun, pulled: pulled, entries: entries, ignored: ignored.isEmpty ? nil : ignored)
+        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -14,12 +14,26 @@ extension ScreenshotSync {
     /// files left as they are) and reported as `skipped`. Files an earlier pull named that Apple no longer has are removed
     /// (reported as `removed`); other files are left alone.
     /// - Throws: `ScreenshotError`, `AppStoreConnectError`, `TransportError`.
+    ///
+    /// Names from the answer that would name a file are checked first: a locale must be an App
+    /// Store locale and a display type one of `ScreenshotDisplayTypes`; an unknown one is
+    /// skipped (nothing written or removed for it) and reported in `ignored`.
     public func pull(folder: String, localizations: [String: String]) async throws -> ScreenshotReport {
         var entries: [ScreenshotReport.Entry] = []
+        var ignored: [String] = []
+        let knownTypes = Set((ScreenshotDisplayTypes.table + ScreenshotDisplayTypes.iMessageTable).map(\.type))
         for (locale, localizationID) in localizations.sorted(by: { $0.key < $1.key }) {
+            guard AppStoreLocales.isAccepted(locale) else {
+                ignored.append("the locale '\(locale)', which is not an App Store locale")
+                continue
+            }
             var keep: Set<String> = []    // paths of this locale's screenshots, written or not
             var localeEntries: [ScreenshotReport.Entry] = []
             for set in try await remoteSets(localizationID: localizationID, locale: locale) where !set.screenshots.isEmpty {
+                guard knownTypes.contains(set.displayType) else {
+                    ignored.append("the \(locale) display type '\(set.displayType)', which is not a screenshot display type Slipway knows")
+                    continue
+                }
                 let directory = Self.directory(folder: folder, locale: locale, displayType: set.displayType)
                 var entry = ScreenshotReport.Entry(locale: locale, displayType: set.displayType)
                 for (index, screenshot) in set.screenshots.enumerated() {
@@ -51,7 +65,9 @@ extension ScreenshotSync {
             }
             entries += localeEntries
         }
-        return ScreenshotReport(entries: entries, dryRun: false, pulled: true)
+        var report = ScreenshotReport(entries: entries, dryRun: false, pulled: true)
+        report.ignored = ignored
+        return report
     }
 
     /// Where pull puts a display type's files for a locale.

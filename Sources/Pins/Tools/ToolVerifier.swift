@@ -54,25 +54,39 @@ public struct ToolVerifier: Sendable {
 
     /// Checks the tools. The cheap checks come first, in order; then the executables that the
     /// verify cache does not vouch for are hashed in parallel (one file per thread, as many
-    /// threads as cores, biggest first so that the threads finish together) while their version
-    /// commands run at the same time. Results in `specs` order.
+    /// threads as cores, biggest first so that the threads finish together); then the version
+    /// commands run, only of executables whose checksum equals the lock's (system tools are not
+    /// pinned by checksum). An executable that fails its checksum is never run: it may be
+    /// checkout content (a GitLab tools cache lives in the checkout). Results in `specs` order.
     private func checkAll(_ specs: [ToolSpec], lockfile: Lockfile, cache: VerifyCache) async
         -> [(ToolStatus, (String, VerifyCache.Entry)?)] {
         let checks = specs.map { check($0, locked: lockfile.tools[$0.name], cache: cache) }
-        let contents = checks.compactMap(\.contents)
+        var contents = checks.map(\.contents)
         var sizes: [String: Int64] = [:]
-        for item in contents where item.needsHash { sizes[item.path] = item.identity.size }
+        for case let item? in contents where item.needsHash { sizes[item.path] = item.identity.size }
         let toHash = sizes.keys.sorted { (sizes[$0]!, $0) > (sizes[$1]!, $1) }
-        async let hashed = context.files.sha256(ofFiles: toHash)
-        let outputs = await probeVersions(contents.filter(\.needsProbe))
-        let hashes = Dictionary(uniqueKeysWithValues: zip(toHash, await hashed))
-        return checks.map { check in
-            guard let item = check.contents else { return (check.status, nil) }
+        let hashes = Dictionary(uniqueKeysWithValues: zip(toHash, await context.files.sha256(ofFiles: toHash)))
+        for index in contents.indices {
+            guard var item = contents[index] else { continue }
+            if item.needsHash { item.entry.sha256 = hashes[item.path] ?? nil }
+            if !checksumMatches(item.spec, locked: item.locked, sha256: item.entry.sha256) { item.needsProbe = false }
+            contents[index] = item
+        }
+        let outputs = await probeVersions(contents.compactMap { $0 }.filter(\.needsProbe))
+        return zip(checks, contents).map { check, item in
+            guard let item else { return (check.status, nil) }
             var entry = item.entry
-            if item.needsHash { entry.sha256 = hashes[item.path] ?? nil }
             if item.needsProbe { entry.versionOutputs[item.probeKey] = outputs[item.probeID] ?? "" }
             return (finish(item, entry: entry, status: check.status), (item.path, entry))
         }
+    }
+
+    /// Whether the executable's hash is the one the lock records for this platform (always
+    /// true for system tools, whose contents are not pinned).
+    private func checksumMatches(_ spec: ToolSpec, locked: LockedTool, sha256: String?) -> Bool {
+        guard spec.source.kind != .system else { return true }
+        guard let expected = locked.executables[context.platform.description] else { return false }
+        return sha256 == expected
     }
 
     /// Runs the version commands, several at once (they mostly wait for the child process);
@@ -184,6 +198,8 @@ public struct ToolVerifier: Sendable {
                     ? "Run 'slipway tools install' on \(context.platform) to record it, and commit Toolfile.lock."
                     : "The installed executable was changed; run 'slipway tools install' to restore it."))
         }
+        // A changed executable is not run to learn its version: the checksum failure says it all.
+        guard checksumMatches(spec, locked: item.locked, sha256: entry.sha256) else { return status }
         status.checks.append(versionCheck(spec, locked: item.locked, output: entry.versionOutputs[item.probeKey] ?? "",
                                           path: path))
         return status
@@ -241,22 +257,33 @@ public struct ToolVerifier: Sendable {
         return path
     }
 
-    /// The folders holding the pinned executables that are installed, in Toolfile order: put
-    /// them first in a lane's plugin search path so that pinned `slipway-step-*` plugins win
-    /// over PATH. Empty when the project has no Toolfile or no lock.
+    /// The folders holding the pinned executables that are installed and intact (checksum equal
+    /// to the lock's), in Toolfile order: put them first in a lane's plugin search path so that
+    /// pinned `slipway-step-*` plugins win over PATH. A folder whose executable was changed is
+    /// left out, so that a changed pinned plugin is never asked to describe itself. Empty when
+    /// the project has no Toolfile or no lock.
     /// - Throws: what loading the Toolfile and lock throws.
     public func executableDirectories() throws -> [String] {
         guard context.fileSystem.exists(context.toolfilePath) else { return [] }
         let toolfile = try context.loadToolfile()
         guard let lockfile = try context.lockfileStore.load() else { return [] }
+        let cache = VerifyCache.load(from: context.cache.verifyCachePath, fileSystem: context.fileSystem)
         var folders: [String] = []
         for spec in toolfile.tools where spec.source.kind != .system {
             guard let locked = lockfile.tools[spec.name], let path = executablePath(spec, locked: locked),
-                  context.fileSystem.isExecutable(path)
+                  context.fileSystem.isExecutable(path), isIntact(path, spec: spec, locked: locked, cache: cache)
             else { continue }
             let folder = (path as NSString).deletingLastPathComponent
             if !folders.contains(folder) { folders.append(folder) }
         }
         return folders
+    }
+
+    /// Whether the executable at `path` hashes to the lock's checksum; the verify cache vouches
+    /// for a file whose identity it recorded, otherwise the file is hashed.
+    private func isIntact(_ path: String, spec: ToolSpec, locked: LockedTool, cache: VerifyCache) -> Bool {
+        guard let identity = context.files.identity(of: path) else { return false }
+        let sha256 = cache.entry(for: path, identity: identity)?.sha256 ?? (try? context.files.sha256(ofFile: path))
+        return checksumMatches(spec, locked: locked, sha256: sha256)
     }
 }

@@ -16,6 +16,8 @@ public enum SigningCertificateError: Error, Equatable, Sendable {
     case unreadablePKCS12(file: String, detail: String)
     /// `file` uses an encryption `algorithm` Slipway does not implement.
     case unsupportedPKCS12Algorithm(file: String, algorithm: String)
+    /// `file` asks for more work than one PKCS#12 file may cost (`PKCS12Limits`); `detail` says what.
+    case pkcs12OverBudget(file: String, detail: String)
     /// `file` holds no certificate, or no private key, or several of either.
     case incompletePKCS12(file: String, detail: String)
     /// `file` is not a CMS SignedData envelope (a `.mobileprovision` file).
@@ -48,6 +50,9 @@ extension SigningCertificateError: LocalizedError {
             return "'\(file)' is encrypted with \(algorithm), which Slipway does not read. Re-export it with AES-256-CBC and "
                 + "PBKDF2 (the default of OpenSSL 3 and of recent macOS): 'openssl pkcs12 -in OLD.p12 -legacy -nodes | "
                 + "openssl pkcs12 -export -out NEW.p12'."
+        case let .pkcs12OverBudget(file, detail):
+            return "'\(file)' is refused before any key derivation: \(detail). Export the certificate and key again "
+                + "with the exporter's default iteration counts (for example 'openssl pkcs12 -export', which uses 2048)."
         case let .incompletePKCS12(file, detail):
             return "'\(file)' does not hold exactly one certificate and its private key (\(detail)). "
                 + "Export the identity (certificate with its key) again as .p12."

@@ -198,6 +198,14 @@ struct AppStoreMetadataPullCommand: AsyncParsableCommand {
             let screenshots = try await AppStoreMetadataRun.syncScreenshots(.pull, client: client, metadata: metadata,
                                                                               versionID: result.versionID, localizations: result.versionLocalizationIDs,
                                                                               env: env)
+            for locale in result.ignoredLocales {
+                env.standardError.write(env.style.paint("warning: ", .yellow) + "App Store Connect named the locale '\(locale)', which is "
+                    + "not an App Store locale: skipped, nothing was written for it (update Slipway if Apple has added it).\n")
+            }
+            for ignored in screenshots.report?.ignored ?? [] {
+                env.standardError.write(env.style.paint("warning: ", .yellow) + "screenshots: App Store Connect named \(ignored): "
+                    + "skipped, nothing was written or removed for it.\n")
+            }
             env.print(AppStoreMetadataRun.output(listingJSON: ListingReport.json(result),
                                                  listingLines: ListingReport.lines(result, platform: metadata.platform),
                                                  screenshots: screenshots, json: metadata.json))

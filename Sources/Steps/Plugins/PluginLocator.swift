@@ -45,7 +45,7 @@ public struct PluginLocator: Sendable {
     /// The plugin's kind for step `id`, or nil when no such plugin exists.
     public func kind(for id: String) async throws -> StepKind? {
         guard let path = try executable(for: id) else { return nil }
-        try trust?.check(path, workingDirectory: fileSystem.currentDirectoryPath)
+        try trust?.check(path, workingDirectory: fileSystem.currentDirectoryPath, searchPath: environment["PATH"])
         let description = try await describe(id: id, executable: path)
         let runner = processRunner
         return StepKind(description: description, origin: .plugin(executable: path)) { options in
@@ -137,6 +137,8 @@ public enum PluginError: Error, LocalizedError, Sendable, Equatable {
     case describeFailed(name: String, problem: String)
     /// A plugin from the checkout, in a command that runs checkout executables only when asked.
     case untrusted(path: String, sha256: String)
+    /// A plugin whose `#!` line runs an interpreter from the checkout (`how` says how it was found).
+    case untrustedInterpreter(plugin: String, interpreter: String, how: String, sha256: String)
 
     public var errorDescription: String? {
         switch self {
@@ -149,6 +151,11 @@ public enum PluginError: Error, LocalizedError, Sendable, Equatable {
                 + "unless asked (it would have to run it to learn its options). If you trust this version of it, "
                 + "pass --trust-plugins, or add its SHA-256 to the trust file outside the checkout: "
                 + "echo '\(sha256)  \(path)' >> ~/.config/slipway/trusted-plugins"
+        case .untrustedInterpreter(let plugin, let interpreter, let how, let sha256):
+            return "plugin '\(plugin)' would run '\(interpreter)' (\(how)), which comes from the checkout, and this command "
+                + "runs no checkout executable unless asked; trusting the plugin does not vouch for its interpreter. "
+                + "If you trust this version of it, pass --trust-plugins, or add its SHA-256 to the trust file outside "
+                + "the checkout: echo '\(sha256)  \(interpreter)' >> ~/.config/slipway/trusted-plugins"
         }
     }
 }

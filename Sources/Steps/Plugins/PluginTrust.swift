@@ -12,6 +12,11 @@ import Publish
 /// with `--trust-plugins` or by listing the plugin's SHA-256 in the trust file, which lives
 /// outside the checkout (`trustFile(environment:)`). Plugins outside the project (pinned tools,
 /// `PATH` folders of the machine) were put there by the machine's owner and run as before.
+///
+/// What a plugin runs through its `#!` line is checked too (`PluginInterpreter`): an
+/// interpreter that is checkout content — named by the line, or found by `#!/usr/bin/env X`
+/// through a `PATH` folder inside the project — runs in those commands only when its own
+/// digest is trusted, also for a trusted plugin and for a plugin from outside the checkout.
 public struct PluginTrust: Sendable {
     /// The project's folder (the checkout), absolute.
     public var projectDirectory: String
@@ -68,13 +73,31 @@ public struct PluginTrust: Sendable {
             || Self.isInside(Self.resolved(ProjectPath.parent(absolute)), project)
     }
 
-    /// Throws `PluginError.untrusted` when `path` may not be executed under this policy. A
-    /// relative `path` is taken from `workingDirectory` (the file system's current directory).
-    public func check(_ path: String, workingDirectory: String) throws {
-        guard !runsCheckoutPlugins, isCheckoutContent(path, workingDirectory: workingDirectory) else { return }
-        let digest = (try? FileHasher(streams: LocalFileStreams()).sha256(of: path)) ?? ""
-        guard !trustedDigests.contains(digest) else { return }
-        throw PluginError.untrusted(path: displayPath(path), sha256: digest)
+    /// Throws `PluginError.untrusted` when `path` may not be executed under this policy, and
+    /// `PluginError.untrustedInterpreter` when what it would run through its `#!` line may not:
+    /// an interpreter from the checkout, named by the line or found by `#!/usr/bin/env X` on
+    /// `searchPath` (the `PATH` the plugin runs with), must be trusted itself, whoever wrote the
+    /// plugin. A relative `path` is taken from `workingDirectory` (the file system's current
+    /// directory).
+    public func check(_ path: String, workingDirectory: String, searchPath: String? = nil) throws {
+        guard !runsCheckoutPlugins else { return }
+        if isCheckoutContent(path, workingDirectory: workingDirectory) {
+            let digest = Self.digest(path)
+            guard trustedDigests.contains(digest) else { throw PluginError.untrusted(path: displayPath(path), sha256: digest) }
+        }
+        let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
+        for interpreter in PluginInterpreter.chain(of: absolute, path: searchPath, workingDirectory: workingDirectory)
+        where isCheckoutContent(interpreter.path, workingDirectory: workingDirectory) {
+            let digest = Self.digest(interpreter.path)
+            guard trustedDigests.contains(digest) else {
+                throw PluginError.untrustedInterpreter(plugin: displayPath(path), interpreter: displayPath(interpreter.path),
+                                                       how: interpreter.how, sha256: digest)
+            }
+        }
+    }
+
+    private static func digest(_ path: String) -> String {
+        (try? FileHasher(streams: LocalFileStreams()).sha256(of: path)) ?? ""
     }
 
     private func displayPath(_ path: String) -> String {

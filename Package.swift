@@ -22,7 +22,7 @@ let package = Package(
         // build their own binary with extra steps. Networking: the system HTTP client such a
         // binary hands its lane workspace (StepServices), as the CLI does (URLSessionHTTP comes
         // with it on macOS; it is not listed, so that a Linux binary does not link FoundationNetworking).
-        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "TestReports", "PBXProj", "YAMLSupport", "Networking", "Basics"]),
+        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "TestReports", "PBXProj", "YAMLSupport", "Networking", "Signing", "Basics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -14,6 +14,8 @@
 #            validation against the built-in steps; seeded with the repository's lane files
 #   xcode-log  the streaming xcodebuild log parser, renderer and summary; seeded with the
 #            xcodebuild log fixtures of Tests/XcodeTests
+#   p12      the PKCS#12 (.p12) reader with its key-derivation budget (Sources/Signing); seeded
+#            with .p12 files that openssl writes here (password 'fuzz')
 #
 # pbxproj, plist and zip: the target's sources are compiled together with
 # Fuzz/<Target>Fuzz/FuzzEntry.swift into one instrumented binary (`swiftc -sanitize=fuzzer,address
@@ -25,7 +27,7 @@
 # (default /tmp/slipway-TARGET-fuzz).
 set -euo pipefail
 
-target="${1:?usage: scripts/fuzz.sh pbxproj|plist|zip|lanes|xcode-log [SECONDS] [JOBS]}"
+target="${1:?usage: scripts/fuzz.sh pbxproj|plist|zip|lanes|xcode-log|p12 [SECONDS] [JOBS]}"
 seconds="${2:-600}"
 jobs="${3:-1}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -61,10 +63,23 @@ zip)
     max_len=65536
     python3 "$root/Fuzz/ZipFuzz/seeds.py" "$work/seeds"
     ;;
-lanes|xcode-log)
-    product=$([ "$target" = lanes ] && echo LaneFuzz || echo XcodeLogFuzz)
+lanes|xcode-log|p12)
+    case "$target" in lanes) product=LaneFuzz ;; xcode-log) product=XcodeLogFuzz ;; *) product=PKCS12Fuzz ;; esac
     max_len=20000
-    if [ "$target" = lanes ]; then
+    if [ "$target" = p12 ]; then
+        # Real exports: OpenSSL 3's default (PBES2, AES-256-CBC, HMAC-SHA256 MAC), and one with
+        # small iteration counts so that the fuzzer's mutations run fast.
+        seeds="$work/seeds"
+        openssl req -x509 -newkey rsa:2048 -nodes -keyout "$seeds/key.pem" -out "$seeds/cert.pem" \
+            -subj "/CN=Fuzz/OU=TEAMID1234" -days 1 2>/dev/null
+        openssl pkcs12 -export -inkey "$seeds/key.pem" -in "$seeds/cert.pem" -passout pass:fuzz -out "$seeds/default.p12"
+        openssl pkcs12 -export -inkey "$seeds/key.pem" -in "$seeds/cert.pem" -passout pass:fuzz -iter 1 -maciter \
+            -out "$seeds/fast.p12" 2>/dev/null || true
+        openssl ecparam -name prime256v1 -genkey -noout -out "$seeds/ec.pem"
+        openssl req -x509 -key "$seeds/ec.pem" -out "$seeds/ec-cert.pem" -subj "/CN=Fuzz EC" -days 1 2>/dev/null
+        openssl pkcs12 -export -inkey "$seeds/ec.pem" -in "$seeds/ec-cert.pem" -passout pass:fuzz -out "$seeds/ec.p12"
+        rm -f "$seeds"/*.pem
+    elif [ "$target" = lanes ]; then
         find "$root/lanes" "$root/templates" -name '*.yml' | while read -r file; do
             cp "$file" "$work/seeds/$(echo "$file" | tr / _)"
         done
@@ -73,7 +88,7 @@ lanes|xcode-log)
     fi
     ;;
 *)
-    echo "fuzz: unknown target '$target' (pbxproj, plist, zip, lanes or xcode-log)" >&2
+    echo "fuzz: unknown target '$target' (pbxproj, plist, zip, lanes, xcode-log or p12)" >&2
     exit 2
     ;;
 esac

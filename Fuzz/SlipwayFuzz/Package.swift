@@ -15,6 +15,8 @@ let package = Package(
         .executableTarget(name: "LaneFuzz", dependencies: [.product(name: "SlipwayLibraries", package: "Slipway")]),
         // The streaming xcodebuild log parser, renderer and summary.
         .executableTarget(name: "XcodeLogFuzz", dependencies: [.product(name: "SlipwayLibraries", package: "Slipway")]),
+        // The PKCS#12 (.p12) reader with its key-derivation budget (Signing).
+        .executableTarget(name: "PKCS12Fuzz", dependencies: [.product(name: "SlipwayLibraries", package: "Slipway")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -130,36 +130,11 @@ public struct ProjectGlob: Sendable {
     fileprivate func target(_ path: String) -> String { fileSystem.destinationOfSymbolicLink(path) ?? "?" }
 
     /// True when the real path of `path` (every link along it followed) is the project root or
-    /// inside it; nil when links loop.
-    // TODO(door): use ProjectFiles
+    /// inside it, as the door (`ProjectFiles`) measures it; nil when links loop.
     fileprivate func staysInsideProject(_ path: String) -> Bool? {
-        guard let real = Self.realPath(path, fileSystem), let realRoot = Self.realPath(root, fileSystem) else { return nil }
-        return real == realRoot || real.hasPrefix(realRoot == "/" ? "/" : realRoot + "/")
-    }
-
-    /// `path` (absolute) with every link along it followed, through the injected file system, as
-    /// realpath(3) does; nil when more than 40 links are met.
-    private static func realPath(_ path: String, _ fileSystem: any FileSystem) -> String? {
-        var pending = Array(path.split(separator: "/").map(String.init).reversed())
-        var current: [String] = []
-        var links = 0
-        while let component = pending.popLast() {
-            if component == "." || component.isEmpty { continue }
-            if component == ".." {
-                if !current.isEmpty { current.removeLast() }
-                continue
-            }
-            let candidate = "/" + (current + [component]).joined(separator: "/")
-            guard fileSystem.kind(of: candidate) == .symbolicLink, let target = fileSystem.destinationOfSymbolicLink(candidate) else {
-                current.append(component)
-                continue
-            }
-            links += 1
-            guard links <= 40, !target.isEmpty else { return nil }
-            if target.hasPrefix("/") { current = [] }
-            pending += target.split(separator: "/").map(String.init).reversed()
-        }
-        return "/" + current.joined(separator: "/")
+        let door = ProjectFiles(root: root, fileSystem: fileSystem)
+        guard let resolution = try? door.resolve(path) else { return nil }
+        return door.containsRealPath(resolution.real)
     }
 
     /// `a//b/./c/../d` → `a/b/d` (lexically).

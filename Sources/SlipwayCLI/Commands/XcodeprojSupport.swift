@@ -65,10 +65,16 @@ enum XcodeprojSupport {
     /// Reads the project at `path` through the door (`env.fileSystem`, at most a project
     /// file's cap), reporting errors the Slipway way.
     static func load(_ path: String, in env: CommandEnvironment) throws -> (PBXProject, ProjectFile) {
+        let (project, file, _) = try loadWithBytes(path, in: env)
+        return (project, file)
+    }
+
+    /// `load`, with the bytes read.
+    static func loadWithBytes(_ path: String, in env: CommandEnvironment) throws -> (PBXProject, ProjectFile, [UInt8]) {
         let file = ProjectFile(path: path)
         do {
             let bytes = try env.fileSystem.read(file.pbxprojPath, as: .projectFile)
-            return (try PBXProject(bytes: bytes, projectName: file.projectName), file)
+            return (try PBXProject(bytes: bytes, projectName: file.projectName), file, bytes)
         } catch {
             throw report(error, file: file, in: env)
         }

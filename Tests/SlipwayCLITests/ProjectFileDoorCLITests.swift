@@ -53,7 +53,7 @@ import TestThreads
     }
 
     /// Nothing secret in what a command printed.
-    func expectNoLeak(_ result: CommandResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectNoLeak(_ result: CommandResult, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let text = result.standardOutput + result.standardError
         #expect(!text.contains("AKIAD00RSECRETKEY"), "\(what) printed the linked file: \(text)", sourceLocation: sourceLocation)
         #expect(!text.contains(Self.ciToken), "\(what) printed the environment: \(text)", sourceLocation: sourceLocation)
@@ -160,13 +160,19 @@ import TestThreads
             let destination = target == "credentials" ? fixture.secretPath : target
             try fixture.link("lanes/release.yml", to: destination)
             let before = try Snapshot.of(fixture.root)
-            for command in [["validate", "release"], ["validate"], ["run", "release"], ["lanes"]] {
+            for command in [["validate", "release"], ["validate"], ["run", "release"]] {
                 let result = try fixture.slipway(command)
                 #expect(result.status == 2, "\(command) -> \(destination): \(result.standardError)")
                 #expect(result.standardError.contains(fixture.linkedOutside("lanes/release.yml", to: destination)),
                         "\(command) -> \(destination): \(result.standardError)")
                 expectNoLeak(result, "\(command) with lanes/release.yml -> \(destination)")
             }
+            // The listing shows the lane as invalid and points at 'validate', which names the link.
+            let lanes = try fixture.slipway(["lanes"])
+            #expect(lanes.status == 0, "\(lanes.standardError)")
+            #expect(lanes.standardOutput == "release  (no description)\n    invalid: 1 problem(s); run 'slipway validate release'\n",
+                    "\(lanes.standardOutput)")
+            expectNoLeak(lanes, "lanes with lanes/release.yml -> \(destination)")
             #expect(try Snapshot.of(fixture.root) == before)
         }
     }
@@ -206,7 +212,7 @@ import TestThreads
         for command in commands {
             let result = try other.slipway(command)
             #expect(result.status == 2, "\(command): \(result.standardError)")
-            #expect(result.standardError.contains(String(message.dropFirst("error: ".count))), "\(command): \(result.standardError)")
+            #expect(result.standardError.contains(String(message.dropFirst("error: ".count).dropLast())), "\(command): \(result.standardError)")
             expectNoLeak(result, "\(command) with project.pbxproj -> /dev/zero")
         }
         #expect(try Snapshot.of(other.root) == before)

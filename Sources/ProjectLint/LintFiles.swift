@@ -68,7 +68,7 @@ public struct LintFiles: Sendable {
                 return fileSystem.exists(absolute(path))
             },
             list: { fileSystem.isDirectory(absolute($0)) ? try? fileSystem.contents(ofDirectory: absolute($0)) : nil },
-            read: { try? fileSystem.read(absolute($0)) },
+            read: { try? fileSystem.read(absolute($0), as: .buildSettings) },
             repositoryRoot: root,
             listing: { scanned() },
             isIgnored: { path in

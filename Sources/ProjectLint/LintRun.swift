@@ -59,8 +59,8 @@ public struct LintRun: Sendable {
             throw LintError.outsideBundle(path: path)
         }
         let bytes: [UInt8]
-        do { bytes = try fileSystem.read(file.pbxprojPath) } catch {
-            throw LintError.unreadableProject(path: file.pbxprojPath, line: nil, column: nil, reason: "\(error)")
+        do { bytes = try fileSystem.read(file.pbxprojPath, as: .projectFile) } catch {
+            throw LintError.unreadableProject(path: file.pbxprojPath, line: nil, column: nil, reason: errorText(error))
         }
         let files = LintFiles.disk(fileSystem, projectDirectory: file.projectDirectory)
         let context = LintContext(bytes: bytes, projectName: file.projectName, pbxprojPath: file.pbxprojPath, files: files)
@@ -85,12 +85,12 @@ public struct LintRun: Sendable {
         var configuration = LintConfiguration()
         if let configPath {
             do {
-                let text = String(decoding: try fileSystem.read(configPath), as: UTF8.self)
+                let text = String(decoding: try fileSystem.read(configPath, as: .configuration), as: UTF8.self)
                 configuration = try LintConfiguration.parse(text, file: configPath)
             } catch let error as DiagnosticsError {
                 throw LintError.configuration(error.diagnostics)
             } catch {
-                throw LintError.configuration([Diagnostic(at: nil, "\(configPath): cannot be read (\(error))")])
+                throw LintError.configuration([Diagnostic(at: nil, "\(configPath): cannot be read: \(errorText(error))")])
             }
         }
         self.file = file

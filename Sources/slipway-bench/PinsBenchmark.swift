@@ -59,7 +59,7 @@ enum PinsBenchmark {
             cache.installDirectory(tool: "tool\(index)", version: SemanticVersion("1.\(index).0")!, platform: .current)
                 + "/bin/tool\(index)"
         }
-        let files = LocalToolFiles()
+        let files = LocalToolFiles(fileSystem: LocalFileSystem())
         let bySize = executables.sorted { (files.identity(of: $0)?.size ?? 0) > (files.identity(of: $1)?.size ?? 0) }
         let megabytes = Double(executables.reduce(0) { $0 + (files.identity(of: $1)?.size ?? 0) }) / 1_048_576
         let threads = ProcessInfo.processInfo.activeProcessorCount

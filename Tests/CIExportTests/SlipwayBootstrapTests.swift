@@ -36,7 +36,7 @@ struct SlipwayBootstrapTests {
         case .export:
             #expect(first.standardOutput == SlipwayPinFixture.standInOutput + "\n" + fixture.installed + "\n")
         }
-        #expect(try LocalToolFiles().sha256(ofFile: fixture.installed) == fixture.executableSHA256)
+        #expect(try LocalToolFiles(fileSystem: LocalFileSystem()).sha256(ofFile: fixture.installed) == fixture.executableSHA256)
 
         fixture.server = nil  // stops the server: the second run must not download
         let second = try fixture.runScript(handOff, extra: Self.extra(handOff))
@@ -57,7 +57,7 @@ struct SlipwayBootstrapTests {
             slipway 9.9.9 (\(fixture.platform)): installed \(fixture.installed)
 
             """)
-        #expect(try LocalToolFiles().sha256(ofFile: fixture.installed) == fixture.executableSHA256)
+        #expect(try LocalToolFiles(fileSystem: LocalFileSystem()).sha256(ofFile: fixture.installed) == fixture.executableSHA256)
 
         try Data("#!/bin/sh\necho tampered\n".utf8).write(to: URL(fileURLWithPath: fixture.installed))
         fixture.server = nil
@@ -81,7 +81,7 @@ struct SlipwayBootstrapTests {
     func aTamperedArchiveFailsBeforeItIsUnpacked(handOff: SlipwayBootstrap.PathHandOff) throws {
         let fixture = try SlipwayPinFixture()
         let other = try SlipwayPinFixture.archive(printing: "evil", in: fixture.folder, name: "other.tar.gz")
-        let otherSHA256 = try LocalToolFiles().sha256(ofFile: other)
+        let otherSHA256 = try LocalToolFiles(fileSystem: LocalFileSystem()).sha256(ofFile: other)
         try fixture.server?.put("slipway-9.9.9.tar.gz", try Data(contentsOf: URL(fileURLWithPath: other)))
         let result = try fixture.runScript(handOff)
         #expect(result.status == 1)

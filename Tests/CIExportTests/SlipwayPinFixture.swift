@@ -24,8 +24,8 @@ final class SlipwayPinFixture: @unchecked Sendable {
         try server.put("slipway-\(Self.version).tar.gz", try Data(contentsOf: URL(fileURLWithPath: archive)))
         self.server = server
         url = server.url(for: "slipway-\(Self.version).tar.gz")
-        archiveSHA256 = try LocalToolFiles().sha256(ofFile: archive)
-        executableSHA256 = try LocalToolFiles().sha256(ofFile: folder.path + "/content/bin/slipway")
+        archiveSHA256 = try LocalToolFiles(fileSystem: LocalFileSystem()).sha256(ofFile: archive)
+        executableSHA256 = try LocalToolFiles(fileSystem: LocalFileSystem()).sha256(ofFile: folder.path + "/content/bin/slipway")
     }
 
     /// A `.tar.gz` with `bin/slipway`, a script printing `output`; returns its path.

@@ -43,7 +43,7 @@ import TestThreads
             """#], environment: ["DEPLOY_TOKEN": Self.secret])
         let events = fixture.path + "/events.ndjson", junit = fixture.path + "/junit.xml"
         let outcome = try await fixture.run("l", extraReporters: [
-            try NDJSONReporter(path: events), JUnitReporter(path: junit, fileSystem: LocalFileSystem()),
+            try NDJSONReporter(path: events, fileSystem: LocalFileSystem()), JUnitReporter(path: junit, fileSystem: LocalFileSystem()),
         ])
         #expect(outcome.summary.status == .succeeded)
         let printed = outcome.events.compactMap(\.line)

@@ -24,7 +24,7 @@ import TestThreads
             """], environment: ["DEPLOY_TOKEN": Self.secret])
         let events = fixture.path + "/events.ndjson", junit = fixture.path + "/junit.xml"
         let outcome = try await fixture.run("l", extraReporters: [
-            try NDJSONReporter(path: events), JUnitReporter(path: junit, fileSystem: LocalFileSystem()),
+            try NDJSONReporter(path: events, fileSystem: LocalFileSystem()), JUnitReporter(path: junit, fileSystem: LocalFileSystem()),
             GitHubActionsReporter(output: BufferedOutput()),
         ])
         #expect(outcome.summary.status == .failed)
@@ -47,7 +47,7 @@ import TestThreads
     @Test func eventsFileIsNDJSONWithDurations() async throws {
         let fixture = try LaneFixture(["l": "steps:\n  - run: echo hi\n    id: a\n  - run: exit 2\n    id: b\n"])
         let events = fixture.path + "/events.ndjson"
-        _ = try await fixture.run("l", extraReporters: [try NDJSONReporter(path: events)])
+        _ = try await fixture.run("l", extraReporters: [try NDJSONReporter(path: events, fileSystem: LocalFileSystem())])
         let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
         let decoded = try lines.map { try JSONDecoder().decode(RunEvent.self, from: Data($0.utf8)) }
         #expect(decoded.map(\.event) == [.laneStarted, .stepStarted, .output, .stepFinished, .stepStarted, .stepFinished, .laneFinished])

@@ -74,7 +74,7 @@ import TestThreads
         #expect(report.isOK, "\(report.tools.map(\.summary))")
         let path = try ToolVerifier(context: project.context(online: false)).executablePath(for: "mytool")
         #expect(path == "\(project.toolsCache)/mytool/1.1.0/\(ToolPlatform.current)/mytool")
-        #expect(try LocalToolFiles().sha256(ofFile: path) == checksum)
+        #expect(try LocalToolFiles(fileSystem: LocalFileSystem()).sha256(ofFile: path) == checksum)
         let output = try CommandResult.run(path, [])
         #expect(output.standardOutput == "mytool version 1.1.0\n")
         #expect(try ToolVerifier(context: project.context(online: false)).executableDirectories()
@@ -96,7 +96,7 @@ import TestThreads
         // A checksum recorded by another toolchain: the build is refused, then accepted after
         // `lock --update mytool`, which drops it so that install records this build.
         let platform = ToolPlatform.current.description
-        let installed = try LocalToolFiles().sha256(ofFile: "\(project.toolsCache)/mytool/1.1.0/\(platform)/mytool")
+        let installed = try LocalToolFiles(fileSystem: LocalFileSystem()).sha256(ofFile: "\(project.toolsCache)/mytool/1.1.0/\(platform)/mytool")
         let other = String(repeating: "0", count: 64)
         try project.write("Toolfile.lock", before.replacingOccurrences(of: installed, with: other))
         try FileManager.default.removeItem(atPath: project.toolsCache + "/mytool")

@@ -55,7 +55,7 @@ public struct LaneStore: Sendable {
         let display = displayPath(of: name)
         let text: String
         do {
-            text = try fileSystem.readText(absolute(display))
+            text = try fileSystem.readText(absolute(display), as: .laneFile)
         } catch FileSystemError.notUTF8(_, let location) {
             throw DiagnosticsError([Diagnostic(at: SourceLocation(file: display, line: location.line, column: location.column),
                 "the lane file is not valid UTF-8 (byte at this position). Save it as UTF-8.")])

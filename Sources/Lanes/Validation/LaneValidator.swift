@@ -38,11 +38,18 @@ public struct LaneValidator: Sendable {
     /// A validator over `registry` for `platform` (nil: steps of every platform are accepted);
     /// with `projectDirectory`, steps whose options name things in the project (schemes,
     /// workspaces) are checked against it too.
-    public init(registry: StepRegistry, platform: Platform? = .current, projectDirectory: String? = nil,
-                fileSystem: any FileSystem = LocalFileSystem()) {
+    public init(registry: StepRegistry, platform: Platform? = .current, projectDirectory: String,
+                fileSystem: any FileSystem) {
         self.registry = registry
         self.platform = platform
-        project = projectDirectory.map { ($0, fileSystem) }
+        project = (projectDirectory, fileSystem)
+    }
+
+    /// A validator that checks the lane alone, not against a project.
+    public init(registry: StepRegistry, platform: Platform? = .current) {
+        self.registry = registry
+        self.platform = platform
+        project = nil
     }
 
     /// The validated lane; throws `DiagnosticsError` with every problem. With `platformsOf`,

@@ -59,7 +59,7 @@ struct CartfileAudit: Sendable {
         let resolvedPath = folder + "/Cartfile.resolved"
         let file = context.display(resolvedPath)
         let fix = "Run 'carthage update' (or 'carthage bootstrap') to write it again."
-        let resolved = try CartfileEntry.parse(try context.fileSystem.readText(resolvedPath), file: file, fix: fix)
+        let resolved = try CartfileEntry.parse(try context.fileSystem.readText(resolvedPath, as: .lockfile), file: file, fix: fix)
         var byKey: [String: CartfileEntry] = [:]
         for entry in resolved {
             guard let value = entry.requirement, value.hasPrefix("\""), value.hasSuffix("\""), value.count > 2 else {
@@ -72,7 +72,7 @@ struct CartfileAudit: Sendable {
         var files = [file]
         for name in ["Cartfile", "Cartfile.private"] where context.fileSystem.exists(folder + "/" + name) {
             files.append(context.display(folder + "/" + name))
-            let wanted = try CartfileEntry.parse(try context.fileSystem.readText(folder + "/" + name),
+            let wanted = try CartfileEntry.parse(try context.fileSystem.readText(folder + "/" + name, as: .configuration),
                                                  file: name, fix: "Fix the line.")
             for entry in wanted {
                 check(entry, resolved: byKey[entry.key], into: &list)

@@ -30,7 +30,7 @@ public struct DependencyAuditor: Sendable {
         var gemfileLock: GemfileLock?
         let gemfilePath = root + "/Gemfile.lock"
         if fileSystem.exists(gemfilePath) {
-            gemfileLock = try GemfileLock.parse(try fileSystem.readText(gemfilePath), file: context.display(gemfilePath))
+            gemfileLock = try GemfileLock.parse(try fileSystem.readText(gemfilePath, as: .lockfile), file: context.display(gemfilePath))
         }
         if fileSystem.exists(root + "/Podfile.lock") {
             report.merge(try PodfileLockAudit(context: context).audit(folder: root, gemfileLock: gemfileLock))

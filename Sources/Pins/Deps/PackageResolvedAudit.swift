@@ -11,7 +11,7 @@ struct PackageResolvedAudit: Sendable {
     /// Package.swift beside it (Xcode projects' Package.resolved has none).
     func audit(resolvedPath: String, manifestFolder: String?) async throws -> DepsReport {
         let file = context.display(resolvedPath)
-        let resolved = try PackageResolved.parse(try context.fileSystem.read(resolvedPath), file: file)
+        let resolved = try PackageResolved.parse(try context.fileSystem.read(resolvedPath, as: .lockfile), file: file)
         var list = FindingList(file: file)
         var notes: [String] = []
         list.check("schema", ok: true, expected: "Package.resolved version 1, 2 or 3",
@@ -36,7 +36,7 @@ struct PackageResolvedAudit: Sendable {
     private func manifestFiles(in folder: String) throws -> [(name: String, bytes: [UInt8])] {
         let names = try context.fileSystem.contents(ofDirectory: folder)
             .filter { $0 == "Package.swift" || ($0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")) }
-        return try names.map { ($0, try context.fileSystem.read(folder + "/" + $0)) }
+        return try names.map { ($0, try context.fileSystem.read(folder + "/" + $0, as: .versionFile)) }
     }
 
     /// SwiftPM writes the SHA-256 of the root manifest's text as `originHash`; with
@@ -84,7 +84,7 @@ struct PackageResolvedAudit: Sendable {
     }
 
     private func checkCheckouts(_ resolved: PackageResolved, stateFile: String, into list: inout FindingList) {
-        guard let bytes = try? context.fileSystem.read(stateFile), let checkouts = WorkspaceState.checkouts(bytes) else {
+        guard let bytes = try? context.fileSystem.read(stateFile, as: .lockfile), let checkouts = WorkspaceState.checkouts(bytes) else {
             return
         }
         let stateName = context.display(stateFile)

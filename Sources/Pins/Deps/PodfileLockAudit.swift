@@ -83,15 +83,21 @@ struct PodfileLockAudit: Sendable {
     func audit(folder: String, gemfileLock: GemfileLock?) throws -> DepsReport {
         let path = folder + "/Podfile.lock"
         let file = context.display(path)
-        let bytes = try context.fileSystem.read(path)
+        let bytes = try context.fileSystem.read(path, as: .lockfile)
         let lock = try PodfileLock.parse(String(decoding: bytes, as: UTF8.self), file: file)
         var list = FindingList(file: file)
         var notes: [String] = []
-        checkPodfile(lock, podfile: folder + "/Podfile", into: &list)
+        try checkPodfile(lock, podfile: folder + "/Podfile", into: &list)
         checkDependencies(lock, into: &list)
         let manifest = folder + "/Pods/Manifest.lock"
         if context.fileSystem.isDirectory(folder + "/Pods") {
-            let installed = try? context.fileSystem.read(manifest)
+            // Absent is a finding; a link leading outside, a device or a huge file is an error.
+            let installed: [UInt8]?
+            do {
+                installed = try context.fileSystem.read(manifest, as: .lockfile)
+            } catch FileSystemError.notFound {
+                installed = nil
+            }
             list.check("manifest-lock", ok: installed == bytes, expected: "identical to Podfile.lock",
                        found: installed == nil ? "no Pods/Manifest.lock" : installed == bytes ? "identical" : "different",
                        advice: "The installed Pods do not match Podfile.lock; run 'pod install'.", file: context.display(manifest))
@@ -107,9 +113,12 @@ struct PodfileLockAudit: Sendable {
         return DepsReport(files: [file], findings: list.findings, notes: notes)
     }
 
-    private func checkPodfile(_ lock: PodfileLock, podfile: String, into list: inout FindingList) {
+    private func checkPodfile(_ lock: PodfileLock, podfile: String, into list: inout FindingList) throws {
         guard let recorded = lock.podfileChecksum else { return }
-        guard let bytes = try? context.fileSystem.read(podfile) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try context.fileSystem.read(podfile, as: .configuration)
+        } catch FileSystemError.notFound {
             list.check("podfile-checksum", ok: false, expected: "a Podfile beside Podfile.lock", found: "none",
                        advice: "Restore the Podfile, or remove the stale Podfile.lock.")
             return

@@ -116,7 +116,7 @@ struct XcodeProjectPackages: Sendable {
         let name = String((bundle.split(separator: "/").last ?? "").dropLast(".xcodeproj".count))
         let project: PBXProject
         do {
-            project = try PBXProject(bytes: try fileSystem.read(path), projectName: name)
+            project = try PBXProject(bytes: try fileSystem.read(path, as: .projectFile), projectName: name)
         } catch let error as PBXProjError {
             throw PinsError.malformedDependencyFile(
                 file: file, line: error.location?.line, reason: error.message,

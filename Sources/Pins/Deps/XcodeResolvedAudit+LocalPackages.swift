@@ -21,7 +21,7 @@ extension XcodeResolvedAudit {
             guard context.fileSystem.exists(manifestPath) else { continue }
             let names = try context.fileSystem.contents(ofDirectory: folder)
                 .filter { $0 == "Package.swift" || ($0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")) }.sorted()
-            let bytes = try names.flatMap { try context.fileSystem.read(folder + "/" + $0) }
+            let bytes = try names.flatMap { try context.fileSystem.read(folder + "/" + $0, as: .versionFile) }
             let dependencies: [ManifestDependency]?
             do {
                 dependencies = try await ManifestDumper(context: context).dependencies(in: folder, manifests: bytes)

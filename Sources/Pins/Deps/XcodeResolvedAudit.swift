@@ -26,7 +26,7 @@ struct XcodeResolvedAudit: Sendable {
         for target in try targets(notes: &report.notes) {
             let file = context.display(target.resolvedPath)
             report.merge(try await PackageResolvedAudit(context: context).audit(resolvedPath: target.resolvedPath, manifestFolder: nil))
-            let resolved = try PackageResolved.parse(try context.fileSystem.read(target.resolvedPath), file: file)
+            let resolved = try PackageResolved.parse(try context.fileSystem.read(target.resolvedPath, as: .lockfile), file: file)
             var list = FindingList(file: file)
             var projects: [XcodeProjectPackages] = []
             for bundle in target.projects {
@@ -155,7 +155,7 @@ struct XcodeResolvedAudit: Sendable {
                 let contents = bundle + "/contents.xcworkspacedata"
                 var projects: [String] = []
                 if context.fileSystem.exists(contents) {
-                    projects = XcodeWorkspaceContents.projects(try context.fileSystem.readText(contents), workspace: bundle)
+                    projects = XcodeWorkspaceContents.projects(try context.fileSystem.readText(contents, as: .configuration), workspace: bundle)
                 } else {
                     notes.append("\(context.display(resolved)): '\(name)' has no contents.xcworkspacedata, so no project's "
                         + "package requirements were checked against it.")

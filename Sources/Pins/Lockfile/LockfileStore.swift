@@ -23,7 +23,7 @@ public struct LockfileStore: Sendable {
     ///   `.lockfileUnsupportedVersion`, `FileSystemError` when it cannot be read.
     public func load() throws -> Lockfile? {
         guard fileSystem.exists(path) else { return nil }
-        return try decode(try fileSystem.read(path))
+        return try decode(try fileSystem.read(path, as: .lockfile))
     }
 
     /// The lockfile; a missing one is an error.

@@ -54,7 +54,7 @@ public struct PinsContext: Sendable {
     ///   `FileSystemError` when it cannot be read.
     public func loadToolfile() throws -> Toolfile {
         guard fileSystem.exists(toolfilePath) else { throw PinsError.toolfileNotFound(path: toolfilePath) }
-        return try ToolfileParser.parse(try fileSystem.readText(toolfilePath), file: "Toolfile")
+        return try ToolfileParser.parse(try fileSystem.readText(toolfilePath, as: .configuration), file: "Toolfile")
     }
 
     /// A path shown relative to the project when it lies inside it.

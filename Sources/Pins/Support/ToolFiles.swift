@@ -64,8 +64,9 @@ public struct LocalToolFiles: ToolFiles {
 
     let fileSystem: any FileSystem
 
-    /// Creates the implementation; `fileSystem` makes the copies.
-    public init(fileSystem: any FileSystem = LocalFileSystem()) {
+    /// Creates the implementation; `fileSystem` makes the copies (the caller's: the CLI's goes
+    /// through the door for paths inside the project, a default would not).
+    public init(fileSystem: any FileSystem) {
         self.fileSystem = fileSystem
     }
 
@@ -84,6 +85,7 @@ public struct LocalToolFiles: ToolFiles {
     }
 
     public func sha256(ofFile path: String) throws -> String {
+        // door: hashes executables in the tools cache (Slipway installed them) or on PATH, streamed; never a project file.
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "read") }
         defer { close(fd) }

@@ -71,6 +71,8 @@ struct InitCommand: AsyncParsableCommand {
         do {
             try env.fileSystem.createDirectory(directory)
             let lanes = kind == .library ? EmbeddedTemplates.lanes.merging(EmbeddedTemplates.library) { $1 } : EmbeddedTemplates.lanes
+            // Every lane file it would write is checked before the first is: none goes through a link.
+            try env.checkWritable(lanes.keys.map { "\(directory)/\($0)" }, overwriting: force)
             for (name, text) in lanes.sorted(by: { $0.key < $1.key }) {
                 let path = "\(directory)/\(name)"
                 if env.fileSystem.exists(path) && !force {

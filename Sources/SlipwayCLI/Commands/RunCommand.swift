@@ -128,8 +128,14 @@ struct RunCommand: AsyncParsableCommand {
     private func reporters(_ env: CommandEnvironment) throws -> [any RunReporter] {
         var reporters: [any RunReporter] = [ConsoleReporter(output: env.standardOutput, style: env.style, verbose: verbose)]
         if env.environment.isGitHubActions { reporters.append(GitHubActionsReporter(output: env.standardOutput)) }
-        if let events { reporters.append(try NDJSONReporter(path: absolute(events, env))) }
-        if let junit { reporters.append(JUnitReporter(path: absolute(junit, env), fileSystem: env.fileSystem)) }
+        if let events { reporters.append(try NDJSONReporter(path: absolute(events, env), fileSystem: env.fileSystem)) }
+        if let junit {
+            let path = absolute(junit, env)
+            // Checked before the lane runs, not when the report is written at its end: a path in
+            // the project that leads outside through a link is refused at once (the door).
+            if let door = env.fileSystem as? ProjectFileSystem { _ = try door.files.checkedForWriting(path) }
+            reporters.append(JUnitReporter(path: path, fileSystem: env.fileSystem))
+        }
         return reporters
     }
 

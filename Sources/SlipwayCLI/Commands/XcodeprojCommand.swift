@@ -59,17 +59,18 @@ struct XcodeprojVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         let path = XcodeprojSupport.resolve(self.path, global)
-        let file = ProjectFile(path: path)
-        let report: VerifyReport
+        let (project, file, bytes) = try XcodeprojSupport.loadWithBytes(path, in: env)
+        let firstDifference: LineDifference?
         do {
-            report = try PBXProject.verify(at: path)
+            firstDifference = LineDifference.first(bytes, try project.serialized())
         } catch {
             throw XcodeprojSupport.report(error, file: file, in: env)
         }
-        XcodeprojSupport.print(report.diagnostics, file: file, in: env)
-        if report.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCodes.invalidInput }
-        if let difference = report.firstDifference {
-            let why = report.sourceFormat == .xml ? " (an XML property list is written in Xcode's ASCII form)" : ""
+        let diagnostics = project.validate()
+        XcodeprojSupport.print(diagnostics, file: file, in: env)
+        if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCodes.invalidInput }
+        if let difference = firstDifference {
+            let why = project.sourceFormat == .xml ? " (an XML property list is written in Xcode's ASCII form)" : ""
             env.printError("\(file.pbxprojPath): writing the project back would change it\(why); \(XcodeprojSupport.describe(difference))")
             throw ExitCodes.failure
         }
@@ -105,24 +106,32 @@ struct XcodeprojFormatCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         let path = XcodeprojSupport.resolve(self.path, global)
-        let file = ProjectFile(path: path)
-        let report: FormatReport
         // --check only reads one file, which writers replace atomically: no lock needed.
         let lock = check ? nil : try XcodeprojSupport.lock(path, in: env)
         defer { lock?.release() }
+        // Read and written through the door (env.fileSystem): never through a link, at most a
+        // project file's cap.
+        let (project, file, bytes) = try XcodeprojSupport.loadWithBytes(path, in: env)
+        let canonical: [UInt8]
         do {
-            report = try PBXProject.format(at: path, write: !check)
+            canonical = try project.canonicalSerialized()
         } catch {
             throw XcodeprojSupport.report(error, file: file, in: env)
         }
-        guard let difference = report.firstDifference else {
+        guard let difference = LineDifference.first(bytes, canonical) else {
             env.print("\(file.pbxprojPath): already in Xcode's form")
             return
         }
+        let changedLineCount = LineDifference.changedLineCount(bytes, canonical)
         if check {
-            env.printError("\(file.pbxprojPath) is not in Xcode's form (about \(report.changedLineCount) lines differ); run 'slipway xcodeproj format \(path)' to rewrite it\n\(XcodeprojSupport.describe(difference))")
+            env.printError("\(file.pbxprojPath) is not in Xcode's form (about \(changedLineCount) lines differ); run 'slipway xcodeproj format \(path)' to rewrite it\n\(XcodeprojSupport.describe(difference))")
             throw ExitCodes.failure
         }
-        env.print("\(file.pbxprojPath): rewritten in Xcode's form (about \(report.changedLineCount) lines changed)")
+        do {
+            try env.fileSystem.writeAtomically(canonical, to: file.pbxprojPath)
+        } catch {
+            throw XcodeprojSupport.report(error, file: file, in: env)
+        }
+        env.print("\(file.pbxprojPath): rewritten in Xcode's form (about \(changedLineCount) lines changed)")
     }
 }

@@ -62,14 +62,17 @@ struct XcodeprojDiffCommand: AsyncParsableCommand {
         let first = XcodeprojSupport.resolve(paths[0], global)
         do {
             if textconv {
-                env.standardOutput.write(try ProjectDiffSource.workingCopy(first).snapshot().semanticText())
+                env.standardOutput.write(try Self.workingCopy(first, env).snapshot().semanticText())
                 return
             }
-            let old: ProjectDiffSource, new: ProjectDiffSource
+            let old: ProjectDiffSource
+            var new: ProjectDiffSource
             if let rev {
                 (old, new) = try ProjectDiffSource.revisions(rev, of: first) { try GitProjectRevisions(pbxproj: $0, path: first) }
+                // REV against the working copy: the working copy is read through the door.
+                if new.label == ProjectFile(path: first).pbxprojPath { new = Self.workingCopy(first, env) }
             } else {
-                (old, new) = (.workingCopy(first), .workingCopy(XcodeprojSupport.resolve(paths[1], global)))
+                (old, new) = (Self.workingCopy(first, env), Self.workingCopy(XcodeprojSupport.resolve(paths[1], global), env))
             }
             let difference = try ProjectDiffSource.compare(old, new)
             try show(difference, old: old.label, new: new.label, in: env)
@@ -80,6 +83,22 @@ struct XcodeprojDiffCommand: AsyncParsableCommand {
         } catch let error as GitError {
             env.printError(error.localizedDescription)
             throw ExitCodes.invalidInput
+        }
+    }
+
+    /// The project at `path` as it is on disk, read through the door (`env.fileSystem`): a
+    /// project file that is a link leading outside the project, or a device, is refused, and
+    /// no more than a project file's cap is read.
+    static func workingCopy(_ path: String, _ env: CommandEnvironment) -> ProjectDiffSource {
+        let file = ProjectFile(path: path)
+        return ProjectDiffSource(label: file.pbxprojPath, projectName: file.projectName) {
+            do {
+                return try env.fileSystem.read(file.pbxprojPath, as: .projectFile)
+            } catch FileSystemError.notFound {
+                throw ProjectDiffInputError.notAProject(path: path, pbxproj: file.pbxprojPath)
+            } catch {
+                throw ProjectDiffInputError.unreadable(place: file.pbxprojPath, message: errorText(error))
+            }
         }
     }
 

@@ -129,7 +129,17 @@ struct MergeDriverInstaller {
         _ = try await git(["config", "--local", "merge.pbxproj.name", "Slipway project.pbxproj merge driver"])
         _ = try await git(["config", "--local", "merge.pbxproj.driver", XcodeprojMergeCommand.driverCommand(versions: versions)])
         let attributes = top + "/.gitattributes"
-        let existing = FileManager.default.contents(atPath: attributes).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        // Through the door: a committed `.gitattributes` that is a link leading outside, or a
+        // device, is refused; the new one is written in place, never through a link.
+        let existing: String
+        do {
+            existing = String(decoding: try env.fileSystem.read(attributes, as: .configuration), as: UTF8.self)
+        } catch FileSystemError.notFound {
+            existing = ""
+        } catch {
+            env.printError(errorText(error))
+            throw ExitCodes.failure
+        }
         let lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         if lines.contains(XcodeprojMergeCommand.attributesLine) {
             env.print("merge driver 'pbxproj' installed; \(attributes) already routes *.pbxproj to it")
@@ -138,9 +148,9 @@ struct MergeDriverInstaller {
         let separator = existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n"
         let text = existing + separator + XcodeprojMergeCommand.attributesLine + "\n"
         do {
-            try PBXProjMerge.writeAtomically(Array(text.utf8), to: attributes)
-        } catch let error as PBXProjError {
-            env.printError("\(attributes): \(error.message)")
+            try env.fileSystem.writeAtomically(Array(text.utf8), to: attributes)
+        } catch {
+            env.printError("\(attributes): \(errorText(error))")
             throw ExitCodes.failure
         }
         env.print("merge driver 'pbxproj' installed in .git/config; added '\(XcodeprojMergeCommand.attributesLine)' to \(attributes)")

@@ -163,13 +163,13 @@ struct XcodeprojSetSettingCommand: AsyncParsableCommand {
         do {
             if remove {
                 let changed = try loaded.removeBuildSetting(key, targets: targets, configurations: configurations)
-                try loaded.write(to: file.pbxprojPath)
+                try env.fileSystem.writeAtomically(try loaded.serialized(), to: file.pbxprojPath)
                 env.print("removed \(key) from \(changed.count) configuration\(changed.count == 1 ? "" : "s")")
                 return
             }
             let update = try loaded.setBuildSetting(
                 key, to: value ?? "", targets: targets, configurations: configurations, addWhereMissing: !onlyWhereDefined)
-            try loaded.write(to: file.pbxprojPath)
+            try env.fileSystem.writeAtomically(try loaded.serialized(), to: file.pbxprojPath)
             let count = update.changedConfigurations.count
             env.print("set \(key) = \(value ?? "") in \(count) configuration\(count == 1 ? "" : "s")")
             if onlyWhereDefined && !update.targetsLackingSetting.isEmpty {

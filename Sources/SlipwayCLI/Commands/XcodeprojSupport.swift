@@ -15,6 +15,10 @@ enum XcodeprojSupport {
             return exit
         case is LockError:
             return Failure.report(error, in: env)
+        case is ProjectFileError, is FileSystemError:
+            // The door's refusals and file errors name the file already.
+            env.printError(errorText(error))
+            return ExitCodes.invalidInput
         case let error as PBXProjError:
             let place = error.location.map { "\(file.pbxprojPath):\($0.line):\($0.column): " } ?? "\(file.pbxprojPath): "
             env.printError(place + error.message)
@@ -58,11 +62,19 @@ enum XcodeprojSupport {
         }
     }
 
-    /// Reads the project at `path`, reporting errors the Slipway way.
+    /// Reads the project at `path` through the door (`env.fileSystem`, at most a project
+    /// file's cap), reporting errors the Slipway way.
     static func load(_ path: String, in env: CommandEnvironment) throws -> (PBXProject, ProjectFile) {
+        let (project, file, _) = try loadWithBytes(path, in: env)
+        return (project, file)
+    }
+
+    /// `load`, with the bytes read.
+    static func loadWithBytes(_ path: String, in env: CommandEnvironment) throws -> (PBXProject, ProjectFile, [UInt8]) {
         let file = ProjectFile(path: path)
         do {
-            return (try PBXProject(contentsOf: path), file)
+            let bytes = try env.fileSystem.read(file.pbxprojPath, as: .projectFile)
+            return (try PBXProject(bytes: bytes, projectName: file.projectName), file, bytes)
         } catch {
             throw report(error, file: file, in: env)
         }

@@ -31,7 +31,8 @@ enum Failure {
             env.printError(errorText(lock))
             if case .busy = lock { return ExitCodes.busy }
             return ExitCodes.failure
-        case is LaneStoreError, is CIExportError, is LaneRunError, is HandOverError, is FileSystemError, is PluginError, is ReleaseError,
+        case is LaneStoreError, is CIExportError, is LaneRunError, is HandOverError, is FileSystemError, is ProjectFileError,
+             is PluginError, is ReleaseError,
              is StateFileError, is FastlaneImportError:
             env.printError(errorText(error))
             return ExitCodes.invalidInput

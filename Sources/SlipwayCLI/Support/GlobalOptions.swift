@@ -51,6 +51,16 @@ struct CommandEnvironment {
 
     func print(_ text: String) { standardOutput.write(text + "\n") }
 
+    /// Checks, before anything is written, that the door lets each of `paths` be written (a
+    /// path that exists is left alone unless `overwriting`, so only those are checked).
+    /// - Throws: `ProjectFileError` for the first path that would go through a link or outside.
+    func checkWritable(_ paths: [String], overwriting: Bool) throws {
+        guard let door = fileSystem as? ProjectFileSystem else { return }
+        for path in paths.sorted() where overwriting || !fileSystem.exists(path) {
+            _ = try door.files.checkedForWriting(path)
+        }
+    }
+
     /// Prints an error to standard error (and as an annotation under GitHub Actions).
     func printError(_ text: String) {
         standardError.write(style.paint("error: ", .red) + text + "\n")

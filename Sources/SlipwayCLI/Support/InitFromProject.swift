@@ -69,6 +69,8 @@ struct InitFromProject {
     private func write(_ lanes: [LaneDraft], quiet: Bool = false) throws {
         let directory = env.projectDirectory + "/lanes"
         try env.fileSystem.createDirectory(directory)
+        // Every lane file it would write is checked before the first is: none goes through a link.
+        try env.checkWritable(lanes.map { "\(directory)/\($0.name).yml" }, overwriting: force)
         for lane in lanes {
             let path = "\(directory)/\(lane.name).yml"
             if env.fileSystem.exists(path) && !force {

@@ -46,7 +46,7 @@ struct PackageProducts: Equatable {
         case .failure(let reason):
             failure = reason.text
         }
-        let text = (try? env.fileSystem.readText(manifest)) ?? ""
+        let text = (try? env.fileSystem.readText(manifest, as: .versionFile)) ?? ""
         let source = "(read from Package.swift's text, because 'swift package dump-package' failed: \(failure))"
         if text.contains(".executable(") {
             return PackageProducts(kind: .executable, finding: "Package.swift declares an executable product \(source): "

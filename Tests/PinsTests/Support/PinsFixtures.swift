@@ -8,7 +8,7 @@ import TestSupport
 final class PinsProject: @unchecked Sendable {
     let folder: TemporaryDirectory
     let cacheFolder: TemporaryDirectory
-    var files: any ToolFiles = LocalToolFiles()
+    var files: any ToolFiles = LocalToolFiles(fileSystem: LocalFileSystem())
     var extraEnvironment: [String: String] = [:]
 
     init(prefix: String = "slipway") throws {
@@ -219,7 +219,7 @@ enum ArchiveMaker {
 
 /// `ToolFiles` that counts how often files are hashed (to see the verify cache work).
 final class CountingToolFiles: ToolFiles, @unchecked Sendable {
-    private let base = LocalToolFiles()
+    private let base = LocalToolFiles(fileSystem: LocalFileSystem())
     private let lock = NSLock()
     private var hashed: [String] = []
 

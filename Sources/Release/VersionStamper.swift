@@ -47,11 +47,15 @@ public struct VersionStamper: Sendable {
         for target in targets {
             switch target {
             case .versionFile(let path):
-                let old = ((try? fileSystem.readText(path)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                // A missing VERSION file is created; any other failure (a link out of the
+                // project, a device, a huge file) is an error, never an empty old version.
+                let current: String
+                do { current = try fileSystem.readText(path, as: .versionFile) } catch FileSystemError.notFound { current = "" }
+                let old = current.trimmingCharacters(in: .whitespacesAndNewlines)
                 planner.setText(version + "\n", of: path)
                 planner.changes.append(VersionChange(file: planner.paths.display(path), old: old, new: version))
             case .pattern(let path, let pattern):
-                let (text, old, line) = try replacingPattern(pattern, in: try fileSystem.readText(path), path: path, with: version)
+                let (text, old, line) = try replacingPattern(pattern, in: try fileSystem.readText(path, as: .versionFile), path: path, with: version)
                 planner.setText(text, of: path)
                 planner.changes.append(VersionChange(file: planner.paths.display(path), line: line, old: old, new: version))
             case .infoPlist(let path):

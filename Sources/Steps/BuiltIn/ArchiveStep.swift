@@ -77,6 +77,7 @@ public struct ArchiveStep: Step {
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
+        _ = try context.checkedOutput(output)
         let inside = prefix.map { " inside \($0)/" } ?? ""
         return [Effect(.write, "\(output) (\(format.rawValue) of \(files.joined(separator: ", "))\(inside), time stamps \(modificationTime(context)))")]
     }
@@ -85,13 +86,16 @@ public struct ArchiveStep: Step {
         let streams = LocalFileStreams()
         let matches = try PublishStepSupport.files(files, in: context, includeDirectories: true)
         let outputPath = context.resolve(output)
+        // The archive is written by streams beside the file system: check its place with the
+        // door first (no folder link out of the project, no link at its name).
+        let writePath = try context.checkedOutput(output)
         let inputs = try matches.filter { $0.path != outputPath }.map { match -> ArchiveInput in
             ArchiveInput(path: match.path, name: try storedName(match.path, context: context))
         }
         let entries = try ArchiveLayout(fileSystem: context.fileSystem, streams: streams).entries(for: inputs, prefix: prefix)
         try context.fileSystem.createDirectory((outputPath as NSString).deletingLastPathComponent)
         let events = context.events
-        let request = ArchiveRequest(output: outputPath, format: format, entries: entries,
+        let request = ArchiveRequest(output: writePath, format: format, entries: entries,
                                      modificationTime: modificationTime(context), compressionLevel: compressionLevel)
         let result = try Archiver(streams: streams).write(request) { done, total in
             events.progress(fraction: total > 0 ? Double(done) / Double(total) : nil, message: "archiving \(output)")

@@ -103,8 +103,19 @@ import TestThreads
     @Test func aVersionFileLinkedToTheEnvironmentIsRefusedInThePlan() throws {
         let fixture = try Fixture(steps: "  - version.bump: { strategy: \"1.2.0\", version-file: VERSION }\n")
         try fixture.link("VERSION", to: "/proc/self/environ")
-        try expectRefused(fixture, dryRun: true, message: outsideLink("VERSION", "/proc/self/environ", root: fixture.path))
-        try expectRefused(fixture, message: outsideLink("VERSION", "/proc/self/environ", root: fixture.path))
+        // The link's real path is the reading process's own: '/proc/<pid>/environ'.
+        let message = try Regex(#"'VERSION' is a symbolic link to '/proc/[0-9]+/environ', outside the project\. Slipway reads and writes "#
+            + #"the project's files only inside the project \('[^']+'\): replace the link with the file or folder itself, or name a path inside the project\."#)
+        for dryRun in [true, false] {
+            let before = try fixture.snapshot()
+            let result = try fixture.slipway(["run", "release"] + (dryRun ? ["--dry-run"] : []))
+            let output = result.standardOutput + result.standardError
+            #expect(result.status == 1, "\(output)")
+            #expect(output.contains(message), "\(output)")
+            #expect(!output.contains(Self.secret), "the environment was printed: \(output)")
+            #expect(try fixture.snapshot() == before)
+        }
+        #expect(try fixture.journalStatus() == "failed")
     }
 
     @Test func aLinkedChangelogTemplateIsNeitherPrintedNorWritten() throws {

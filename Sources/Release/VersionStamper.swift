@@ -76,9 +76,20 @@ public struct VersionStamper: Sendable {
         try plan(targets, version: version, buildNumber: buildNumber).edits
     }
 
-    /// Writes the edits, each atomically.
+    /// Writes the edits, each atomically, after checking that every one may be written (so
+    /// that a link at the third file's name leaves the first two untouched).
+    /// - Throws: `ProjectFileError` (nothing written); what the file system throws.
     public func apply(_ edits: [(path: String, text: String)]) throws {
+        try checkWritable(edits)
         for edit in edits { try fileSystem.writeAtomically(edit.text, to: edit.path) }
+    }
+
+    /// Checks with the door (when the file system is the project's) that each edit's file may
+    /// be written: its folder stays inside the project and its name is no link.
+    /// - Throws: `ProjectFileError` for the first that may not.
+    public func checkWritable(_ edits: [(path: String, text: String)]) throws {
+        guard let door = (fileSystem as? ProjectFileSystem)?.files else { return }
+        for edit in edits { _ = try door.checkedForWriting(edit.path) }
     }
 
     /// Works out the edits and writes them, holding the lock of every Xcode project among

@@ -142,6 +142,38 @@ import TestThreads
         #expect(try fixture.repo.git("rev-parse", "HEAD") == head, "git.commit ran")
     }
 
+    @Test func everyVersionFileIsCheckedBeforeAnyIsWritten() throws {
+        let fixture = try Fixture(steps: """
+              - version.bump:
+                  strategy: "1.2.0"
+                  version-file: VERSION
+                  files: [{ path: Sources/Version.swift, pattern: 'let version = "(.*)"' }]
+
+            """, files: ["VERSION": "1.0.0\n", "Sources/Real.swift": "let version = \"1.0.0\"\n"])
+        try fixture.link("Sources/Version.swift", to: "Real.swift")
+        let message = "'Sources/Version.swift' is a symbolic link (to 'Real.swift'), and Slipway never writes through a link. "
+            + "Replace the link with a regular file, or remove it."
+        try expectRefused(fixture, dryRun: true, message: message)
+        try expectRefused(fixture, message: message)
+    }
+
+    @Test func anXcodeSchemeLinkedToDevZeroIsACleanError() throws {
+        let fixture = try Fixture(steps: "  - xcode.build: { project: App.xcodeproj, scheme: App }\n", files: [
+            "App.xcodeproj/project.pbxproj": VersionedXcodeProject.pbxproj(targets: [VersionedXcodeProject.Target("App", xcconfig: "Config/App.xcconfig")]),
+        ])
+        try fixture.link("App.xcodeproj/xcshareddata/xcschemes/App.xcscheme", to: "/dev/zero")
+        let before = try fixture.snapshot()
+        for command in [["validate", "release", "--platform", "macos"], ["run", "release", "--dry-run", "--platform", "macos"]] {
+            let result = try fixture.slipway(command)
+            let output = result.standardOutput + result.standardError
+            #expect(result.status == 2, "\(command): \(output)")
+            #expect(output.contains(outsideLink("App.xcodeproj/xcshareddata/xcschemes/App.xcscheme", "/dev/zero", root: fixture.path)),
+                    "\(command): \(output)")
+            #expect(!output.contains("Fatal error"), "\(output)")
+        }
+        #expect(try fixture.snapshot() == before)
+    }
+
     // MARK: - Writes through a folder link
 
     @Test func outputsThroughAFolderLinkAreRefused() throws {

@@ -105,7 +105,7 @@ enum FileIO {
             throw PBXProjError.unreadable(path: path, reason: "it is a folder, not a project.pbxproj file")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw PBXProjError.unreadable(path: path, reason: "it is not a regular file (a device, a FIFO or a socket)")
+            throw PBXProjError.unreadable(path: path, reason: "it is not a regular file (a device, a FIFO or a socket); replace it with the project's own project.pbxproj")
         }
         let tooLarge = "it is larger than \(maximumSize) bytes, the most Slipway reads of a project file"
         guard info.st_size <= maximumSize else { throw PBXProjError.unreadable(path: path, reason: tooLarge) }

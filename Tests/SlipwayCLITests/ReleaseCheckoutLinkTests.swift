@@ -260,3 +260,21 @@ extension Dictionary where Key == String {
         Dictionary(uniqueKeysWithValues: map { (transform($0.key), $0.value) })
     }
 }
+
+/// The xcodeproj commands read the project file with PBXProj's own reader: a `project.pbxproj`
+/// that is a device ends in a clean error, not "failed to allocate".
+@Suite(.dedicatedThreads) struct PBXProjDeviceTests {
+    @Test func aProjectFileLinkedToDevZeroIsACleanError() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-pbxproj-device")
+        try FileManager.default.createDirectory(atPath: folder.path + "/App.xcodeproj", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/App.xcodeproj/project.pbxproj", withDestinationPath: "/dev/zero")
+        for command in [["xcodeproj", "verify", "App.xcodeproj"], ["xcodeproj", "format", "--check", "App.xcodeproj"]] {
+            let result = try CommandResult.run(Binaries.slipway, command + ["--no-color"], in: folder.path, environment: ["NO_COLOR": "1"])
+            let output = result.standardOutput + result.standardError
+            #expect(result.status == 2, "\(command): \(output)")
+            #expect(output.contains("error: App.xcodeproj/project.pbxproj: cannot read 'App.xcodeproj/project.pbxproj': it is not a regular file "
+                                    + "(a device, a FIFO or a socket); replace it with the project's own project.pbxproj"), "\(command): \(output)")
+            #expect(!output.contains("Fatal error"), "\(output)")
+        }
+    }
+}

@@ -89,8 +89,14 @@ enum FileIO {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// The most read of a project file: 64 MiB (the largest real one seen is under 10 MiB), as
+    /// Basics' `FileBudget.projectFile`.
+    static let maximumSize = 64 << 20
+
     static func read(_ path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
+        // Non-blocking, so that a FIFO in a hostile checkout cannot hang the open; only a
+        // regular file is read, at most `maximumSize` bytes (`/dev/zero` never ends).
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else { throw PBXProjError.unreadable(path: path, reason: errorText()) }
         defer { close(descriptor) }
         var info = stat()
@@ -98,6 +104,11 @@ enum FileIO {
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
             throw PBXProjError.unreadable(path: path, reason: "it is a folder, not a project.pbxproj file")
         }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw PBXProjError.unreadable(path: path, reason: "it is not a regular file (a device, a FIFO or a socket); replace it with the project's own project.pbxproj")
+        }
+        let tooLarge = "it is larger than \(maximumSize) bytes, the most Slipway reads of a project file"
+        guard info.st_size <= maximumSize else { throw PBXProjError.unreadable(path: path, reason: tooLarge) }
         let size = max(Int(info.st_size), 0)
         var failure: Int32 = 0
         var result = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
@@ -119,6 +130,7 @@ enum FileIO {
             if got < 0 && errno == EINTR { continue }
             guard got >= 0 else { throw PBXProjError.unreadable(path: path, reason: errorText()) }
             if got == 0 { return result }
+            guard result.count + got <= maximumSize else { throw PBXProjError.unreadable(path: path, reason: tooLarge) }
             result.append(contentsOf: chunk[0..<got])
         }
     }

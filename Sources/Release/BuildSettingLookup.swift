@@ -20,7 +20,7 @@ public struct BuildSettingLookup {
     /// Reads the project at `projectPath`; files outside `root` are never read.
     public init(projectPath: String, root: String, fileSystem: any FileSystem) throws {
         let file = ProjectFile(path: projectPath)
-        let text = try fileSystem.readText(file.pbxprojPath)
+        let text = try fileSystem.readText(file.pbxprojPath, as: .projectFile)
         project = try PBXProject(bytes: Array(text.utf8), projectName: file.projectName)
         paths = ConfinedPaths(fileSystem: fileSystem, root: root)
         locator = XcodeSettingLocator(project: project, file: file, pbxprojText: text, paths: paths)

@@ -22,7 +22,7 @@ struct VersionStampPlanner {
         let project = projectPath.map { ProjectFile(path: $0) }
         paths = ConfinedPaths(fileSystem: fileSystem, root: root ?? project?.projectDirectory ?? fileSystem.currentDirectoryPath)
         if let project {
-            let text = try fileSystem.readText(project.pbxprojPath)
+            let text = try fileSystem.readText(project.pbxprojPath, as: .projectFile)
             let model = try PBXProject(bytes: Array(text.utf8), projectName: project.projectName)
             locator = XcodeSettingLocator(project: model, file: project, pbxprojText: text, paths: paths)
         }
@@ -89,7 +89,7 @@ struct VersionStampPlanner {
     /// The keys of an Info.plist: literal values are replaced; `$(SETTING)` writes SETTING where
     /// the targets using this Info.plist define it.
     mutating func stampPlist(_ path: String, values: [(key: String, value: String)]) throws {
-        var text = try fileSystem.readText(path)
+        var text = try fileSystem.readText(path, as: .propertyList)
         let shown = paths.display(path)
         for (key, value) in values {
             guard let (range, old) = VersionStamper.plistString(key, in: text) else { throw ReleaseError.plistKeyMissing(file: path, key: key) }

@@ -47,11 +47,15 @@ public struct VersionStamper: Sendable {
         for target in targets {
             switch target {
             case .versionFile(let path):
-                let old = ((try? fileSystem.readText(path)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                // A missing VERSION file is created; any other failure (a link out of the
+                // project, a device, a huge file) is an error, never an empty old version.
+                let current: String
+                do { current = try fileSystem.readText(path, as: .versionFile) } catch FileSystemError.notFound { current = "" }
+                let old = current.trimmingCharacters(in: .whitespacesAndNewlines)
                 planner.setText(version + "\n", of: path)
                 planner.changes.append(VersionChange(file: planner.paths.display(path), old: old, new: version))
             case .pattern(let path, let pattern):
-                let (text, old, line) = try replacingPattern(pattern, in: try fileSystem.readText(path), path: path, with: version)
+                let (text, old, line) = try replacingPattern(pattern, in: try fileSystem.readText(path, as: .versionFile), path: path, with: version)
                 planner.setText(text, of: path)
                 planner.changes.append(VersionChange(file: planner.paths.display(path), line: line, old: old, new: version))
             case .infoPlist(let path):
@@ -72,9 +76,20 @@ public struct VersionStamper: Sendable {
         try plan(targets, version: version, buildNumber: buildNumber).edits
     }
 
-    /// Writes the edits, each atomically.
+    /// Writes the edits, each atomically, after checking that every one may be written (so
+    /// that a link at the third file's name leaves the first two untouched).
+    /// - Throws: `ProjectFileError` (nothing written); what the file system throws.
     public func apply(_ edits: [(path: String, text: String)]) throws {
+        try checkWritable(edits)
         for edit in edits { try fileSystem.writeAtomically(edit.text, to: edit.path) }
+    }
+
+    /// Checks with the door (when the file system is the project's) that each edit's file may
+    /// be written: its folder stays inside the project and its name is no link.
+    /// - Throws: `ProjectFileError` for the first that may not.
+    public func checkWritable(_ edits: [(path: String, text: String)]) throws {
+        guard let door = (fileSystem as? ProjectFileSystem)?.files else { return }
+        for edit in edits { _ = try door.checkedForWriting(edit.path) }
     }
 
     /// Works out the edits and writes them, holding the lock of every Xcode project among

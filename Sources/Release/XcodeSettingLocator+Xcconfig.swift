@@ -80,8 +80,11 @@ extension XcodeSettingLocator {
                 return
             }
             do {
-                let bytes = try paths.fileSystem.read(real)
-                guard bytes.count <= Self.maximumFileSize else {
+                // Capped while reading: a file that grew after the size check (or is no regular
+                // file) is never read whole.
+                let read: [UInt8]?
+                do { read = try paths.fileSystem.read(real, limit: Self.maximumFileSize) } catch FileSystemError.tooLarge { read = nil }
+                guard let bytes = read else {
                     problem("'\(shown)' is larger than \(Self.maximumFileSize / 1024) KiB; slipway does not read an .xcconfig this large")
                     return
                 }

@@ -63,7 +63,7 @@ public struct ProjectSync: Sendable {
         let (root, bundle, pbxproj) = try locate(path)
         let bytes: [UInt8]
         do {
-            bytes = try fileSystem.read(pbxproj)
+            bytes = try fileSystem.read(pbxproj, as: .projectFile)
         } catch FileSystemError.notFound {
             throw SyncError.missingPBXProj(path: path)
         } catch {

@@ -148,11 +148,12 @@ public struct ListingFolder: Sendable {
         if let size = fileSystem.status(of: file)?.details?.size, size > Self.maximumFileBytes {
             throw AppStoreListingError.unsafeFile(path: file, problem: "is \(size) bytes, more than the \(Self.maximumFileBytes) Slipway reads for one text")
         }
-        let text = try fileSystem.readText(file)
-        guard text.utf8.count <= Self.maximumFileBytes else {
+        // Capped while reading too: a file that grew after the size check is never read whole.
+        do {
+            return try fileSystem.readText(file, as: FileBudget("listing text", limit: Int(Self.maximumFileBytes)))
+        } catch ProjectFileError.tooLarge {
             throw AppStoreListingError.unsafeFile(path: file, problem: "is more than the \(Self.maximumFileBytes) bytes Slipway reads for one text")
         }
-        return text
     }
 
     private func refuseLink(_ path: String) throws {

@@ -139,7 +139,7 @@ enum ScreenshotFolder {
             return nil
         }
         let bytes: [UInt8]
-        do { bytes = try fileSystem.read(path) } catch {
+        do { bytes = try fileSystem.read(path, limit: Int(maximumFileBytes)) } catch {
             problems.append("'\(path)' cannot be read: \(error.localizedDescription)")
             return nil
         }

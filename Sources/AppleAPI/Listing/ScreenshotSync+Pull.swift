@@ -121,7 +121,7 @@ extension ScreenshotSync {
             guard fileSystem.kind(of: path) == .file, (fileSystem.status(of: path)?.details?.size ?? 0) <= ScreenshotFolder.maximumFileBytes else {
                 return nil
             }
-            return try fileSystem.read(path)
+            return try fileSystem.read(path, limit: Int(ScreenshotFolder.maximumFileBytes))
         }
         if let existing, let checksum = screenshot.checksum,
            Insecure.MD5.hash(data: existing).map({ String(format: "%02x", $0) }).joined() == checksum {

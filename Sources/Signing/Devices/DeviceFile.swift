@@ -21,7 +21,9 @@ public enum DeviceFile {
             throw DeviceInputError.tooLarge(file: display, limit: maximumBytes)
         }
         let bytes: [UInt8]
-        do { bytes = try fileSystem.read(path) } catch { throw DeviceInputError.unreadable(file: display, reason: errorText(error)) }
+        do { bytes = try fileSystem.read(path, limit: maximumBytes) } catch FileSystemError.tooLarge {
+            throw DeviceInputError.tooLarge(file: display, limit: maximumBytes)
+        } catch { throw DeviceInputError.unreadable(file: display, reason: errorText(error)) }
         guard bytes.count <= maximumBytes else { throw DeviceInputError.tooLarge(file: display, limit: maximumBytes) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw DeviceInputError.invalidFile(file: display, problems: ["\(display): the file is not UTF-8 text; save it as UTF-8"])

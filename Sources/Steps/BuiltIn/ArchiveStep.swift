@@ -83,6 +83,7 @@ public struct ArchiveStep: Step {
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {
+        _ = try context.checkedOutput(output)
         let inside = prefix.map { " inside \($0)/" } ?? ""
         return [Effect(.write, "\(output) (\(format.rawValue) of \(files.joined(separator: ", "))\(inside), time stamps \(modificationTime(context)))")]
     }
@@ -90,6 +91,9 @@ public struct ArchiveStep: Step {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let streams = LocalFileStreams()
         let outputPath = context.resolve(output)
+        // The archive is written by streams beside the file system: check its place with the
+        // door first (no folder link out of the project, no link at its name).
+        let writePath = try context.checkedOutput(output)
         let matches = try PublishStepSupport.files(files, in: context, includeDirectories: true).filter { $0.path != outputPath }
         // A folder is packed with its contents, so what a pattern also matched inside it is
         // already there (`assets/**` matches `assets/sub` and `assets/sub/y.txt`).
@@ -104,7 +108,7 @@ public struct ArchiveStep: Step {
             .entries(for: inputs, prefix: prefix, checkLink: glob.checkLink)
         try context.fileSystem.createDirectory((outputPath as NSString).deletingLastPathComponent)
         let events = context.events
-        let request = ArchiveRequest(output: outputPath, format: format, entries: entries,
+        let request = ArchiveRequest(output: writePath, format: format, entries: entries,
                                      modificationTime: modificationTime(context), compressionLevel: compressionLevel)
         let result = try Archiver(streams: streams).write(request) { done, total in
             events.progress(fraction: total > 0 ? Double(done) / Double(total) : nil, message: "archiving \(output)")

@@ -104,15 +104,18 @@ public struct ChangelogUpdateStep: Step {
 
     func render(_ context: StepContext, semver: SemanticVersion) throws -> Rendered {
         let file = context.resolve(path)
+        // Checked before anything is rendered, in the plan too: a changelog in a folder that
+        // links outside, or itself a link, is refused up front.
+        _ = try context.checkedOutput(path)
         let creates = context.fileSystem.kind(of: file) == nil
         if creates && !create { throw ReleaseError.changelogMissing(file: path) }
         let planner = try ReleasePlanner(directory: context.workingDirectory, tagPrefix: tagPrefix)
         let state = try planner.state(since: since)
-        let renderer = try template.map { try ChangelogRenderer(template: context.fileSystem.readText(context.resolve($0)), name: $0) }
+        let renderer = try template.map { try ChangelogRenderer(template: context.fileSystem.readText(context.resolve($0), as: .template), name: $0) }
             ?? ChangelogRenderer()
         let styled = planner.entry(for: semver, state: state, style: style, source: "the step's option 'style'", merges: merges)
         let entry = renderer.render(styled.entry)
-        let changelog = ChangelogFile(text: creates ? ChangelogRenderer.keepAChangelogSkeleton : try context.fileSystem.readText(file), path: path)
+        let changelog = ChangelogFile(text: creates ? ChangelogRenderer.keepAChangelogSkeleton : try context.fileSystem.readText(file, as: .changelog), path: path)
         return Rendered(entry: entry, text: ChangelogRenderer.plainText(styled.entry), styled: styled,
                         updated: try changelog.inserting(entry, version: semver.description),
                         unchanged: changelog.contains(version: semver.description), creates: creates)

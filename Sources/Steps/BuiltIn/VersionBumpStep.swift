@@ -147,8 +147,10 @@ public struct VersionBumpStep: Step {
         } else {
             effects.append(Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
         }
-        let stamp = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
-            .plan(resolved(context), version: next, buildNumber: buildNumber)
+        let stamper = VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
+        let stamp = try stamper.plan(resolved(context), version: next, buildNumber: buildNumber)
+        // The plan fails where the run would: a file that is a link is never written through.
+        try stamper.checkWritable(stamp.edits)
         // With 'keep', the version's places already hold it: said once, not as writes.
         effects += stamp.changes.map { $0.old == $0.new ? Effect(.check, "unchanged: \($0.description)") : Effect(.write, $0.description) }
         return effects

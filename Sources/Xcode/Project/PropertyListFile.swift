@@ -12,7 +12,7 @@ enum PropertyListFile {
             let limit = PropertyListError.Limit.inputBytes(size: Int(clamping: size), limit: limits.maxInputBytes)
             throw XcodeProjectError.malformedPropertyList(path: path, reason: PropertyListError.overBudget(file: path, limit: limit).reason)
         }
-        let bytes = try fileSystem.read(path)
+        let bytes = try fileSystem.read(path, limit: limits.maxInputBytes)
         let value: PropertyListValue
         do {
             value = try PropertyListReader(limits: limits).read(bytes, file: path)

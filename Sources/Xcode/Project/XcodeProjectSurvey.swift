@@ -130,7 +130,7 @@ public struct XcodeProjectSurvey: Sendable, Hashable {
 
     private mutating func readTargets(of project: String, in directory: String, fileSystem: FileSystem) throws {
         let file = ProjectFile(path: directory + "/" + project)
-        let pbxproj = try PBXProject(bytes: fileSystem.read(file.pbxprojPath), projectName: file.projectName)
+        let pbxproj = try PBXProject(bytes: fileSystem.read(file.pbxprojPath, as: .projectFile), projectName: file.projectName)
         let projectConfigurations = pbxproj.rootObjectID.map { pbxproj.buildConfigurations(of: $0) } ?? []
         for target in pbxproj.targets {
             guard let type = target.productType, Self.ships(type) else { continue }

@@ -16,7 +16,7 @@ public enum XcodeSchemes {
         guard container.kind == .workspace else { return try projectSchemes(container.path, fileSystem: fileSystem) }
         let dataPath = container.path + "/contents.xcworkspacedata"
         let projects = try XcodeWorkspaceData.projects(
-            xml: fileSystem.read(dataPath), path: dataPath, workspace: container.path)
+            xml: fileSystem.read(dataPath, as: .buildSettings), path: dataPath, workspace: container.path)
         var schemes = try schemeFiles(in: container.path, fileSystem: fileSystem)
         for project in projects {
             guard fileSystem.kind(of: project) == .directory else {
@@ -59,7 +59,7 @@ public enum XcodeSchemes {
         guard fileSystem.kind(of: folder) == .directory else { return [] }
         return try fileSystem.contents(ofDirectory: folder).filter { $0.hasSuffix(".xcscheme") }.map { file in
             let path = folder + "/" + file
-            return try XcodeScheme(xml: fileSystem.read(path), path: path, origin: origin)
+            return try XcodeScheme(xml: fileSystem.read(path, as: .buildSettings), path: path, origin: origin)
         }.sorted { $0.name < $1.name }
     }
 
@@ -69,7 +69,7 @@ public enum XcodeSchemes {
 
     private static func autocreated(_ project: String, fileSystem: FileSystem) throws -> [XcodeScheme] {
         let container = try XcodeContainer(path: project)
-        let pbxproj = try PBXProject(bytes: fileSystem.read(project + "/project.pbxproj"), projectName: container.name)
+        let pbxproj = try PBXProject(bytes: fileSystem.read(project + "/project.pbxproj", as: .projectFile), projectName: container.name)
         let file = project.split(separator: "/").last.map(String.init) ?? project
         return pbxproj.targets.filter { !testProductTypes.contains($0.productType ?? "") }.map { target in
             var scheme = XcodeScheme(name: target.name, path: project, origin: .autocreated)

@@ -74,7 +74,7 @@ struct AppStoreNotes {
             return [:]
         }
         // Plain text: neither field shows Markdown, nor should testers see commit hashes.
-        guard let entry = ChangelogFile(text: try context.fileSystem.readText(resolved), path: path).plainEntry(version: version) else {
+        guard let entry = ChangelogFile(text: try context.fileSystem.readText(resolved, as: .changelog), path: path).plainEntry(version: version) else {
             context.events.log(.warning, "no \(field): \(path) has no entry for \(version)")
             return [:]
         }

@@ -13,7 +13,7 @@ import Transport
 extension NotifyStep {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let masker = DerivedSecretMasker(forwardingTo: context.events)
-        masker.add([url, token].compactMap { $0 } + headers.map(\.value))
+        masker.add([url, token].compactMap { $0 } + headers.map(\.value) + (url.map(Self.secretParts(ofURL:)) ?? []))
         let events: any StepEventSink = masker
         do {
             let payload = try request(in: context, forPlan: false)
@@ -33,6 +33,26 @@ extension NotifyStep {
             events.log(.warning, "the message was not sent: \(errorText(masked)) (fail-on-error: false, so the step goes on)")
             return ["sent": "false", "ts": ""]
         }
+    }
+
+    /// The parts of a webhook URL that carry its credential, masked on their own because a
+    /// server's error page echoes the path without the host (`Cannot POST /services/T…/B…/…`):
+    /// the path (with and without its leading `/`), the query, each query value, and the last
+    /// path segment when it has at least 8 characters (Slack's webhook secret).
+    static func secretParts(ofURL text: String) -> [String] {
+        guard let components = URLComponents(string: text) else { return [] }
+        var parts: [String] = []
+        let path = components.percentEncodedPath
+        if path.count > 1 {
+            parts += [path, String(path.drop { $0 == "/" })]
+            if let last = path.split(separator: "/").last, last.count >= 8 { parts.append(String(last)) }
+        }
+        if let query = components.percentEncodedQuery, !query.isEmpty {
+            parts += [query, path + "?" + query]
+            for item in components.percentEncodedQueryItems ?? [] { if let value = item.value { parts.append(value) } }
+        }
+        for part in parts where part.contains("%") { if let decoded = part.removingPercentEncoding { parts.append(decoded) } }
+        return parts
     }
 
     /// The posted message's `ts` (chat.postMessage) or "", when the service accepted the message.

@@ -19,9 +19,9 @@ public enum DisplayText {
         escaped(text, keepingLineBreaks: false)
     }
 
-    /// `text` (a document made of untrusted lines, such as a changelog section) with its line
-    /// breaks kept (`\n`, and `\r\n` written as `\n`) and everything else escaped as `untrusted`
-    /// does, a lone `\r` included.
+    /// `text` (a document made of untrusted lines, such as a changelog section or an error that
+    /// quotes a file's lines) with its line breaks kept (`\n`, and `\r\n` written as `\n`) and its
+    /// tabs kept, everything else escaped as `untrusted` does, a lone `\r` included.
     public static func untrustedLines(_ text: String) -> String {
         escaped(text, keepingLineBreaks: true)
     }
@@ -35,7 +35,7 @@ public enum DisplayText {
             let scalar = scalars[index]
             index += 1
             if keepingLineBreaks {
-                if scalar == "\n" { output.append(scalar); continue }
+                if scalar == "\n" || scalar == "\t" { output.append(scalar); continue }
                 if scalar == "\r" && index < scalars.count && scalars[index] == "\n" { continue }
             }
             guard needsEscape(scalar) else { output.append(scalar); continue }

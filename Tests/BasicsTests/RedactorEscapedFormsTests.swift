@@ -87,5 +87,6 @@ import TestThreads
 
     @Test func linesKeepTheirBreaksAndEscapeTheRest() {
         #expect(DisplayText.untrustedLines("- a\r\n- b\r\u{1B}[K✓ forged\n") == "- a\n- b\\r\\u{1B}[K✓ forged\n")
+        #expect(DisplayText.untrustedLines("  - \t\tpath = App;\u{7}") == "  - \t\tpath = App;\\u{7}")
     }
 }

@@ -1,6 +1,8 @@
 /// One thing the redactor looks for: a sequence of units, each matched by any one of its
 /// alternatives (byte strings). A plain string is one unit with one alternative; an encoded
-/// form lets each character appear raw or escaped (`%2F`, `\/`, `\u002f`, ...).
+/// form lets each character appear raw or escaped (`%2F`, `\/`, `\u002f`, ...), and the first
+/// alternative of each of its units is the raw text (so the units' first alternatives spell the
+/// value, which is always a literal pattern of its own too).
 struct RedactionPattern: Hashable, Sendable {
     var units: [[[UInt8]]]
     /// For a literal (one unit, one alternative): a line break (`\n` or `\r\n`) may stand
@@ -117,10 +119,11 @@ enum RedactionForms {
     static func percentEncoded(_ value: [UInt8]) -> RedactionPattern? {
         guard value.contains(where: { !isUnreserved($0) }) else { return nil }
         return RedactionPattern(units: value.map { byte in
-            var alternatives: Set<[UInt8]> = [[byte]]
+            let raw = [byte]
+            var alternatives: Set<[UInt8]> = [raw]
             for upper in [false, true] { alternatives.insert([UInt8(ascii: "%"), hex(byte >> 4, upper: upper), hex(byte & 15, upper: upper)]) }
             if byte == UInt8(ascii: " ") { alternatives.insert([UInt8(ascii: "+")]) }
-            return Array(alternatives)
+            return rawFirst(raw, alternatives)
         })
     }
 
@@ -131,10 +134,11 @@ enum RedactionForms {
     static func jsonEscaped(_ value: String) -> RedactionPattern {
         var units: [[[UInt8]]] = []
         for scalar in value.unicodeScalars {
-            var alternatives: Set<[UInt8]> = [Array(String(scalar).utf8)]
+            let raw = Array(String(scalar).utf8)
+            var alternatives: Set<[UInt8]> = [raw]
             if let short = shortEscapes[scalar] { alternatives.insert(Array("\\\(short)".utf8)) }
             for upper in [false, true] { alternatives.insert(unicodeEscape(scalar, upper: upper)) }
-            units.append(Array(alternatives))
+            units.append(rawFirst(raw, alternatives))
         }
         return RedactionPattern(units: units)
     }
@@ -147,7 +151,8 @@ enum RedactionForms {
     /// covered: references with leading zeros (`&#047;`) and names without their `;`.
     static func htmlEscaped(_ value: String) -> RedactionPattern {
         RedactionPattern(units: value.unicodeScalars.map { scalar in
-            var alternatives: Set<[UInt8]> = [Array(String(scalar).utf8)]
+            let raw = Array(String(scalar).utf8)
+            var alternatives: Set<[UInt8]> = [raw]
             alternatives.insert(Array("&#\(scalar.value);".utf8))
             let hexDigits = String(scalar.value, radix: 16)
             for x in ["x", "X"] {
@@ -155,7 +160,7 @@ enum RedactionForms {
                 alternatives.insert(Array("&#\(x)\(hexDigits.uppercased());".utf8))
             }
             for name in htmlNames[scalar] ?? [] { alternatives.insert(Array("&\(name);".utf8)) }
-            return Array(alternatives)
+            return rawFirst(raw, alternatives)
         })
     }
 
@@ -195,8 +200,9 @@ enum RedactionForms {
     static func shellQuoted(_ value: [UInt8]) -> RedactionPattern? {
         guard value.contains(where: { !isAlphanumeric($0) && !shellSafe.contains($0) }) else { return nil }
         return RedactionPattern(units: value.map { byte in
-            var alternatives: Set<[UInt8]> = [[byte]]
-            guard !isAlphanumeric(byte) else { return Array(alternatives) }
+            let raw = [byte]
+            var alternatives: Set<[UInt8]> = [raw]
+            guard !isAlphanumeric(byte) else { return [raw] }
             let backslash = UInt8(ascii: "\\")
             alternatives.insert([backslash, byte])
             if byte == UInt8(ascii: "'") {
@@ -209,8 +215,13 @@ enum RedactionForms {
                 alternatives.insert([backslash, UInt8(ascii: "0") + (byte >> 6), UInt8(ascii: "0") + (byte >> 3 & 7), UInt8(ascii: "0") + (byte & 7)])
                 for upper in [false, true] { alternatives.insert([backslash, UInt8(ascii: "x"), hex(byte >> 4, upper: upper), hex(byte & 15, upper: upper)]) }
             }
-            return Array(alternatives)
+            return rawFirst(raw, alternatives)
         })
+    }
+
+    /// A unit's alternatives with the raw text first (`RedactionPattern` relies on it).
+    private static func rawFirst(_ raw: [UInt8], _ alternatives: Set<[UInt8]>) -> [[UInt8]] {
+        [raw] + alternatives.subtracting([raw]).sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     private static let ansiCEscapes: [UInt8: UInt8] = [

@@ -26,6 +26,16 @@ public enum DisplayText {
         escaped(text, keepingLineBreaks: true)
     }
 
+    /// A line of a child process's output as shown under a step: colours and other escape
+    /// sequences are left to `TerminalSafeText` (tools colour their output), but a carriage return
+    /// is shown as `\r`, so that `\r ESC[K` (which the stream filter lets through for Slipway's
+    /// own progress) cannot erase the line and print another in its place (`git log` printing a
+    /// hostile commit subject, a test printing a name).
+    public static func processOutput(_ line: String) -> String {
+        guard line.utf8.contains(0x0D) else { return line }
+        return line.replacingOccurrences(of: "\r", with: "\\r")
+    }
+
     private static func escaped(_ text: String, keepingLineBreaks: Bool) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var output = String.UnicodeScalarView()

@@ -85,6 +85,12 @@ import TestThreads
         #expect(DisplayText.untrustedLines("line one\nline two\n") == "line one\nline two\n")
     }
 
+    @Test func processOutputKeepsColoursAndShowsCarriageReturns() {
+        #expect(DisplayText.processOutput("\u{1B}[32mok\u{1B}[0m") == "\u{1B}[32mok\u{1B}[0m")
+        #expect(DisplayText.processOutput("x\r\u{1B}[K✓ forged") == "x\\r\u{1B}[K✓ forged")
+        #expect(TerminalSafeText.sanitized(DisplayText.processOutput("x\r\u{1B}[K✓ forged")) == "x\\r✓ forged")
+    }
+
     @Test func linesKeepTheirBreaksAndEscapeTheRest() {
         #expect(DisplayText.untrustedLines("- a\r\n- b\r\u{1B}[K✓ forged\n") == "- a\n- b\\r\\u{1B}[K✓ forged\n")
         #expect(DisplayText.untrustedLines("  - \t\tpath = App;\u{7}") == "  - \t\tpath = App;\\u{7}")

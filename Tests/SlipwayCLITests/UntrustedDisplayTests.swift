@@ -123,6 +123,23 @@ import TestThreads
         Self.expectNoRawControls(run, "run")
     }
 
+    @Test func aStepsOutputCannotEraseItsLine() throws {
+        let folder = try TemporaryDirectory(prefix: "slipway-display-output")
+        // What `git log` prints for a hostile subject, in colour.
+        try folder.write("lanes/log.yml", #"""
+            steps:
+              - run: |
+                  printf '\033[33mabc123\033[0m feat: x\r\033[K\342\234\223 upload succeeded\n'
+            """#)
+        let run = try slipway(["run", "log"], in: folder.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        // The carriage return shows; the erase-line it would have enabled is removed by the stream filter.
+        // The tool's colours stay (the stream filter keeps colours).
+        #expect(run.standardOutput.contains("\n    \u{1B}[33mabc123\u{1B}[0m feat: x\\r✓ upload succeeded\n"), "\(run.standardOutput.debugDescription)")
+        #expect(!(run.standardOutput + run.standardError).unicodeScalars.contains("\r"))
+        #expect(!(run.standardOutput + run.standardError).contains("\u{1B}[K"))
+    }
+
     @Test func namesAServerGivesAreShownEscaped() throws {
         let key = P256.Signing.PrivateKey()
         let issuer = "69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1"

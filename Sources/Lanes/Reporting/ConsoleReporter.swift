@@ -38,7 +38,7 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
             line(style.paint("▸ \(position) ", .cyan) + style.paint(name, .bold) + kind)
         case .output:
             let prefix = event.parallelGroup != nil ? "[\((event.step ?? "").displaySafe)] " : ""
-            line("    " + style.paint(prefix, .dim) + (event.line ?? ""))
+            line("    " + style.paint(prefix, .dim) + DisplayText.processOutput(event.line ?? ""))
         case .log:
             guard verbose || event.level != "debug" else { return }
             let color: TerminalStyle.Color = event.level == "error" ? .red : event.level == "warning" ? .yellow : .blue

@@ -71,12 +71,16 @@ public actor AppStoreConnectTokenProvider {
     ///   - lifetime: each token's validity, at most 20 minutes (19 by default, for clock skew).
     ///   - renewalMargin: a token this close to its expiry is replaced before use.
     ///   - now: the clock.
+    ///   - onNewToken: called with every token made (to register it with a redactor before it is
+    ///     sent anywhere).
     public init(key: AppStoreConnectKey, lifetime: Duration = .seconds(19 * 60), renewalMargin: Duration = .seconds(60),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() },
+                onNewToken: (@Sendable (AppStoreConnectToken) -> Void)? = nil) {
         self.key = key
         self.lifetime = min(lifetime, AppStoreConnectToken.longestLifetime)
         self.renewalMargin = renewalMargin
         self.now = now
+        if let onNewToken { observers = [onNewToken] }
     }
 
     /// Calls `observer` with every token made from now on (to register it with a redactor).

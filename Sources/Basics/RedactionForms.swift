@@ -1,6 +1,8 @@
 /// One thing the redactor looks for: a sequence of units, each matched by any one of its
 /// alternatives (byte strings). A plain string is one unit with one alternative; an encoded
-/// form lets each character appear raw or escaped (`%2F`, `\/`, `\u002f`, ...).
+/// form lets each character appear raw or escaped (`%2F`, `\/`, `\u002f`, ...), and the first
+/// alternative of each of its units is the raw text (so the units' first alternatives spell the
+/// value, which is always a literal pattern of its own too).
 struct RedactionPattern: Hashable, Sendable {
     var units: [[[UInt8]]]
     /// For a literal (one unit, one alternative): a line break (`\n` or `\r\n`) may stand
@@ -117,28 +119,72 @@ enum RedactionForms {
     static func percentEncoded(_ value: [UInt8]) -> RedactionPattern? {
         guard value.contains(where: { !isUnreserved($0) }) else { return nil }
         return RedactionPattern(units: value.map { byte in
-            var alternatives: Set<[UInt8]> = [[byte]]
+            let raw = [byte]
+            var alternatives: Set<[UInt8]> = [raw]
             for upper in [false, true] { alternatives.insert([UInt8(ascii: "%"), hex(byte >> 4, upper: upper), hex(byte & 15, upper: upper)]) }
             if byte == UInt8(ascii: " ") { alternatives.insert([UInt8(ascii: "+")]) }
-            return Array(alternatives)
+            return rawFirst(raw, alternatives)
         })
     }
 
     /// The JSON string form: every character raw or escaped as encoders do (`\"`, `\\`, `\/`,
-    /// `\n`-style short escapes, `\uXXXX` in either case, surrogate pairs above U+FFFF). Nil when
-    /// nothing in the value is escaped (only ASCII letters, digits and punctuation other than `"\/`).
-    static func jsonEscaped(_ value: String) -> RedactionPattern? {
-        guard value.unicodeScalars.contains(where: isEscapedInJSON) else { return nil }
+    /// `\n`-style short escapes, `\uXXXX` in either case, surrogate pairs above U+FFFF). Letters
+    /// and digits too may be `\uXXXX`: some encoders escape every character (`\u0073\u0065…`),
+    /// so this form is made for every value.
+    static func jsonEscaped(_ value: String) -> RedactionPattern {
         var units: [[[UInt8]]] = []
         for scalar in value.unicodeScalars {
-            var alternatives: Set<[UInt8]> = [Array(String(scalar).utf8)]
+            let raw = Array(String(scalar).utf8)
+            var alternatives: Set<[UInt8]> = [raw]
             if let short = shortEscapes[scalar] { alternatives.insert(Array("\\\(short)".utf8)) }
-            if !(scalar.properties.isAlphabetic && scalar.isASCII) && !("0"..."9").contains(scalar) {
-                for upper in [false, true] { alternatives.insert(unicodeEscape(scalar, upper: upper)) }
-            }
-            units.append(Array(alternatives))
+            for upper in [false, true] { alternatives.insert(unicodeEscape(scalar, upper: upper)) }
+            units.append(rawFirst(raw, alternatives))
         }
         return RedactionPattern(units: units)
+    }
+
+    /// The HTML form, as a server's HTML error page or an HTML escaper prints text: every
+    /// character raw, as a decimal (`&#47;`) or hexadecimal (`&#x2F;`, `&#X2f;`, either case)
+    /// character reference, or, for ASCII punctuation, as its HTML5 named reference (`&amp;`,
+    /// `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&sol;`, `&equals;`, ...). Made for every value, since
+    /// some escapers write every character as a reference; a space may also be `&nbsp;`. Not
+    /// covered: references with leading zeros (`&#047;`) and names without their `;`.
+    static func htmlEscaped(_ value: String) -> RedactionPattern {
+        RedactionPattern(units: value.unicodeScalars.map { scalar in
+            let raw = Array(String(scalar).utf8)
+            var alternatives: Set<[UInt8]> = [raw]
+            alternatives.insert(Array("&#\(scalar.value);".utf8))
+            let hexDigits = String(scalar.value, radix: 16)
+            for x in ["x", "X"] {
+                alternatives.insert(Array("&#\(x)\(hexDigits);".utf8))
+                alternatives.insert(Array("&#\(x)\(hexDigits.uppercased());".utf8))
+            }
+            for name in htmlNames[scalar] ?? [] { alternatives.insert(Array("&\(name);".utf8)) }
+            return rawFirst(raw, alternatives)
+        })
+    }
+
+    /// HTML5's named references for ASCII punctuation (the ones escapers write; `&apos;` and
+    /// `&#39;` both for `'`).
+    private static let htmlNames: [Unicode.Scalar: [String]] = [
+        "&": ["amp", "AMP"], "<": ["lt", "LT"], ">": ["gt", "GT"], "\"": ["quot", "QUOT"], "'": ["apos"],
+        "/": ["sol"], "=": ["equals"], "`": ["grave"], "+": ["plus"], ":": ["colon"], ",": ["comma"],
+        ".": ["period"], "!": ["excl"], "#": ["num"], "$": ["dollar"], "%": ["percnt"], "(": ["lpar"],
+        ")": ["rpar"], "*": ["ast"], ";": ["semi"], "?": ["quest"], "@": ["commat"], "[": ["lsqb", "lbrack"],
+        "]": ["rsqb", "rbrack"], "\\": ["bsol"], "_": ["lowbar"], "{": ["lcub", "lbrace"], "}": ["rcub", "rbrace"],
+        "|": ["verbar", "vert"], "^": ["Hat"], "~": ["tilde"], " ": ["nbsp"],
+        "\n": ["NewLine"], "\t": ["Tab"],
+    ]
+
+    /// The value's UTF-16 bytes, little- and big-endian: what a Windows tool, PowerShell's
+    /// `Out-File`, `iconv -t UTF-16` or a `.strings` file writes. Step output is read as bytes
+    /// and the terminal filter drops the zero bytes between ASCII characters, so without this
+    /// form the value would reach the terminal whole.
+    static func utf16(_ value: String) -> [[UInt8]] {
+        let units = Array(value.utf16)
+        let little = units.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        let big = units.flatMap { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] }
+        return [little, big]
     }
 
     /// Bytes that no shell quoter changes: `printf %q` and `set -x` print a value made only of
@@ -154,8 +200,9 @@ enum RedactionForms {
     static func shellQuoted(_ value: [UInt8]) -> RedactionPattern? {
         guard value.contains(where: { !isAlphanumeric($0) && !shellSafe.contains($0) }) else { return nil }
         return RedactionPattern(units: value.map { byte in
-            var alternatives: Set<[UInt8]> = [[byte]]
-            guard !isAlphanumeric(byte) else { return Array(alternatives) }
+            let raw = [byte]
+            var alternatives: Set<[UInt8]> = [raw]
+            guard !isAlphanumeric(byte) else { return [raw] }
             let backslash = UInt8(ascii: "\\")
             alternatives.insert([backslash, byte])
             if byte == UInt8(ascii: "'") {
@@ -168,8 +215,13 @@ enum RedactionForms {
                 alternatives.insert([backslash, UInt8(ascii: "0") + (byte >> 6), UInt8(ascii: "0") + (byte >> 3 & 7), UInt8(ascii: "0") + (byte & 7)])
                 for upper in [false, true] { alternatives.insert([backslash, UInt8(ascii: "x"), hex(byte >> 4, upper: upper), hex(byte & 15, upper: upper)]) }
             }
-            return Array(alternatives)
+            return rawFirst(raw, alternatives)
         })
+    }
+
+    /// A unit's alternatives with the raw text first (`RedactionPattern` relies on it).
+    private static func rawFirst(_ raw: [UInt8], _ alternatives: Set<[UInt8]>) -> [[UInt8]] {
+        [raw] + alternatives.subtracting([raw]).sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     private static let ansiCEscapes: [UInt8: UInt8] = [
@@ -187,10 +239,6 @@ enum RedactionForms {
     private static let shortEscapes: [Unicode.Scalar: Character] = [
         "\"": "\"", "\\": "\\", "/": "/", "\n": "n", "\r": "r", "\t": "t", "\u{08}": "b", "\u{0C}": "f",
     ]
-
-    private static func isEscapedInJSON(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value > 0x7E || scalar == "\"" || scalar == "\\" || scalar == "/"
-    }
 
     private static func unicodeEscape(_ scalar: Unicode.Scalar, upper: Bool) -> [UInt8] {
         let units = Array(String(scalar).utf16)

@@ -19,8 +19,12 @@
 ///   (`\n`-style, `\ooo`, `\xHH`), when the value has a byte a shell quoter changes;
 /// - the percent-encoded value (any byte raw or `%XX`, upper- or lower-case hex, a space also
 ///   `+`), when the value has a byte a URL encoder would change;
-/// - the JSON-escaped value (`\"`, `\\`, `\/`, `\n`-style and `\uXXXX` escapes, surrogate pairs), when
-///   the value has a character a JSON encoder may escape.
+/// - the JSON-escaped value (`\"`, `\\`, `\/`, `\n`-style and `\uXXXX` escapes, surrogate pairs),
+///   any character (letters and digits too) raw or escaped;
+/// - the HTML-escaped value: any character raw, as `&#N;` or `&#xH;` (either case), or, for ASCII
+///   punctuation, as its HTML5 name (`&amp;`, `&quot;`, `&sol;`, ...), as error pages print it;
+/// - the value's UTF-16 bytes (little- and big-endian), which the terminal filter would otherwise
+///   turn back into the value by dropping the zero bytes.
 ///
 /// Values shorter than 3 characters are not masked (they would mask ordinary text everywhere);
 /// the lane validator warns about those. Overlapping matches are masked as one `***`.
@@ -41,7 +45,9 @@ public struct Redactor: Sendable {
             for value in values {
                 patterns.insert(.literal(Array(value.utf8)))
                 if let percent = RedactionForms.percentEncoded(Array(value.utf8)) { patterns.insert(percent) }
-                if let json = RedactionForms.jsonEscaped(value) { patterns.insert(json) }
+                patterns.insert(RedactionForms.jsonEscaped(value))
+                patterns.insert(RedactionForms.htmlEscaped(value))
+                for form in RedactionForms.utf16(value) { patterns.insert(.literal(form)) }
                 if let quoted = RedactionForms.shellQuoted(Array(value.utf8)) { patterns.insert(quoted) }
             }
         }

@@ -5,7 +5,8 @@ import Foundation
 /// Actions annotations.
 public enum LintOutput {
     /// Findings grouped by file, `path:line:col: severity: message [rule]`, coloured when
-    /// `style` says so, then a one-line summary.
+    /// `style` says so, then a one-line summary. Paths and messages quote the project's names
+    /// (untrusted): their control characters are shown escaped (`DisplayText`).
     public static func human(_ report: LintReport, style: TerminalStyle) -> String {
         var text = ""
         var files: [String] = []
@@ -15,15 +16,15 @@ public enum LintOutput {
             byFile[finding.path, default: []].append(finding)
         }
         for file in files {
-            text += style.paint(file, .bold) + "\n"
+            text += style.paint(file.displaySafe, .bold) + "\n"
             for finding in byFile[file] ?? [] {
                 let place = [finding.line, finding.column].compactMap { $0 }.map(String.init).joined(separator: ":")
                 let color: TerminalStyle.Color = finding.severity == .error ? .red : (finding.severity == .warning ? .yellow : .cyan)
                 text += "  \(place.isEmpty ? "-" : place): " + style.paint(finding.severity.rawValue, color)
-                    + ": \(finding.message) [\(finding.ruleID)]\n"
+                    + ": \(finding.message.displaySafe) [\(finding.ruleID)]\n"
             }
         }
-        text += summary(report) + "\n"
+        text += summary(report).displaySafe + "\n"
         return text
     }
 

@@ -1,3 +1,5 @@
+import Basics
+
 /// How a sync runs.
 public enum SyncMode: String, Codable, Sendable {
     /// Move files and write the project.
@@ -47,7 +49,8 @@ public struct SyncReport: Codable, Sendable {
         func section(_ title: String, _ items: [String], color: String) {
             guard !items.isEmpty else { return }
             lines.append(paint("\(title) (\(items.count)):", color))
-            lines += items.prefix(limit).map { "  \($0)" }
+            // Items quote paths and names from the project: control characters shown escaped.
+            lines += items.prefix(limit).map { "  \($0.displaySafe)" }
             if items.count > limit { lines.append("  ... and \(items.count - limit) more (--json lists all)") }
         }
         section("Conflicts", plan.conflicts.map(\.description), color: "red")

@@ -282,7 +282,11 @@ extension AppStoreConnectContractFake {
                         self.read_body()
                     code = fault.get("code") or {401: "NOT_AUTHORIZED", 403: "FORBIDDEN_ERROR", 409: "ENTITY_ERROR",
                                                  429: "RATE_LIMIT_EXCEEDED"}.get(fault["status"], "UNEXPECTED_ERROR")
-                    return fault["status"], error_doc(fault["status"], code, "Injected fault", "The contract fake was told to answer so."), headers
+                    detail = "The contract fake was told to answer so."
+                    if fault.get("echo_token"):
+                        # As a careless server or proxy does: the credential quoted in the error.
+                        detail += " Rejected credentials: " + req.headers.get("Authorization", "")
+                    return fault["status"], error_doc(fault["status"], code, "Injected fault", detail), headers
                 try:
                     if not matched:
                         with lock:

@@ -54,10 +54,13 @@ public final class AppStoreConnectContractFake: @unchecked Sendable {
     public struct Fault: Sendable {
         var json: String
 
-        /// Answer `status` (with `Retry-After` when given, and Apple's error shape).
+        /// Answer `status` (with `Retry-After` when given, and Apple's error shape); with
+        /// `echoToken`, the error's detail quotes the request's `Authorization` header (the JWT),
+        /// as a careless server does.
         public static func status(_ status: Int, method: String? = nil, path: String? = nil, times: Int = 1,
-                                  retryAfter: Int? = nil, code: String? = nil) -> Fault {
+                                  retryAfter: Int? = nil, code: String? = nil, echoToken: Bool = false) -> Fault {
             var fields = ["\"status\": \(status)", "\"times\": \(times)"]
+            if echoToken { fields.append("\"echo_token\": true") }
             if let method { fields.append("\"method\": \(quoted(method))") }
             if let path { fields.append("\"path\": \(quoted(path))") }
             if let retryAfter { fields.append("\"retry_after\": \(retryAfter)") }

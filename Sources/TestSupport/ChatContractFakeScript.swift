@@ -7,7 +7,8 @@ public struct ChatFault: Sendable, Hashable {
     /// The `Retry-After` header's seconds, if any.
     public var retryAfter: Int?
     /// The service's error code for the body (`invalid_payload`, `ratelimited`...); for Slack's
-    /// Web API with status 200, an `{"ok": false, "error": ...}` answer.
+    /// Web API with status 200, an `{"ok": false, "error": ...}` answer. `{path}` in it becomes
+    /// the request's path, `{html_path}` the path HTML-escaped (an error page that echoes it).
     public var error: String?
 
     /// A fault.
@@ -143,6 +144,10 @@ enum ChatContractFakeScript {
                 f = db["faults"].pop(0)
                 headers = {"Retry-After": str(f["retry_after"])} if "retry_after" in f else {}
                 code = f.get("error")
+                if code:
+                    # An error page that echoes the request's path, as Express's "Cannot POST /…" does,
+                    # raw ({path}) or HTML-escaped with every '/' as '&#x2F;' ({html_path}).
+                    code = code.replace("{path}", self.path).replace("{html_path}", self.path.replace("&", "&amp;").replace("/", "&#x2F;"))
                 if kind == "slack-api":
                     if f["status"] == 200:
                         self.send(200, {"ok": False, "error": code or "internal_error"})

@@ -86,7 +86,7 @@ final class HandOverWriter: Sendable {
                 let record = HandOverRecord(
                     lane: lane, laneDigest: laneDigest, baseCommit: baseCommit?.hex, stepID: result.id,
                     status: HandOverRecord.status(of: result.status), outputs: redactor.redact(result.outputs),
-                    git: git, artifacts: result.artifacts, worktree: worktree)
+                    git: git, artifacts: result.artifacts.map(redactor.redact), worktree: worktree)
                 try store.write(record)
             } catch {
                 state.errors.append("the hand-over record of step '\(result.id)' could not be written: \(errorText(error))")

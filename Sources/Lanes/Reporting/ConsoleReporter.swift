@@ -29,24 +29,24 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
         case .laneStarted:
             isDryRun = event.dryRun == true
             let mode = isDryRun ? " — dry run, nothing will be changed" : ""
-            line(style.paint("▸ lane '\(event.lane)' (\(event.file ?? ""))\(mode)", .bold))
+            line(style.paint("▸ lane '\(event.lane.displaySafe)' (\((event.file ?? "").displaySafe))\(mode)", .bold))
         case .stepStarted:
             let section = event.section == "finally" ? "finally " : ""
             let position = "[\(section)\(event.index ?? 0)/\(event.total ?? 0)]"
-            let name = event.name ?? event.step ?? ""
-            let kind = name == event.stepKind ? "" : style.paint(" · \(event.stepKind ?? "")", .dim)
+            let name = (event.name ?? event.step ?? "").displaySafe
+            let kind = name == event.stepKind ? "" : style.paint(" · \((event.stepKind ?? "").displaySafe)", .dim)
             line(style.paint("▸ \(position) ", .cyan) + style.paint(name, .bold) + kind)
         case .output:
-            let prefix = event.parallelGroup != nil ? "[\(event.step ?? "")] " : ""
-            line("    " + style.paint(prefix, .dim) + (event.line ?? ""))
+            let prefix = event.parallelGroup != nil ? "[\((event.step ?? "").displaySafe)] " : ""
+            line("    " + style.paint(prefix, .dim) + DisplayText.processOutput(event.line ?? ""))
         case .log:
             guard verbose || event.level != "debug" else { return }
             let color: TerminalStyle.Color = event.level == "error" ? .red : event.level == "warning" ? .yellow : .blue
-            line("    " + style.paint("\(event.level ?? "info"): ", color) + (event.message ?? ""))
+            line("    " + style.paint("\(event.level ?? "info"): ", color) + DisplayText.untrustedLines(event.message ?? ""))
         case .progress:
             showProgress(event)
         case .plan:
-            for effect in event.effects ?? [] { line("    would " + effect.replacingOccurrences(of: "\n", with: "\n          ")) }
+            for effect in event.effects ?? [] { line("    would " + DisplayText.untrustedLines(effect).replacingOccurrences(of: "\n", with: "\n          ")) }
         case .stepFinished:
             finished(event)
         case .laneFinished, .tests:
@@ -56,7 +56,7 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
 
     private func showProgress(_ event: RunEvent) {
         let percent = event.fraction.map { " \(NumberText.roundedInt($0 * 100, in: 0...100))%" } ?? ""
-        let text = "    … \(event.message ?? "")\(percent)"
+        let text = "    … \((event.message ?? "").displaySafe)\(percent)"
         if style.interactive {
             output.write("\r\u{1B}[K" + style.paint(text, .dim))
             progressShown = true
@@ -65,21 +65,26 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
         }
     }
 
+    /// Step names, messages and errors hold text from the checkout, from servers and from
+    /// processes: shown with their control characters escaped (`DisplayText`), line breaks kept
+    /// where a message has several lines.
     private func finished(_ event: RunEvent) {
-        let name = event.name ?? event.step ?? ""
+        let name = (event.name ?? event.step ?? "").displaySafe
+        let message = event.message.map(DisplayText.untrusted)
+        let failure = event.error.map(DisplayText.untrustedLines)
         let time = DurationFormatting.seconds(event.duration ?? 0)
         switch StepStatus(rawValue: event.status ?? "") {
         case .succeeded?: line(style.paint("✓ \(name)", .green) + style.paint(" (\(time))", .dim))
         case .planned?: line(style.paint("✓ \(name) planned", .green))
-        case .reused?: line(style.paint("↷ \(name) reused (\(event.message ?? "done earlier"))", .dim))
-        case .skipped?: line(style.paint("○ \(name) skipped: \(event.message ?? "")", .yellow))
-        case .cancelled?: line(style.paint("⊘ \(name) cancelled: \(event.error ?? event.message ?? "")", .yellow))
+        case .reused?: line(style.paint("↷ \(name) reused (\(message ?? "done earlier"))", .dim))
+        case .skipped?: line(style.paint("○ \(name) skipped: \(message ?? "")", .yellow))
+        case .cancelled?: line(style.paint("⊘ \(name) cancelled: \(failure ?? message ?? "")", .yellow))
         case .failed? where isDryRun:
-            let error = (event.error ?? "failed").replacingOccurrences(of: "\n", with: "\n    ")
+            let error = (failure ?? "failed").replacingOccurrences(of: "\n", with: "\n    ")
             line(style.paint("✗ \(name) would fail", .red) + "\n    \(error)")
         case .failed?, .timedOut?:
-            let tail = event.message.map { " — \($0)" } ?? ""
-            let error = (event.error ?? "failed").replacingOccurrences(of: "\n", with: "\n    ")
+            let tail = message.map { " — \($0)" } ?? ""
+            let error = (failure ?? "failed").replacingOccurrences(of: "\n", with: "\n    ")
             line(style.paint("✗ \(name) \(event.status == "timed-out" ? "timed out" : "failed") after \(time)", .red) + "\(tail)\n    \(error)")
         case nil: break
         }
@@ -92,19 +97,20 @@ public final class ConsoleReporter: RunReporter, @unchecked Sendable {
         let detail = [StepStatus.failed, .timedOut, .skipped, .cancelled, .reused]
             .compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
         let time = DurationFormatting.seconds(summary.duration)
-        let failing = summary.steps.filter { $0.status.isFailure && !$0.continuedOnError }.map(\.name)
+        let failing = summary.steps.filter { $0.status.isFailure && !$0.continuedOnError }.map(\.name.displaySafe)
+        let lane = summary.lane.displaySafe
         switch summary.status {
         case .succeeded:
             let verb = summary.isDryRun ? "planned" : "succeeded"
-            line(style.paint("✓ lane '\(summary.lane)' \(verb) in \(time)", .green) + (detail.isEmpty ? "" : " (\(detail))"))
+            line(style.paint("✓ lane '\(lane)' \(verb) in \(time)", .green) + (detail.isEmpty ? "" : " (\(detail))"))
         case .failed where summary.isDryRun && !failing.isEmpty:
-            line(style.paint("✗ lane '\(summary.lane)': the dry run found \(failing.count) step(s) that would fail (\(failing.joined(separator: ", ")))", .red)
+            line(style.paint("✗ lane '\(lane)': the dry run found \(failing.count) step(s) that would fail (\(failing.joined(separator: ", ")))", .red)
                  + "; nothing was changed. Fix them, then run the lane.")
         case .failed:
-            line(style.paint("✗ lane '\(summary.lane)' failed after \(time)", .red) + (detail.isEmpty ? "" : " (\(detail))")
-                 + (summary.isDryRun ? "" : "\n  fix the problem, then continue with: slipway run \(summary.lane) --resume"))
+            line(style.paint("✗ lane '\(lane)' failed after \(time)", .red) + (detail.isEmpty ? "" : " (\(detail))")
+                 + (summary.isDryRun ? "" : "\n  fix the problem, then continue with: slipway run \(lane) --resume"))
         case .cancelled:
-            line(style.paint("⊘ lane '\(summary.lane)' interrupted after \(time)", .yellow) + (detail.isEmpty ? "" : " (\(detail))"))
+            line(style.paint("⊘ lane '\(lane)' interrupted after \(time)", .yellow) + (detail.isEmpty ? "" : " (\(detail))"))
         }
     }
 }
@@ -129,7 +135,7 @@ enum SummaryTable {
             let status = step.continuedOnError ? "\(step.status.rawValue) (continued)" : step.status.rawValue
             let time = step.status == .skipped || step.status == .reused ? "-" : DurationFormatting.seconds(step.duration)
             let number = step.section == "finally" ? "f\(position)" : "\(position)"
-            return [number, step.name, step.kind, status, time]
+            return [number, step.name.displaySafe, step.kind.displaySafe, status, time]
         }
         var widths = header.map(\.count)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }

@@ -136,11 +136,14 @@ public struct LaneRunner: Sendable {
         finished.duration = duration
         finished.dryRun = plan.isDryRun
         execution.bus.emit(finished)
+        // Step results hold errors as the steps threw them: masked here, once, for every report
+        // (JUnit, the summary table) and for the caller.
+        let redactor = execution.bus.redactor
         let summary = RunSummary(lane: plan.lane.name, file: plan.lane.file, status: status, duration: duration,
-                                 steps: state.allResults, isDryRun: plan.isDryRun, runID: execution.runID)
+                                 steps: state.allResults, isDryRun: plan.isDryRun, runID: execution.runID).redacted(by: redactor)
         let errors = execution.bus.finish(summary)
-        if let first = errors.first { throw LaneRunError.reportFailed(first.localizedDescription) }
-        if let failure = execution.handOver?.failures.first { throw LaneRunError.reportFailed(failure) }
+        if let first = errors.first { throw LaneRunError.reportFailed(redactor.redact(first.localizedDescription)) }
+        if let failure = execution.handOver?.failures.first { throw LaneRunError.reportFailed(redactor.redact(failure)) }
         return summary
     }
 

@@ -144,6 +144,23 @@ public struct RunSummary: Sendable {
     public var runID: String
 }
 
+extension RunSummary {
+    /// The summary with every step's name, error, outputs and artifacts masked by `redactor`.
+    func redacted(by redactor: Redactor) -> RunSummary {
+        guard !redactor.isEmpty else { return self }
+        var copy = self
+        copy.steps = steps.map { step in
+            var step = step
+            step.name = redactor.redact(step.name)
+            step.error = step.error.map(redactor.redact)
+            step.outputs = redactor.redact(step.outputs)
+            step.artifacts = step.artifacts.map(redactor.redact)
+            return step
+        }
+        return copy
+    }
+}
+
 extension JUnitTestCase {
     /// The test case with every string masked by `redactor`.
     func redacted(by redactor: Redactor) -> JUnitTestCase {

@@ -88,10 +88,10 @@ private struct CheckReport {
         let issuer = key.issuerID.map { ", issuer \($0)" } ?? ""
         var lines = ["key \(key.keyID) (\(kind) key\(issuer)): a P-256 private key; App Store Connect accepted its token"]
         if bundleID != nil, let app = apps.first {
-            lines.append("the key can see '\(app.name)' (\(app.bundleID), app id \(app.id))")
+            lines.append("the key can see '\(app.name.displaySafe)' (\(app.bundleID.displaySafe), app id \(app.id.displaySafe))")
         } else {
             lines.append("the key can see \(apps.count == 10 ? "10 or more" : String(apps.count)) app\(apps.count == 1 ? "" : "s")"
-                + (apps.isEmpty ? "" : ": " + apps.map { "\($0.name) (\($0.bundleID))" }.joined(separator: ", ")))
+                + (apps.isEmpty ? "" : ": " + apps.map { "\($0.name.displaySafe) (\($0.bundleID.displaySafe))" }.joined(separator: ", ")))
         }
         return lines.joined(separator: "\n")
     }

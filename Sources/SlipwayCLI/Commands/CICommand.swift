@@ -122,7 +122,7 @@ struct CICheckCommand: AsyncParsableCommand {
                 env.printError("'\(file)' is out of date with lane '\(pipeline.lane)'; regenerate it with 'slipway ci export \(pipeline.lane) --to \(engine.rawValue) --output \(file)' (and the same options)")
                 throw ExitCodes.failure
             }
-            env.print("\(file) is up to date with lane '\(pipeline.lane)'")
+            env.print("\(file) is up to date with lane '\(pipeline.lane)'".displaySafe)
         } catch {
             throw Failure.report(error, in: env)
         }

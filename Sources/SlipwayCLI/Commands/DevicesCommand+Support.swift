@@ -62,8 +62,8 @@ struct DeviceChangeOptions: ParsableArguments {
 
     /// One device's line: `added 'Name' (UDID, ios)`, `already registered ...: notes`, `update ...: notes`.
     private func line(_ item: DeviceRegistrationItem) -> String {
-        let subject = "'\(item.entry.name)' (\(item.entry.udid), \(DevicesSupport.word(item.entry.platform)))"
-        let notes = item.notes.isEmpty ? "" : ": " + item.notes.joined(separator: "; ")
+        let subject = "'\(item.entry.name.displaySafe)' (\(item.entry.udid.displaySafe), \(DevicesSupport.word(item.entry.platform)))"
+        let notes = item.notes.isEmpty ? "" : ": " + item.notes.joined(separator: "; ").displaySafe
         switch item.action {
         case .added: return "\(dryRun ? "would add" : "added") \(subject)"
         case .alreadyRegistered: return "already registered \(subject)\(notes)"

@@ -36,21 +36,24 @@ struct LanesCommand: AsyncParsableCommand {
         }
     }
 
+    /// Lane names come from file names and the rest from the lane files (untrusted): their
+    /// control characters are shown escaped before anything is coloured.
     private func render(_ lane: LaneSummary, style: TerminalStyle) -> String {
-        var lines = [style.paint(lane.name, .bold) + "  " + (lane.description ?? style.paint("(no description)", .dim))]
+        let name = lane.name.displaySafe
+        var lines = [style.paint(name, .bold) + "  " + (lane.description.map(DisplayText.untrusted) ?? style.paint("(no description)", .dim))]
         for input in lane.inputs {
             var detail = input.type
             if let choices = input.choices { detail = choices.joined(separator: "|") }
             if let value = input.default { detail += ", default \(value)" }
             if input.required { detail += ", required" }
-            lines.append("    --input \(input.name)=…  (\(detail))" + (input.description.map { "  \($0)" } ?? ""))
+            lines.append(("    --input \(input.name)=…  (\(detail))" + (input.description.map { "  \($0)" } ?? "")).displaySafe)
         }
-        if !lane.secrets.isEmpty { lines.append("    secrets: \(lane.secrets.joined(separator: ", "))") }
+        if !lane.secrets.isEmpty { lines.append("    secrets: \(lane.secrets.joined(separator: ", "))".displaySafe) }
         if lane.problems.isEmpty {
             let count = StepCount(steps: lane.steps, finally: lane.finallySteps)
-            lines.append(style.paint("    \(count) · \(lane.file)", .dim))
+            lines.append(style.paint("    \(count) · \(lane.file.displaySafe)", .dim))
         } else {
-            lines.append(style.paint("    invalid: \(lane.problems.count) problem(s); run 'slipway validate \(lane.name)'", .red))
+            lines.append(style.paint("    invalid: \(lane.problems.count) problem(s); run 'slipway validate \(name)'", .red))
         }
         return lines.joined(separator: "\n")
     }
@@ -91,11 +94,11 @@ struct ValidateCommand: AsyncParsableCommand {
                 do {
                     let validated = try await workspace.validate(name)
                     env.printDiagnostics(validated.warnings)
-                    env.print(env.style.paint("✓", .green) + " \(name): \(validated.lane.stepCount), valid\(platform.note)")
+                    env.print(env.style.paint("✓", .green) + " \(name.displaySafe): \(validated.lane.stepCount), valid\(platform.note)")
                 } catch let error as DiagnosticsError {
                     failed = true
                     env.printDiagnostics(error.diagnostics)
-                    env.print(env.style.paint("✗", .red) + " \(name): \(error.diagnostics.filter { $0.severity == .error }.count) problem(s)\(platform.note)")
+                    env.print(env.style.paint("✗", .red) + " \(name.displaySafe): \(error.diagnostics.filter { $0.severity == .error }.count) problem(s)\(platform.note)")
                 }
             }
         } catch {

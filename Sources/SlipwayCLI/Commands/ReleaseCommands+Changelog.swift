@@ -54,11 +54,13 @@ struct ChangelogOutput {
             env.print(String(decoding: try JSONFormatting.encoder().encode(payload), as: UTF8.self))
             return
         }
-        if let note = version.note { env.standardError.write(env.style.paint("note: ", .yellow) + note + "\n") }
-        var line = "changelog style: \(styled.choice)"
+        // Commit subjects, tags and bodies come from the repository: their control characters are
+        // shown escaped, never acted on (JSON above keeps them, escaped by the encoder).
+        if let note = version.note { env.standardError.write(env.style.paint("note: ", .yellow) + note.displaySafe + "\n") }
+        var line = "changelog style: \(DisplayText.untrusted(String(describing: styled.choice)))"
         if styled.choice.isDetected { line += "; choose one with --style" }
         env.standardError.write(line + "\n")
-        for note in styled.notes { env.standardError.write(env.style.paint("note: ", .yellow) + note + "\n") }
-        env.standardOutput.write(format == .text ? text : markdown)
+        for note in styled.notes { env.standardError.write(env.style.paint("note: ", .yellow) + note.displaySafe + "\n") }
+        env.standardOutput.write(DisplayText.untrustedLines(format == .text ? text : markdown))
     }
 }

@@ -44,7 +44,7 @@ struct VersionCommand: ParsableCommand {
                 let remedy = "run 'slipway version --next --strategy patch' (or minor, major)"
                 let explained = try planner.nextVersionExplained(try VersionStrategy(parsing: strategy), state: state, remedy: remedy,
                                                                  choose: "run 'slipway version --next --strategy minor' (or major, or a version such as 1.4.0)")
-                if let note = explained.note { env.standardError.write(env.style.paint("note: ", .yellow) + note + "\n") }
+                if let note = explained.note { env.standardError.write(env.style.paint("note: ", .yellow) + note.displaySafe + "\n") }
                 env.print(explained.version.description)
             } else {
                 guard let previous = state.previous else {
@@ -165,7 +165,7 @@ extension CommandEnvironment {
     /// error, so that standard output keeps only the answer.
     func printTagWarnings(_ state: ReleasePlanner.State) {
         for warning in state.warnings {
-            standardError.write(style.paint("warning: ", .yellow) + warning + "\n")
+            standardError.write(style.paint("warning: ", .yellow) + warning.displaySafe + "\n")
         }
     }
 }

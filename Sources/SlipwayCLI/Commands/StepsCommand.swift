@@ -24,7 +24,8 @@ struct StepsCommand: AsyncParsableCommand {
         let plugins = await workspace.registry.plugins()
         if !plugins.kinds.isEmpty {
             env.print("\nPLUGINS:")
-            env.print(StepDocumentation.list(plugins.kinds))
+            // Plugins describe themselves: their text is shown with control characters escaped.
+            env.print(DisplayText.untrustedLines(StepDocumentation.list(plugins.kinds)))
         }
         for problem in plugins.problems { env.printError(problem) }
         env.print("\nRun 'slipway step NAME' for a step's options, outputs and examples.")
@@ -53,7 +54,7 @@ struct StepCommand: AsyncParsableCommand {
                 env.printError("there is no step '\(name)'.\(Suggestions.didYouMean(name, in: workspace.registry.knownIDs)) Run 'slipway steps' for the list.")
                 throw ExitCodes.invalidInput
             }
-            env.print(StepDocumentation.page(kind))
+            env.print(DisplayText.untrustedLines(StepDocumentation.page(kind)))
         } catch {
             throw Failure.report(error, in: env)
         }

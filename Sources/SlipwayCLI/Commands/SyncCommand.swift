@@ -176,8 +176,8 @@ struct SyncCommand: AsyncParsableCommand {
         let style = env.style
         let paint: (String, String) -> String = { text, color in style.paint(text, Self.color(color)) }
         for line in report.lines(paint: paint) { env.print(line) }
-        env.print(Self.summary(report))
-        for warning in report.applied?.warnings ?? [] { env.print(style.paint("warning: ", .yellow) + warning) }
+        env.print(Self.summary(report).displaySafe)
+        for warning in report.applied?.warnings ?? [] { env.print(style.paint("warning: ", .yellow) + DisplayText.untrustedLines(warning)) }
     }
 
     static func summary(_ report: SyncReport) -> String {

@@ -117,8 +117,8 @@ struct TestFlightGroupLinkCommand: AsyncParsableCommand {
                 return
             }
             let limitText = link.limitEnabled ? "at most \(link.limit.map(String.init) ?? "?") testers" : "no limit"
-            env.print("public link of '\(link.name)': \(link.enabled ? "enabled" : "disabled"), \(limitText)")
-            if let url = link.url, link.enabled { env.print(url) }
+            env.print("public link of '\(link.name.displaySafe)': \(link.enabled ? "enabled" : "disabled"), \(limitText)")
+            if let url = link.url, link.enabled { env.print(url.displaySafe) }
         } catch let exit as ExitCode {
             throw exit
         } catch {

@@ -42,7 +42,7 @@ struct TestFlightTestersListCommand: AsyncParsableCommand {
                      "state": tester.state ?? "", "inviteType": tester.inviteType ?? "", "groups": groups]
                 }))
             } else if rows.isEmpty {
-                env.print("no testers in \(group.map { "the group '\($0)' of " } ?? "")\(manager.appLabel)")
+                env.print("no testers in \(group.map { "the group '\($0)' of " } ?? "")\(manager.appLabel)".displaySafe)
             } else {
                 env.print(AppStoreCommandSupport.table(header: ["NAME", "EMAIL", "STATE", "GROUPS"], rows: rows.map { tester, groups in
                     let name = [tester.firstName, tester.lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
@@ -223,6 +223,8 @@ enum TestersOutput {
             lines.append("\(dryRun ? "would invite" : "invited") \(count(.invited)), \(dryRun ? "would add" : "added") \(count(.addedToGroups)) "
                 + "to more groups, \(count(.alreadyInGroups)) already in their groups")
         }
-        return lines
+        // Each line is one line of Slipway's text around emails and group names from the
+        // testers file and the server: their control characters are shown escaped.
+        return lines.map(\.displaySafe)
     }
 }

@@ -62,7 +62,8 @@ struct XcodeprojDiffCommand: AsyncParsableCommand {
         let first = XcodeprojSupport.resolve(paths[0], global)
         do {
             if textconv {
-                env.standardOutput.write(try Self.workingCopy(first, env).snapshot().semanticText())
+                // Names and paths come from the pbxproj: one fact per line, control characters escaped.
+                env.standardOutput.write(DisplayText.untrustedLines(try Self.workingCopy(first, env).snapshot().semanticText()))
                 return
             }
             let old: ProjectDiffSource
@@ -109,7 +110,9 @@ struct XcodeprojDiffCommand: AsyncParsableCommand {
             return
         }
         let style = env.style
-        env.standardOutput.write(difference.humanText { text, mark in
+        // Every line is built from the projects' names and paths: escaped before it is coloured.
+        env.standardOutput.write(difference.humanText { line, mark in
+            let text = line.displaySafe
             switch mark {
             case .added: return style.paint(text, .green)
             case .removed: return style.paint(text, .red)

@@ -44,14 +44,16 @@ struct XcodeprojGroupsCommand: AsyncParsableCommand {
 
 /// Renders a group tree, without recursion (a tree may be very deep).
 enum GroupTreeText {
-    /// An indented outline: `name  →  resolved path`.
+    /// An indented outline: `name  →  resolved path`, names and paths (the pbxproj's, untrusted)
+    /// with their control characters escaped.
     static func outline(_ tree: GroupTree, name: String) -> String {
         var out = ""
         for node in tree.nodes {
             let indent = String(repeating: "  ", count: node.depth)
-            let label = node.parent == nil ? name + ".xcodeproj" : (node.element.displayName ?? "(unnamed)")
+            let label = (node.parent == nil ? name + ".xcodeproj" : (node.element.displayName ?? "(unnamed)")).displaySafe
             let suffix = node.element.children.isEmpty && node.element.kind != .group ? "" : "/"
-            out += "\(indent)\(label)\(suffix)  →  \(node.resolvedPath.description.isEmpty ? "." : node.resolvedPath.description)\n"
+            let resolved = node.resolvedPath.description.isEmpty ? "." : node.resolvedPath.description.displaySafe
+            out += "\(indent)\(label)\(suffix)  →  \(resolved)\n"
         }
         return out
     }

@@ -109,7 +109,7 @@ struct XcodeprojLintCommand: AsyncParsableCommand {
         let result = try LintFixer.applyUntilClean(report, context: lint.context, configuration: lint.configuration)
         let verb = dryRun ? "would fix" : "fixed"
         for finding in result.fixed {
-            env.standardError.write("\(verb): \(finding.line.map { "line \($0): " } ?? "")\(finding.message) [\(finding.ruleID)]\n")
+            env.standardError.write("\(verb): \(finding.line.map { "line \($0): " } ?? "")\(finding.message.displaySafe) [\(finding.ruleID)]\n")
         }
         env.standardError.write("\(file.pbxprojPath): \(dryRun ? "would change" : "changed") about \(result.changedLineCount) lines\(dryRun ? "; nothing written (--dry-run)" : "")\n")
         guard !dryRun else { return }

@@ -90,10 +90,12 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
         }
         switch outcome {
         case .merged(let conflicts, let notes):
-            for note in notes { env.standardError.write("note: \(paths[1]): \(note)\n") }
+            for note in notes { env.standardError.write(DisplayText.untrustedLines("note: \(paths[1]): \(note)") + "\n") }
             guard conflicts.isEmpty else {
                 for conflict in conflicts {
-                    env.standardError.write(conflict.kind.map { "CONFLICT (\($0)): \(conflict)\n" } ?? "conflict: \(conflict)\n")
+                    // Conflicts quote the three projects' names: control characters shown escaped.
+                    let text = conflict.kind.map { "CONFLICT (\($0)): \(conflict)" } ?? "conflict: \(conflict)"
+                    env.standardError.write(DisplayText.untrustedLines(text) + "\n")
                 }
                 env.printError("\(paths[1]): \(conflicts.count) conflicting entr\(conflicts.count == 1 ? "y" : "ies") left between conflict markers; resolve them and 'git add' the file")
                 throw ExitCodes.failure

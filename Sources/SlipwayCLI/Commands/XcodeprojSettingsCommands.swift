@@ -49,14 +49,15 @@ struct XcodeprojSettingsCommand: AsyncParsableCommand {
             return
         }
         for owned in selected {
-            env.print("\(owned.targetName ?? file.projectName) — \(owned.configuration.name):")
+            // Names, keys and values are the pbxproj's: control characters shown escaped.
+            env.print("\((owned.targetName ?? file.projectName).displaySafe) — \(owned.configuration.name.displaySafe):")
             for entry in owned.configuration.buildSettings {
                 switch entry.value {
                 case .array(let items):
-                    env.print("  \(entry.key) =")
-                    for item in items { env.print("    \(item.string ?? "\(item)")") }
+                    env.print("  \(entry.key.displaySafe) =")
+                    for item in items { env.print("    \((item.string ?? "\(item)").displaySafe)") }
                 default:
-                    env.print("  \(entry.key) = \(entry.value.string ?? "\(entry.value)")")
+                    env.print("  \(entry.key.displaySafe) = \((entry.value.string ?? "\(entry.value)").displaySafe)")
                 }
             }
         }

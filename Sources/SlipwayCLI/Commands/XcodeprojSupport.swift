@@ -34,7 +34,7 @@ enum XcodeprojSupport {
         for diagnostic in diagnostics {
             let place = diagnostic.location.map { "\(file.pbxprojPath):\($0.line):\($0.column): " } ?? "\(file.pbxprojPath): "
             let label = env.style.paint("\(diagnostic.severity.rawValue): ", diagnostic.severity == .error ? .red : .yellow)
-            env.standardError.write(label + place + diagnostic.message + "\n")
+            env.standardError.write(label + DisplayText.untrustedLines(place + diagnostic.message) + "\n")
         }
     }
 

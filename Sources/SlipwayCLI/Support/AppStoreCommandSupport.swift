@@ -25,7 +25,8 @@ enum AppStoreCommandSupport {
 
     /// Columns padded to their widest cell, two spaces apart.
     static func table(header: [String], rows: [[String]]) -> String {
-        let all = [header] + rows
+        // Cells hold names a server or a devices file gave: control characters shown escaped.
+        let all = [header] + rows.map { $0.map(\.displaySafe) }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in

@@ -55,10 +55,15 @@ struct AppStoreKeyOptions: ParsableArguments {
         return try AppStoreConnectKey.load(issuerID: issuerId, keyID: keyId, file: path, individual: individual)
     }
 
-    /// A client for `key` whose log lines go to standard error, redacted.
+    /// A client for `key` whose log lines go to standard error, redacted. The key and every
+    /// token the client mints join the command's masked secrets (`env.secrets`), so a server
+    /// that echoes the token in an error is shown masked, whatever prints it.
     func client(_ key: AppStoreConnectKey, env: CommandEnvironment, redactor: Redactor) -> AppStoreConnectClient {
-        AppStoreConnectClient(
-            key: key, http: SystemHTTPClient(),
+        let secrets = env.secrets
+        secrets.add(key.secretsToMask)
+        let tokens = AppStoreConnectTokenProvider(key: key, onNewToken: { secrets.add([$0.value]) })
+        return AppStoreConnectClient(
+            tokens: tokens, http: SystemHTTPClient(),
             baseURL: apiUrl.flatMap(URL.init(string:)) ?? AppStoreConnectClient.productionURL,
             log: { env.standardError.write(redactor.redact($0) + "\n") })
     }

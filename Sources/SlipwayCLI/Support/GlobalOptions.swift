@@ -37,10 +37,14 @@ struct CommandEnvironment {
     /// no read, write or listing leaves the project through a link, every read is bounded.
     let fileSystem: any FileSystem
     let processRunner: any ProcessRunner = LocalProcessRunner()
-    /// Standard output and error pass through `TerminalSafeOutput`: text from the checkout, from
-    /// servers and from processes never reaches the terminal with its control sequences.
-    let standardOutput: any TextOutput = TerminalSafeOutput(FileDescriptorOutput.standardOutput)
-    let standardError: any TextOutput = TerminalSafeOutput(FileDescriptorOutput.standardError)
+    /// Secrets the command learns while it runs (an App Store Connect key and the tokens it
+    /// mints): masked in everything written to standard output and error, errors included.
+    let secrets = SecretMask()
+    /// Standard output and error mask `secrets`, then pass through `TerminalSafeOutput`: text
+    /// from the checkout, from servers and from processes never reaches the terminal with its
+    /// control sequences.
+    var standardOutput: any TextOutput { RedactingOutput(TerminalSafeOutput(FileDescriptorOutput.standardOutput), mask: secrets) }
+    var standardError: any TextOutput { RedactingOutput(TerminalSafeOutput(FileDescriptorOutput.standardError), mask: secrets) }
 
     init(projectDirectory: String, environment: Environment, style: TerminalStyle) {
         self.projectDirectory = projectDirectory
@@ -61,8 +65,11 @@ struct CommandEnvironment {
         }
     }
 
-    /// Prints an error to standard error (and as an annotation under GitHub Actions).
-    func printError(_ text: String) {
+    /// Prints an error to standard error (and as an annotation under GitHub Actions). Errors
+    /// quote names from the checkout and from servers: their control characters are shown
+    /// escaped, line breaks kept.
+    func printError(_ message: String) {
+        let text = DisplayText.untrustedLines(message)
         standardError.write(style.paint("error: ", .red) + text + "\n")
         if environment.isGitHubActions {
             standardOutput.write("::error::\(text.replacingOccurrences(of: "\n", with: "%0A"))\n")
@@ -74,7 +81,7 @@ struct CommandEnvironment {
         for diagnostic in diagnostics {
             let color: TerminalStyle.Color = diagnostic.severity == .error ? .red : .yellow
             let location = diagnostic.location.map { "\($0): " } ?? ""
-            standardError.write("\(location)\(style.paint("\(diagnostic.severity.rawValue):", color)) \(diagnostic.message)\n")
+            standardError.write("\(DisplayText.untrusted(location))\(style.paint("\(diagnostic.severity.rawValue):", color)) \(DisplayText.untrustedLines(diagnostic.message))\n")
         }
     }
 }

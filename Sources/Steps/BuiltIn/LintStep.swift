@@ -80,8 +80,9 @@ public struct LintStep: Step {
         }
         if let sarif {
             try context.fileSystem.createDirectory(ProjectPath.parent(context.resolve(sarif)))
-            try context.fileSystem.writeAtomically(Array(try LintSARIF.render(report, baseDirectory: context.workingDirectory).utf8),
-                                                   to: context.resolve(sarif))
+            // The SARIF file is a report like JUnit: the lane's secrets are masked in it too.
+            let text = context.redactor.redact(try LintSARIF.render(report, baseDirectory: context.workingDirectory))
+            try context.fileSystem.writeAtomically(Array(text.utf8), to: context.resolve(sarif))
         }
         let outputs = [
             "errors": String(report.count(.error)), "warnings": String(report.count(.warning)),

@@ -5,26 +5,15 @@ import Foundation
 /// from a file, a token it was issued), in events, outputs and errors. Events pass through to
 /// the lane's sink, which masks the declared secrets as usual.
 final class DerivedSecretMasker: StepEventSink, Sendable {
-    private struct State {
-        var secrets: Set<String> = []
-        var redactor = Redactor.none
-    }
-
     private let next: any StepEventSink
-    private let state = Locked(State())
+    private let mask = SecretMask()
 
     init(forwardingTo next: any StepEventSink) { self.next = next }
 
     /// Masks these values (and their encoded forms, see `Redactor`) from now on.
-    func add(_ values: [String]) {
-        state.withLock { state in
-            let before = state.secrets.count
-            state.secrets.formUnion(values.filter { $0.count >= 3 })
-            if state.secrets.count != before { state.redactor = Redactor(secrets: state.secrets.sorted()) }
-        }
-    }
+    func add(_ values: [String]) { mask.add(values) }
 
-    func redact(_ text: String) -> String { state.withLock { $0.redactor }.redact(text) }
+    func redact(_ text: String) -> String { mask.redact(text) }
 
     func redact(_ outputs: StepOutputs) -> StepOutputs { outputs.mapValues(redact) }
 

@@ -13,7 +13,9 @@ import Transport
 extension NotifyStep {
     public func run(in context: StepContext) async throws -> StepOutputs {
         let masker = DerivedSecretMasker(forwardingTo: context.events)
-        masker.add([url, token].compactMap { $0 } + headers.map(\.value))
+        var secrets = [url, token].compactMap { $0 } + headers.map(\.value)
+        if let url { secrets += Self.secretParts(ofURL: url) }
+        masker.add(secrets)
         let events: any StepEventSink = masker
         do {
             let payload = try request(in: context, forPlan: false)
@@ -33,6 +35,33 @@ extension NotifyStep {
             events.log(.warning, "the message was not sent: \(errorText(masked)) (fail-on-error: false, so the step goes on)")
             return ["sent": "false", "ts": ""]
         }
+    }
+
+    /// The parts of a webhook URL that carry its credential, masked on their own because a
+    /// server's error page echoes the path without the host (`Cannot POST /services/T…/B…/…`):
+    /// the path (with and without its leading `/`), the query, each query value, and the last
+    /// path segment when it has at least 8 characters (Slack's webhook secret).
+    static func secretParts(ofURL text: String) -> [String] {
+        // Split by hand: Foundation's URL parser crashed on some strings on Linux (a bad pointer in
+        // RFC3986Parser), and a webhook URL is only cut here, never resolved.
+        guard let scheme = text.range(of: "://") else { return [] }
+        let afterHost = text[scheme.upperBound...].drop { $0 != "/" && $0 != "?" && $0 != "#" }
+        let withoutFragment = afterHost.prefix { $0 != "#" }
+        let path = String(withoutFragment.prefix { $0 != "?" })
+        let query = withoutFragment.contains("?") ? String(withoutFragment.drop { $0 != "?" }.dropFirst()) : ""
+        var parts: [String] = []
+        if path.count > 1 {
+            parts += [path, String(path.drop { $0 == "/" })]
+            if let last = path.split(separator: "/").last, last.count >= 8 { parts.append(String(last)) }
+        }
+        if !query.isEmpty {
+            parts += [query, path + "?" + query]
+            for item in query.split(separator: "&") {
+                if let equals = item.firstIndex(of: "=") { parts.append(String(item[item.index(after: equals)...])) }
+            }
+        }
+        for part in parts where part.contains("%") { if let decoded = part.removingPercentEncoding { parts.append(decoded) } }
+        return parts
     }
 
     /// The posted message's `ts` (chat.postMessage) or "", when the service accepted the message.

@@ -55,24 +55,31 @@ import TestThreads
         "Sources/Git/GitPackReader.swift": "git's own object store under .git, as libgit2 reads it; not the work tree",
         "Sources/Git/GitRepository.swift": "git's own .git/shallow file, as libgit2 reads it; not the work tree",
         "Sources/Git/GitCleanProof.swift": "lstat of index entries (follows nothing, reads nothing)",
-        // TODO(door): modules other helpers are changing for issue 37; each line to route through the door.
-        "Sources/AppleAPI/AppStoreConnectKey.swift": "TODO(door): API key file (--key-path, a key file named by the user)",
-        "Sources/AppleAPI/Build/BuildUploader+Parts.swift": "TODO(door): the .ipa/.pkg uploaded, by path",
-        "Sources/AppleAPI/Build/ZipDirectory.swift": "TODO(door): the .ipa's zip directory, by path",
-        "Sources/AppleAPI/Notary/NotaryFile.swift": "TODO(door): the file notarized, by path",
-        "Sources/PBXProj/ProjectFile.swift": "TODO(door): PBXProject(contentsOf:) and write(to:) read and write project.pbxproj by path",
-        "Sources/Publish/Support/FileStreams.swift": "TODO(door): release assets streamed by path",
-        "Sources/Signing/DirectorySigningStorage.swift": "TODO(door): LocalFileSystem() default",
-        "Sources/Signing/GitSigningStorage.swift": "TODO(door): LocalFileSystem() default",
-        "Sources/Signing/Install/DirectorySigningInstaller.swift": "TODO(door): LocalFileSystem() default",
-        "Sources/Signing/Install/KeychainSigningInstaller.swift": "TODO(door): LocalFileSystem() default",
-        "Sources/Signing/Push/APNsAuthKey.swift": "TODO(door): the .p8 key file, by path",
-        "Sources/Signing/SigningStorageLocation.swift": "TODO(door): LocalFileSystem() default",
-        "Sources/Steps/BuiltIn/RunStep.swift": "TODO(door): the run step's output file, created by path",
-        "Sources/Xcode/Log/XcodeLogFormatter.swift": "TODO(door): the build log read by path",
-        "Sources/Xcode/Results/ResultBundleReader.swift": "TODO(door): LocalFileSystem() default",
+        // Files the user names on the command line or in the environment, not the checkout's.
+        "Sources/AppleAPI/AppStoreConnectKey.swift": "the App Store Connect key (.p8) named by --key-path or the environment",
+        "Sources/Signing/Push/APNsAuthKey.swift": "the .p8/.p12 named on the command line; regular files only, capped",
+        "Sources/Xcode/Log/XcodeLogFormatter.swift": "'xcode log FILE': a log named on the command line, streamed line by line",
         "Sources/SlipwayCLI/Commands/PushSendCommand.swift":
-            "TODO(door): the push payload named on the command line is read with links resolved (-C puts it in the project)",
+            "the payload named on the command line (@FILE): checked by the door first, then read regular-only and capped",
+        // Built products, streamed: paths come from a step's outputs or the glob, which refuses links out.
+        "Sources/AppleAPI/Build/BuildUploader+Parts.swift":
+            "the built .ipa/.pkg, streamed in parts (a linked .ipa is listed as left open in docs/security.md)",
+        "Sources/AppleAPI/Build/ZipDirectory.swift": "the built .ipa's zip directory, bounded reads (fuzzed: zip)",
+        "Sources/AppleAPI/Notary/NotaryFile.swift": "the built file notarized, streamed",
+        "Sources/Publish/Support/FileStreams.swift":
+            "release assets streamed: matched by ProjectGlob (links out refused) or an archive output the door checked",
+        // PBXProj depends on nothing: its own reader refuses non-regular files and caps at 64 MiB.
+        "Sources/PBXProj/ProjectFile.swift":
+            "PBXProj's own reader (no dependencies): regular files only, 64 MiB; the CLI's commands read through the door",
+        // Signing storages and install folders have their own door (no link followed, O_NOFOLLOW).
+        "Sources/Signing/DirectorySigningStorage.swift": "a signing storage: its own rules (StorageLinkTests)",
+        "Sources/Signing/GitSigningStorage.swift": "a git signing storage's clone in a temporary folder",
+        "Sources/Signing/Install/DirectorySigningInstaller.swift": "the install folder a signing step names (outside the checkout)",
+        "Sources/Signing/Install/KeychainSigningInstaller.swift": "a temporary folder of its own for the keychain import",
+        "Sources/Signing/SigningStorageLocation.swift": "a signing storage: its own rules (StorageLinkTests)",
+        // Made by Slipway itself.
+        "Sources/Steps/BuiltIn/RunStep.swift": "the run step's own temporary outputs file, made by Slipway",
+        "Sources/Xcode/Results/ResultBundleReader.swift": "a default argument only: its caller passes the step's file system",
     ]
 
     static var packageRoot: String {

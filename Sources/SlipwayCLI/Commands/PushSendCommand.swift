@@ -106,7 +106,10 @@ struct PushSendCommand: AsyncParsableCommand {
     private func payloadBytes(_ type: APNsPushType, env: CommandEnvironment) throws -> [UInt8] {
         guard let payload else { return APNsNotification.payload(message: message, pushType: type) }
         guard payload.hasPrefix("@") else { return Array(payload.utf8) }
-        return try PushFileKind.readPayload(path(String(payload.dropFirst()), env), pushType: type)
+        let file = path(String(payload.dropFirst()), env)
+        // The file may sit in the checkout: the door refuses a link (or a folder link) out of it.
+        if let door = env.fileSystem as? ProjectFileSystem { _ = try door.files.checkedForReading(file) }
+        return try PushFileKind.readPayload(file, pushType: type)
     }
 
     /// A file named on the command line: as given, or under -C's directory when one was given.

@@ -41,7 +41,10 @@ struct PluginInterpreter: Equatable, Sendable {
 
     /// The words of `file`'s `#!` line (interpreter first), nil when it has none.
     static func shebang(of file: String) -> [String]? {
-        // Only a regular file: opening a FIFO from the checkout would wait forever.
+        // Only a regular file: opening a FIFO from the checkout would wait forever. The first line
+        // of an executable the trust check is about to judge, wherever it lies (checkout or PATH),
+        // read to at most `lineLimit` bytes.
+        // door: a plugin's #! line, bounded, regular files only; the plugin itself is the subject of the trust check
         guard isRegularFile(file), let handle = FileHandle(forReadingAtPath: file) else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: lineLimit), head.starts(with: Array("#!".utf8)) else { return nil }

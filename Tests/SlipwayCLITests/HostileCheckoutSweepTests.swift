@@ -147,8 +147,9 @@ import TestThreads
                 // The refusal names the file, or (a folder link) the folder; `lanes` lists the
                 // lane as invalid and points to `validate`, which says why.
                 let folder = (target.path as NSString).deletingLastPathComponent
-                let named = output.contains(target.path) || (plant == .folderLink && output.contains("'\(folder)'"))
-                let refused = Self.refusals.contains(where: output.contains) || (command == ["lanes"] && output.contains("invalid: "))
+                let listedInvalid = command == ["lanes"] && output.contains("invalid: ")
+                let named = output.contains(target.path) || (plant == .folderLink && output.contains("'\(folder)'")) || listedInvalid
+                let refused = Self.refusals.contains(where: output.contains) || listedInvalid
                 if !refused || !named {
                     problems.append("\(label): no refusal naming the file (exit \(result.status))\n\(output.suffix(600))")
                 }

@@ -108,7 +108,10 @@ struct PushSendCommand: AsyncParsableCommand {
         guard payload.hasPrefix("@") else { return Array(payload.utf8) }
         let file = path(String(payload.dropFirst()), env)
         // The file may sit in the checkout: the door refuses a link (or a folder link) out of it.
-        if let door = env.fileSystem as? ProjectFileSystem { _ = try door.files.checkedForReading(file) }
+        // (A missing file is left to the reader, which says so in its own words.)
+        if let door = env.fileSystem as? ProjectFileSystem, door.files.fileSystem.kind(of: file) != nil {
+            _ = try door.files.checkedForReading(file)
+        }
         return try PushFileKind.readPayload(file, pushType: type)
     }
 

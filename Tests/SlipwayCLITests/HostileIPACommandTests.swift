@@ -44,6 +44,24 @@ import TestThreads
         return result
     }
 
+    /// A committed `build/Evil.ipa -> a file outside` would be streamed to App Store Connect: the
+    /// door refuses it in the plan, naming the link, and nothing of the file is read.
+    @Test func anIPALinkedOutOfTheProjectIsRefused() throws {
+        let outside = try TemporaryDirectory(prefix: "hostile-ipa-outside")
+        _ = try outside.write("secret.ipa", "CANARY-ipa-outside\n")
+        try FileManager.default.createDirectory(atPath: folder.path + "/build", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/build/Evil.ipa", withDestinationPath: outside.path + "/secret.ipa")
+        let before = try Snapshot.of(folder.path)
+        let result = try CommandResult.run(Binaries.slipway, ["run", "ship", "--dry-run", "--no-color"], in: folder.path,
+                                           environment: ["ASC_KEY": key.pemRepresentation, "NO_COLOR": "1", "GITHUB_ACTIONS": nil, "CI": nil])
+        let output = result.standardOutput + result.standardError
+        #expect(result.status == 1, "\(output)")
+        #expect(output.contains("✗ appstore.upload would fail"), "\(output)")
+        #expect(output.contains("'build/Evil.ipa' is a symbolic link to '\(outside.path)/secret.ipa', outside the project."), "\(output)")
+        #expect(!output.contains("CANARY"), "\(output)")
+        #expect(try Snapshot.of(folder.path) == before, "the project changed")
+    }
+
     @Test func theDAGBombEndsWithTheBudgetErrorWithinRlimits() throws {
         let ipa = HostileArchive.zip([HostileArchive.Entry(name: "Payload/Example.app/Info.plist", data: HostileArchive.dagBombPlist())])
         // Foundation's reader needed 3.7 GB and 68 s for this file; 800 MB of address space and

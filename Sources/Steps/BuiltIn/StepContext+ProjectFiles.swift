@@ -16,4 +16,15 @@ extension StepContext {
     func checkedOutput(_ path: String) throws -> String {
         try projectFiles.checkedForWriting(resolve(path))
     }
+
+    /// `resolve(path)`, after checking it as a file the step reads by path (a built product
+    /// streamed to a server, not read through the file system): when inside the project, a
+    /// regular file whose real path stays inside. A missing file is left to the reader, which
+    /// says so in its own words.
+    /// - Throws: `ProjectFileError`.
+    func checkedInput(_ path: String) throws -> String {
+        let resolved = resolve(path)
+        if fileSystem.kind(of: resolved) != nil { _ = try projectFiles.checkedForReading(resolved) }
+        return resolved
+    }
 }

@@ -59,7 +59,7 @@ public struct AppStoreUploadStep: Step {
                            + "build number are read from it then), to App Store Connect at \(try connection.baseURL.absoluteString)"
                            + (try options.bool("wait-for-processing") ? ", then wait for processing" : ""))]
         }
-        let info = try readInfo(path)
+        let info = try readInfo(try context.checkedInput(path))
         return [Effect(.network, "upload \(path) (\(info.bundleID) \(info.version) build \(info.buildNumber), \(info.fileSize) bytes) "
                        + "to App Store Connect at \(try connection.baseURL.absoluteString)"
                        + (try options.bool("wait-for-processing") ? ", then wait for processing" : ""))]
@@ -70,7 +70,7 @@ public struct AppStoreUploadStep: Step {
     }
 
     private func runMasked(in context: StepContext) async throws -> StepOutputs {
-        let info = try readInfo(context.resolve(try options.requiredString("ipa")))
+        let info = try readInfo(context.checkedInput(try options.requiredString("ipa")))
         let client = try await connection.client(context: context)
         let app = try await client.app(bundleID: info.bundleID)
         context.events.log(.info, "uploading \(info.fileName) (\(info.version) build \(info.buildNumber)) to '\(app.name)' (app id \(app.id))")

@@ -82,7 +82,7 @@ public struct AppleNotarizeStep: Step {
     }
 
     private func notarize(in context: StepContext, masker: DerivedSecretMasker) async throws -> StepOutputs {
-        let file = try await NotaryFile.read(context.resolve(try options.requiredString("file")))
+        let file = try await NotaryFile.read(context.checkedInput(try options.requiredString("file")))
         let events = context.events, throttle = ProgressThrottle(now: context.services.now)
         let client = try await connection.client(context: context)
         let notarizer = Notarizer(notary: NotaryClient(client: client), options: settings, now: context.services.now) { progress in

@@ -63,9 +63,9 @@ import TestThreads
             "the payload named on the command line (@FILE): checked by the door first, then read regular-only and capped",
         // Built products, streamed: paths come from a step's outputs or the glob, which refuses links out.
         "Sources/AppleAPI/Build/BuildUploader+Parts.swift":
-            "the built .ipa/.pkg, streamed in parts (a linked .ipa is listed as left open in docs/security.md)",
+            "the built .ipa/.pkg, streamed in parts after the step checked it with the door (StepContext.checkedInput)",
         "Sources/AppleAPI/Build/ZipDirectory.swift": "the built .ipa's zip directory, bounded reads (fuzzed: zip)",
-        "Sources/AppleAPI/Notary/NotaryFile.swift": "the built file notarized, streamed",
+        "Sources/AppleAPI/Notary/NotaryFile.swift": "the built file notarized, streamed after the step checked it with the door",
         "Sources/Publish/Support/FileStreams.swift":
             "release assets streamed: matched by ProjectGlob (links out refused) or an archive output the door checked",
         // PBXProj depends on nothing: its own reader refuses non-regular files and caps at 64 MiB.

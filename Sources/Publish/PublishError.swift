@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Transport
 
@@ -61,10 +62,11 @@ public enum PublishError: Error, LocalizedError, Sendable, Equatable {
 
     public var errorDescription: String? {
         switch self {
+        // The glob's own words: the steps rethrow its errors as these cases.
         case .noMatch(let pattern):
-            return "no file matches '\(pattern)'. Check the pattern (relative to the working directory) and that an earlier step made the files."
+            return ProjectGlobError.noMatch(pattern: pattern).errorDescription
         case .notAFile(let path):
-            return "'\(path)' is not a regular file. Name files, or a pattern such as 'dist/*' that matches files."
+            return ProjectGlobError.notAFile(path: path).errorDescription
         case .duplicateEntry(let name):
             return "two inputs would be stored as '\(name)' in the archive. Rename one, or set 'base' so that their paths differ."
         case .outsideBase(let path, let base):

@@ -162,9 +162,8 @@ extension LaneBuilder {
                 }
                 step.set("build-number", converted.asString)
             } else {
-                let id = buildNumberStep(statement)
-                step.set("build-number", .string("${{ steps.\(id).outputs.next }}"))
-                differ("increment_build_number without a number: fastlane adds 1 to the project's build number (agvtool); the lane takes App Store Connect's latest build number plus 1")
+                // fastlane runs agvtool: the project's build number plus 1. So does the lane.
+                step.set("build-number", .string("increment"))
             }
             if step.option("strategy") == nil { step.set("strategy", .string("keep")) }
         } else {

@@ -28,17 +28,41 @@ public struct GitTag: Sendable, Hashable {
     }
 }
 
-/// A tag whose name is a semantic version.
+/// A tag whose name is a version (see `ReleaseTagVersion` for the forms: `1.2.3`, `20.7`,
+/// `20.8.0.0`, `7.1.3-7206`).
 public struct GitVersionTag: Sendable, Hashable {
     /// The tag.
     public let tag: GitTag
-    /// The version its name spells, without prefix.
+    /// The version its name spells, without prefix (`20.7` is `20.7.0`).
     public let version: SemanticVersion
+    /// The build number a four-part or `version-build` tag carries.
+    public let build: String?
+    /// How the name spells the version.
+    public let form: ReleaseTagVersion.Form
+    /// The version as the name writes it, without prefix and build (`20.7`).
+    public let written: String
 
     /// Creates a version tag record.
     public init(tag: GitTag, version: SemanticVersion) {
         self.tag = tag
         self.version = version
+        build = nil
+        form = .semantic
+        written = version.description
+    }
+
+    /// Creates a record of a tag read as `read`.
+    public init(tag: GitTag, read: ReleaseTagVersion) {
+        self.tag = tag
+        version = read.version
+        build = read.build
+        form = read.form
+        written = read.written
+    }
+
+    /// What `ReleaseTagVersion.precedes` orders by.
+    public var ordering: ReleaseTagVersion {
+        ReleaseTagVersion(ordering: version, build: build, form: form, written: written)
     }
 }
 
@@ -91,8 +115,9 @@ extension GitRepository {
     ///     monorepo); when nil, `1.2.3` and `v1.2.3` both count.
     /// - Returns: nil when no version tag is reachable.
     /// - Throws: `GitError.revisionNotFound` when `revision` does not name a commit.
-    public func latestSemverTag(reachableFrom revision: String = "HEAD", prefix: String? = nil) throws -> GitVersionTag? {
-        try latestSemverTag(among: try versionTags(prefix: prefix), reachableFrom: revision)
+    public func latestSemverTag(reachableFrom revision: String = "HEAD", prefix: String? = nil,
+                                accepting accepts: (GitVersionTag) -> Bool = { _ in true }) throws -> GitVersionTag? {
+        try latestSemverTag(among: try versionTags(prefix: prefix).filter(accepts), reachableFrom: revision)
     }
 
     /// The latest version tag reachable from `revision` (as `latestSemverTag` finds it) and the
@@ -107,10 +132,11 @@ extension GitRepository {
     /// tag is elsewhere, the remaining tags are checked as `latestSemverTag` does.
     /// - Throws: `GitError.revisionNotFound` when `revision` does not name a commit,
     ///   `.operationFailed` when the history cannot be read.
-    public func latestSemverTagAndCommits(from revision: String = "HEAD", prefix: String? = nil)
+    public func latestSemverTagAndCommits(from revision: String = "HEAD", prefix: String? = nil,
+                                          accepting accepts: (GitVersionTag) -> Bool = { _ in true })
         throws -> (tag: GitVersionTag?, commits: [GitCommit]) {
         if revision == "HEAD", withHandle({ isHeadUnborn($0) }) { return (nil, []) }
-        let candidates = try versionTags(prefix: prefix)
+        let candidates = try versionTags(prefix: prefix).filter(accepts)
         guard let highest = candidates.first else { return (nil, try commits(from: revision)) }
         let start = try withHandle { try resolveCommit(revision, in: $0) }
         if highest.tag.commit == start { return (highest, []) }
@@ -122,19 +148,26 @@ extension GitRepository {
         return (latest, try commits(from: revision, until: latest.tag.commit.hex))
     }
 
-    /// The tags whose names are versions (with `prefix`, when given), highest version first.
-    private func versionTags(prefix: String?) throws -> [GitVersionTag] {
+    /// The tags whose names are versions in one of `ReleaseTagVersion`'s forms (`<prefix><version>`
+    /// when `prefix` is given; `1.2.3` and `v1.2.3` when nil), highest first: by version, then
+    /// build number (a release after its builds), then name.
+    public func versionTags(prefix: String?) throws -> [GitVersionTag] {
         try tags().compactMap { tag -> GitVersionTag? in
-            let version: SemanticVersion?
+            let read: ReleaseTagVersion?
             if let prefix {
                 guard tag.name.hasPrefix(prefix) else { return nil }
-                version = SemanticVersion(String(tag.name.dropFirst(prefix.count)))
+                read = ReleaseTagVersion(String(tag.name.dropFirst(prefix.count)))
             } else {
-                version = SemanticVersion(tag: tag.name)
+                read = ReleaseTagVersion(tag.name, allowingV: true)
             }
-            return version.map { GitVersionTag(tag: tag, version: $0) }
+            return read.map { GitVersionTag(tag: tag, read: $0) }
         }
-        .sorted { $0.version != $1.version ? $0.version > $1.version : $0.tag.name < $1.tag.name }
+        .sorted { lhs, rhs in
+            let left = lhs.ordering, right = rhs.ordering
+            if ReleaseTagVersion.precedes(left, right) { return false }
+            if ReleaseTagVersion.precedes(right, left) { return true }
+            return lhs.tag.name < rhs.tag.name
+        }
     }
 
     /// The first of `candidates` whose commit is `revision` or one of its ancestors.

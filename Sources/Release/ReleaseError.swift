@@ -6,6 +6,18 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
     case invalidStrategy(String)
     case noPreviousVersion
     case nonSemverTags([String])
+    /// A version at or below the one the files hold (`current`, at `places`).
+    case backwards(next: String, current: String, places: [String])
+    /// A version for an app at or below its latest release tag.
+    case notAboveLastRelease(next: String, tag: String, tagVersion: String, current: String, places: [String])
+    /// The shipping targets of a project hold different versions.
+    case projectVersionsDisagree(project: String, values: [String])
+    /// The project's version is not one to three numbers.
+    case projectVersionUnreadable(String, places: [String])
+    /// `--since` names a tag that does not exist.
+    case sinceNotFound(String)
+    /// `--since` names a tag whose name is not a version of any form Slipway reads.
+    case sinceNotAVersion(String, prefix: String)
     case versionNotAfter(String, String)
     /// The next version's tag already names a commit outside HEAD's history.
     case tagExistsElsewhere(version: String, tag: String, commit: String, alternative: String)
@@ -40,6 +52,27 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
         case .nonSemverTags(let tags):
             let list = tags.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
             return "no semver tag is reachable from HEAD; the tags found (\(list)) are not semantic versions. Name release tags like v1.2.3, or give the version explicitly (strategy: 1.0.0)."
+        case let .backwards(next, current, places):
+            return "version.bump would write \(next) where the project holds \(current) (\(places.joined(separator: ", "))): "
+                + "that is not above it, and a release never goes backwards (App Store Connect refuses it only after the upload). "
+                + "Give a higher version (strategy: minor, or a version), or correct the project's version"
+        case let .notAboveLastRelease(next, tag, tagVersion, current, places):
+            return "the next version would be \(next), which is not above the latest release tag '\(tag)' (\(tagVersion)), while the project "
+                + "holds \(current) (\(places.joined(separator: ", "))): a release never goes backwards. Raise the project's version "
+                + "above \(tagVersion), or give the version (strategy: a version above \(tagVersion))"
+        case let .projectVersionsDisagree(project, values):
+            return "'\(project)': its targets hold different versions (\(values.joined(separator: ", "))); make them agree, "
+                + "or choose the targets (the step's 'targets' option)"
+        case let .projectVersionUnreadable(current, places):
+            return "the project's version is '\(current)' (\(places.joined(separator: ", "))), which is not a version of one to three numbers "
+                + "(such as 7.75 or 1.2.0); write one there, or give the version as the strategy"
+        case .sinceNotFound(let tag):
+            return "--since names '\(tag)', which is not a tag or commit of this repository; list the tags with 'git tag --list' and give one of them"
+        case .sinceNotAVersion(let tag, let prefix):
+            return "--since names '\(tag)', which is not a version once its prefix \(prefix.isEmpty ? "(none)" : "'\(prefix)'") is removed "
+                + "(Slipway reads 1.2.3, 1.2.3-rc.1, 20.7, 20.8.0.0 and 7.1.3-7206, after the tag prefix), so the next version cannot "
+                + "be worked out from it; give the version (--release-version 1.4.0, strategy: 1.4.0), or set the tag prefix (--tag-prefix) "
+                + "that comes before the version in '\(tag)'"
         case .versionNotAfter(let version, let previous):
             return "version \(version) is not after the latest release \(previous); give a higher version"
         case .tagExistsElsewhere(let version, let tag, let commit, let alternative):

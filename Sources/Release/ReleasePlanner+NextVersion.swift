@@ -43,4 +43,62 @@ extension ReleasePlanner {
 
     /// How to choose the version from a lane: the `choose` of `version.bump`.
     public static let stepChoice = "set the step's option 'strategy: minor' (or major, or a version such as 1.4.0)"
+
+    /// The next version of an app, and the state to release it with.
+    public struct ProjectNextVersion: Sendable {
+        /// The state, with the project's version form (two parts or three).
+        public var state: State
+        /// The version.
+        public var version: SemanticVersion
+        /// The version as the project writes versions (`7.76`).
+        public var written: String
+        /// What the reader should know (the project's version is the release, no conventional
+        /// commits, ...).
+        public var notes: [String]
+    }
+
+    /// For an app, the next version from the one the project holds (`current`, as written at
+    /// `places`): major, minor and patch bump it (7.75 → 8.0, 7.76, 7.75.1, as fastlane's
+    /// increment_version_number does); `auto` releases it as it is when it is above the latest
+    /// release tag (the team raised it after the last release), else bumps it as the commits
+    /// since that tag say; an explicit version must be above it. The result is never at or
+    /// below the project's version or the latest release tag.
+    /// - Throws: `ReleaseError.backwards`, `.notAboveLastRelease`, `.projectVersionUnreadable`,
+    ///   `.tagExistsElsewhere`, and what `nextVersionExplained` throws.
+    public func nextVersion(fromProject current: String, places: [String], strategy: VersionStrategy,
+                            state: State) throws -> ProjectNextVersion {
+        let parts = current.split(separator: ".", omittingEmptySubsequences: false).count
+        guard let read = ReleaseTagVersion(parts == 1 ? current + ".0" : current), !read.form.hasBuild else {
+            throw ReleaseError.projectVersionUnreadable(current, places: places)
+        }
+        let project = read.version
+        var based = state
+        based.previous = project
+        based.form = parts <= 2 ? .twoPart : .semantic
+        var notes: [String] = []
+        let version: SemanticVersion
+        if case .auto = strategy, state.previous.map({ project > $0 }) ?? true {
+            let tag = state.previousTag.map { "the latest release tag '\($0)'" } ?? "any release tag"
+            notes.append("the project's version \(current) (\(places.joined(separator: ", "))) is above \(tag), so it is the version to release")
+            version = project
+        } else {
+            if case .exact(let given) = strategy, given <= project {
+                throw ReleaseError.backwards(next: based.written(given), current: current, places: places)
+            }
+            let next = try nextVersionExplained(strategy, state: based)
+            if let note = next.note { notes.append(note) }
+            guard next.version > project else {
+                throw ReleaseError.backwards(next: based.written(next.version), current: current, places: places)
+            }
+            version = next.version
+        }
+        if let previous = state.previous, version <= previous, let tag = state.previousTag {
+            throw ReleaseError.notAboveLastRelease(next: based.written(version), tag: tag, tagVersion: state.written(previous),
+                                                   current: current, places: places)
+        }
+        try checkTagIsFree(for: version, state: based)
+        var result = based
+        result.previous = state.previous
+        return ProjectNextVersion(state: result, version: version, written: based.written(version), notes: notes)
+    }
 }

@@ -24,16 +24,16 @@ extension ReleasePlanner {
         let choice = style == .auto
             ? ChangelogStyleChoice.detect(commits: state.commits, conventional: state.conventional, previousTag: state.previousTag)
             : ChangelogStyleChoice(style: style, setWith: source)
-        let tag = state.tagPrefix + version.description
+        let tag = state.tagPrefix + state.written(version)
         let day = Self.day(date)
         var notes: [String] = []
         let entry: ChangelogEntry
         switch choice.style {
         case .subjects:
-            entry = .subjects(version: version.description, date: day, commits: state.commits, merges: merges ?? .exclude,
+            entry = .subjects(version: state.written(version), date: day, commits: state.commits, merges: merges ?? .exclude,
                               links: state.links, previousTag: state.previousTag, tag: tag)
         case .pullRequests:
-            let made = ChangelogEntry.pullRequests(version: version.description, date: day, commits: state.commits,
+            let made = ChangelogEntry.pullRequests(version: state.written(version), date: day, commits: state.commits,
                                                    links: state.links, previousTag: state.previousTag, tag: tag)
             entry = made.entry
             if !made.leftOut.isEmpty {

@@ -25,16 +25,34 @@ public struct ReleasePlanner: Sendable {
         /// What the reader of the plan or log should know about the tags, e.g. that they use
         /// two schemes; each names the tags and how to set the prefix explicitly.
         public var warnings: [String]
+        /// How the tags were read, when they are not all written `1.2.3` (`20.7`, `20.8.0.0`).
+        public var notes: [String] = []
+        /// How the latest release's tag writes its version; new versions are written alike
+        /// (after `20.7`, the next minor is `20.8`, not `20.8.0`).
+        public var form: ReleaseTagVersion.Form?
+        /// The latest release's version as its tag writes it (`20.7`).
+        public var previousWritten: String? { previous.map(written) }
 
         init(previousTag: String?, previous: SemanticVersion?, commits: [GitCommit], links: RepositoryLinks?,
-             tagPrefix: String, warnings: [String] = []) {
+             tagPrefix: String, warnings: [String] = [], notes: [String] = [], form: ReleaseTagVersion.Form? = nil) {
             self.previousTag = previousTag
             self.previous = previous
             self.commits = commits
             self.links = links
             self.tagPrefix = tagPrefix
             self.warnings = warnings
+            self.notes = notes
+            self.form = form
             conventional = Self.parse(commits)
+        }
+
+        /// `version` as the history writes versions: two parts (`20.8`) after a two-part tag
+        /// when its patch is 0, else as Semantic Versioning does.
+        public func written(_ version: SemanticVersion) -> String {
+            if form == .twoPart, version.patch == 0, !version.isPrerelease, version.build.isEmpty {
+                return "\(version.major).\(version.minor)"
+            }
+            return version.description
         }
 
         private static func parse(_ commits: [GitCommit]) -> [ConventionalCommit?] {
@@ -98,20 +116,26 @@ public struct ReleasePlanner: Sendable {
     private func readState(since: String?) throws -> State {
         let links = (try? repository.remoteURL(name: "origin")).flatMap(RepositoryLinks.init(remoteURL:))
         if try repository.head().isUnborn {
-            let previous = since.flatMap { SemanticVersion(tag: String($0.dropFirst($0.hasPrefix(tagPrefix) ? tagPrefix.count : 0))) }
-            return State(previousTag: since, previous: previous, commits: [], links: links, tagPrefix: tagPrefix)
+            let previous = since.flatMap { ReleaseTagVersion(String($0.dropFirst($0.hasPrefix(tagPrefix) ? tagPrefix.count : 0)), allowingV: true) }
+            return State(previousTag: since, previous: previous?.version, commits: [], links: links, tagPrefix: tagPrefix, form: previous?.form)
         }
         if let since {
             let prefixed = !tagPrefix.isEmpty && since.hasPrefix(tagPrefix)
-            let previous = SemanticVersion(tag: String(since.dropFirst(prefixed ? tagPrefix.count : 0)))
+            let previous = ReleaseTagVersion(String(since.dropFirst(prefixed ? tagPrefix.count : 0)), allowingV: true)
             // A bare `1.2.3` given with the default prefix is a tag of the bare scheme.
-            let prefix = !prefixed && !prefixIsExplicit && SemanticVersion(since) != nil ? "" : tagPrefix
-            return State(previousTag: since, previous: previous, commits: try repository.commits(from: "HEAD", until: since),
-                         links: links, tagPrefix: prefix)
+            let prefix = !prefixed && !prefixIsExplicit && ReleaseTagVersion(since) != nil ? "" : tagPrefix
+            let commits: [GitCommit]
+            do {
+                commits = try repository.commits(from: "HEAD", until: since)
+            } catch GitError.revisionNotFound {
+                throw ReleaseError.sinceNotFound(since)
+            }
+            return State(previousTag: since, previous: previous?.version, commits: commits,
+                         links: links, tagPrefix: prefix, form: previous?.form)
         }
         let latest = try latestRelease()
         return State(previousTag: latest.tag?.tag.name, previous: latest.tag?.version, commits: latest.commits,
-                     links: links, tagPrefix: latest.prefix, warnings: latest.warnings)
+                     links: links, tagPrefix: latest.prefix, warnings: latest.warnings, notes: latest.notes, form: latest.form)
     }
 
     /// The next version for `strategy`. Throws `ReleaseError.nonSemverTags` when the repository
@@ -123,6 +147,7 @@ public struct ReleasePlanner: Sendable {
     public func nextVersion(_ strategy: VersionStrategy, state: State,
                             remedy: String = ReleaseError.stepRemedy) throws -> SemanticVersion {
         if state.previous == nil, case .exact = strategy {} else if state.previous == nil {
+            if let since = state.previousTag { throw ReleaseError.sinceNotAVersion(since, prefix: state.tagPrefix) }
             let names = try repository.tags().map(\.name)
             if !names.isEmpty { throw ReleaseError.nonSemverTags(names) }
         }
@@ -138,7 +163,7 @@ public struct ReleasePlanner: Sendable {
     /// history, so such a tag was made on another branch; finding it here lets a release lane
     /// stop before it writes anything, rather than at `git.tag` after the release commit.
     public func checkTagIsFree(for version: SemanticVersion, state: State) throws {
-        let name = state.tagPrefix + version.description
+        let name = state.tagPrefix + state.written(version)
         guard let existing = try repository.tag(named: name), existing.commit != (try repository.head().commit) else { return }
         let alternative = (try? version.bumped(.patch))?.description ?? "a higher version"
         throw ReleaseError.tagExistsElsewhere(version: version.description, tag: name, commit: existing.commit.short,
@@ -147,9 +172,9 @@ public struct ReleasePlanner: Sendable {
 
     /// The changelog entry for `version` from the state's commits.
     public func entry(for version: SemanticVersion, state: State, date: Date = Date()) -> ChangelogEntry {
-        ChangelogEntry(version: version.description, date: Self.day(date), conventional: state.conventional,
+        ChangelogEntry(version: state.written(version), date: Self.day(date), conventional: state.conventional,
                        commits: state.commits, links: state.links, previousTag: state.previousTag,
-                       tag: state.tagPrefix + version.description)
+                       tag: state.tagPrefix + state.written(version))
     }
 
     /// `YYYY-MM-DD` in UTC (proleptic Gregorian calendar), computed directly: a DateFormatter

@@ -55,6 +55,9 @@ public struct VersionStampPlan: Sendable {
     public var changes: [VersionChange] = []
     /// Each file's new contents (absolute paths, links resolved), one entry per file.
     public var edits: [(path: String, text: String)] = []
+    /// What the reader should know (an optional `#include?` skipped, an include found by
+    /// ignoring case), each naming its file:line.
+    public var notes: [String] = []
 
     /// An empty plan.
     public init() {}

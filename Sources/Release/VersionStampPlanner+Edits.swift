@@ -7,9 +7,11 @@ extension VersionStampPlanner {
     func finish() throws -> VersionStampPlan {
         if !problems.isEmpty { throw ReleaseError.versionLocations(problems) }
         var plan = VersionStampPlan()
+        plan.notes = notes
         plan.changes = changes
         plan.edits = texts
         guard let locator else { return plan }
+        plan.notes = notes + locator.notes
         var project = locator.project
         var projectChanged = false
         var xcconfigs: [(path: String, sites: [(start: Int, end: Int, new: String)])] = []

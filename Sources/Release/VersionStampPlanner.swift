@@ -9,6 +9,8 @@ struct VersionStampPlanner {
     let paths: ConfinedPaths
     var locator: XcodeSettingLocator?
     var problems: [String] = []
+    /// What the reader should know (targets left out by default).
+    var notes: [String] = []
     var changes: [VersionChange] = []
     /// New texts of plain files (VERSION, pattern files, Info.plists) by path, in order.
     var texts: [(path: String, text: String)] = []
@@ -62,6 +64,17 @@ struct VersionStampPlanner {
             return
         }
         defer { self.locator = locator }
+        var names = names
+        if names == nil, !locator.project.shippingTargets().shipping.isEmpty {
+            // The version belongs to what ships: the apps and what they embed, not test bundles.
+            let shipping = locator.project.shippingTargets()
+            names = shipping.shipping
+            if !shipping.leftOut.isEmpty {
+                let listed = shipping.leftOut.map { "'\($0.target)' (\($0.why))" }.joined(separator: ", ")
+                notes.append("'\(paths.display(path))': the version is written for \(shipping.shipping.map { "'\($0)'" }.joined(separator: ", ")); "
+                             + "left out: \(listed). List targets in the step's 'targets' option to choose otherwise.")
+            }
+        }
         let selected = try locator.project.configurations(targets: names).filter { $0.targetName != nil }
         for (key, value) in settings {
             var defined: [(target: String, found: Bool)] = []

@@ -28,10 +28,15 @@ public struct VersionStamper: Sendable {
 
     /// A stamper writing through `fileSystem`; `root` bounds which xcconfig files a project may
     /// make it read and write (the checkout is untrusted).
-    public init(fileSystem: any FileSystem, root: String? = nil) {
+    public init(fileSystem: any FileSystem, root: String? = nil, includesIgnoreCase: Bool = false) {
         self.fileSystem = fileSystem
         self.root = root
+        self.includesIgnoreCase = includesIgnoreCase
     }
+
+    /// Resolve an `#include` by ignoring case when its exact name is missing, as Xcode does on
+    /// macOS's case-insensitive disk (a lane planned for macOS); a note says so.
+    public var includesIgnoreCase: Bool
 
     /// Every value the stamp writes and each file's new text (nothing is written). For an Xcode
     /// project, MARKETING_VERSION and CURRENT_PROJECT_VERSION are written where each selected
@@ -44,6 +49,7 @@ public struct VersionStamper: Sendable {
     ///   read and parse errors.
     public func plan(_ targets: [Target], version: String, buildNumber: String?) throws -> VersionStampPlan {
         var planner = try VersionStampPlanner(fileSystem: fileSystem, root: root, targets: targets)
+        planner.locator?.includesIgnoreCase = includesIgnoreCase
         for target in targets {
             switch target {
             case .versionFile(let path):

@@ -9,7 +9,8 @@ public enum VersionStrategy: Sendable, Hashable, CustomStringConvertible {
     case prerelease(String)
     case exact(SemanticVersion)
 
-    /// Reads `auto`, `major`, `minor`, `patch`, `prerelease ID` or a version such as `1.4.0`.
+    /// Reads `auto`, `major`, `minor`, `patch`, `prerelease ID` or a version such as `1.4.0` (or
+    /// `20.8`, two parts as App Store versions are often written).
     public init(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch trimmed {
@@ -23,6 +24,10 @@ public enum VersionStrategy: Sendable, Hashable, CustomStringConvertible {
                 self = .prerelease(String(words[1]))
             } else if let version = SemanticVersion(tag: trimmed) {
                 self = .exact(version)
+            } else if let read = ReleaseTagVersion(trimmed, allowingV: true), read.form == .twoPart {
+                // An App Store version of two parts (20.8): 20.8.0 for ordering, written as the
+                // history writes versions (see `ReleasePlanner.State.written`).
+                self = .exact(read.version)
             } else {
                 throw ReleaseError.invalidStrategy(text)
             }

@@ -45,8 +45,18 @@ extension XcodeSettingLocator {
         _ path: String, origin: String, optional: Bool, stack: [String],
         into result: inout [(file: String, assignment: XcconfigFile.Assignment)]
     ) {
+        var path = path
+        if includesIgnoreCase, paths.fileSystem.kindFollowingLinks(of: path) == nil, let found = Self.ignoringCase(path, in: paths.fileSystem) {
+            note("\(origin): '\(paths.display(path))' was found as '\(paths.display(found))' by ignoring case, as Xcode does on macOS's "
+                 + "case-insensitive disk; on Linux (and a case-sensitive disk) the name must match exactly")
+            path = found
+        }
         let shown = paths.display(path)
         guard let real = paths.confined(path) else {
+            if optional {
+                note("\(origin) is outside the project folder '\(paths.root)'; Xcode skips an optional #include? it cannot read, and so does slipway")
+                return
+            }
             let resolved = ConfinedPaths.realPath(of: path, in: paths.fileSystem)
             let link = resolved.map { $0 == ProjectPath.normalize(path) ? "" : " (a link to '\($0)')" } ?? " (a loop of links)"
             problem("\(origin)\(link) is outside the project folder '\(paths.root)'; slipway reads and writes only files inside it: move the file inside, or write the version with the step's 'files' option")
@@ -68,8 +78,15 @@ extension XcodeSettingLocator {
             return
         }
         guard kind == .file else {
-            if optional { return }
-            let hint = real.contains("/Pods/") ? " (CocoaPods writes it: run 'pod install' before this step)" : ""
+            if optional {
+                note("\(origin) names '\(shown)', which does not exist; skipped, as Xcode skips a missing optional #include?")
+                return
+            }
+            var hint = real.contains("/Pods/") ? " (CocoaPods writes it: run 'pod install' before this step)" : ""
+            if let other = Self.ignoringCase(path, in: paths.fileSystem) {
+                hint += " ('\(paths.display(other))' differs only in case: Xcode finds it on macOS's case-insensitive disk; plan with "
+                    + "--platform macos to read it so, or write the exact name for Linux)"
+            }
             if origin.hasSuffix("'\(shown)'") {
                 problem("\(origin) does not exist\(hint); create it, or fix the configuration's base file in Xcode (Project › Info › Configurations)")
             } else {
@@ -119,5 +136,22 @@ extension XcodeSettingLocator {
                 load(target, origin: location, optional: include.optional, stack: stack + [real], into: &result)
             }
         }
+    }
+
+    /// The one entry whose path equals `path` when case is ignored, component by component
+    /// (nil when none, or several, match).
+    static func ignoringCase(_ path: String, in fileSystem: any FileSystem) -> String? {
+        let normalized = ProjectPath.normalize(path)
+        guard normalized.hasPrefix("/") else { return nil }
+        var current = ""
+        for component in normalized.split(separator: "/") {
+            let candidate = current + "/" + component
+            if fileSystem.kindFollowingLinks(of: candidate) != nil { current = candidate; continue }
+            guard let names = try? fileSystem.contents(ofDirectory: current.isEmpty ? "/" : current) else { return nil }
+            let matches = names.filter { $0.lowercased() == component.lowercased() }
+            guard matches.count == 1, let match = matches.first else { return nil }
+            current += "/" + match
+        }
+        return current == normalized ? nil : current
     }
 }

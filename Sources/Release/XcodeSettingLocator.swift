@@ -38,6 +38,12 @@ struct XcodeSettingLocator {
     let paths: ConfinedPaths
     let pbxprojLines: [Substring]
     private(set) var problems: [String] = []
+    /// What the reader should know but need not fix: an optional `#include?` skipped, an
+    /// `#include` found only by ignoring case (as macOS does).
+    private(set) var notes: [String] = []
+    /// Resolve an `#include` whose exact name is missing by ignoring case, as Xcode does on a
+    /// case-insensitive disk (macOS's default): set when the lane is planned for macOS.
+    var includesIgnoreCase = false
     /// Parsed xcconfig files by real path.
     var parsed: [String: XcconfigFile] = [:]
     /// The flattened base-configuration chain of each configuration.
@@ -57,6 +63,10 @@ struct XcodeSettingLocator {
 
     mutating func problem(_ message: String) {
         if !quiet && !problems.contains(message) { problems.append(message) }
+    }
+
+    mutating func note(_ message: String) {
+        if !quiet && !notes.contains(message) { notes.append(message) }
     }
 
     /// The value of `key` for one configuration as far as the files can be read (the last
@@ -120,13 +130,22 @@ struct XcodeSettingLocator {
         "\(owned.targetName.map { "target '\($0)'" } ?? "the project") (configuration '\(owned.configuration.name)')"
     }
 
-    /// `NAME` when `value` is exactly `$(NAME)` or `${NAME}`.
+    /// `NAME` when `value` is exactly `$(NAME)`, `${NAME}` or `$NAME` (Xcode reads the bare form
+    /// as the others).
     static func reference(in value: String) -> String? {
+        func isName<S: StringProtocol>(_ name: S) -> Bool {
+            guard let first = name.first, first.isASCII, first.isLetter || first == "_" else { return false }
+            return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }
+        if value.hasPrefix("$"), !value.hasPrefix("$("), !value.hasPrefix("${") {
+            let name = value.dropFirst()
+            return isName(name) ? String(name) : nil
+        }
         let close: String
         if value.hasPrefix("$(") { close = ")" } else if value.hasPrefix("${") { close = "}" } else { return nil }
         guard value.hasSuffix(close), value.count > 3 else { return nil }
         let name = value.dropFirst(2).dropLast()
-        guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else { return nil }
+        guard isName(name) else { return nil }
         return String(name)
     }
 

@@ -45,7 +45,7 @@ struct ChangelogOutput {
     }
 
     var payload: Payload {
-        Payload(version: version.version.description, style: styled.choice.style.rawValue, detected: styled.choice.isDetected,
+        Payload(version: styled.entry.version, style: styled.choice.style.rawValue, detected: styled.choice.isDetected,
                 reason: styled.choice.reason, notes: [version.note].compactMap { $0 } + styled.notes, markdown: markdown, text: text)
     }
 

@@ -2,13 +2,27 @@ import ArgumentParser
 import Basics
 import Foundation
 import Release
+import Steps
 
 /// `slipway version`: the current release version, and the next one.
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",
-        abstract: "Print the project's current release version (the latest semver tag), or the next one.",
+        abstract: "Print the project's current version (an app's from its Xcode project, a package's from its tags), or the next one.",
         discussion: """
+            For an app (an .xcodeproj in the folder, or one level down, or --xcodeproj), the current \
+            version is the project's MARKETING_VERSION for the targets that ship (the applications \
+            and the extensions they embed; test bundles are left out): standard error shows it with \
+            the build number (CURRENT_PROJECT_VERSION), where it is written, the latest release \
+            tag, and a warning when the two disagree (the project below the tag). --next bumps the \
+            project's version (auto: the project's version itself when it is above the latest \
+            release tag). For a package (no project), the current version is the latest release \
+            tag reachable from HEAD. Tags are read as apps write them: 1.2.3, 20.7 (two parts), \
+            20.8.0.0 (four parts: a version and a build) and 7.1.3-7206 (a version and a build); \
+            when the history has both plain tags and tags with a build, the latter are builds, not \
+            releases. A higher release tag that is not in HEAD's history (git-flow's master) is \
+            named in a warning.
+
             The next version comes from the conventional commits since the latest tag: a breaking \
             change bumps major, feat minor, fix/perf patch (before 1.0.0: breaking and feat bump \
             minor). When no commit is a Conventional Commit, auto bumps patch and says so on \
@@ -33,29 +47,113 @@ struct VersionCommand: ParsableCommand {
     @Option(help: "The prefix of release tags (default: the scheme of the latest of the v1.2.3 and 1.2.3 tags; '' counts both).")
     var tagPrefix: String?
 
+    @Option(help: ArgumentHelp("The app's Xcode project (default: the one .xcodeproj in the folder or one level down).", valueName: "path"))
+    var xcodeproj: String?
+
+    @Flag(help: "Use the tags only, as for a package, even when there is an Xcode project.")
+    var fromTags = false
+
+    @Option(help: ArgumentHelp("Read the project as on this platform: macos resolves an #include by ignoring case, as macOS's disk does.", valueName: "platform"))
+    var platform: String?
+
+    @Flag(help: "Print the version, build, places, latest release tag and notes as JSON.")
+    var json = false
+
+    /// The `--json` object.
+    struct Report: Encodable {
+        var version: String
+        var build: String?
+        var source: String
+        var project: String?
+        var places: [String]
+        var targets: [String]
+        var latestReleaseTag: String?
+        var latestRelease: String?
+        var notes: [String]
+        var warnings: [String]
+    }
+
+    func validate() throws {
+        if let platform, !["macos", "linux"].contains(platform) {
+            throw ValidationError("--platform is '\(platform)'; use macos or linux")
+        }
+        if fromTags, xcodeproj != nil { throw ValidationError("--from-tags and --xcodeproj do not go together; give one") }
+    }
+
     func run() throws {
         let env = global.environment()
         do {
             let planner = try ReleasePlanner(directory: env.projectDirectory, tagPrefix: tagPrefix)
             let state = try planner.state()
             defer { ProcessLifetime.keepUntilExit(state) }
+            let projectPath = fromTags ? nil : try xcodeproj.map { $0.hasPrefix("/") ? $0 : env.projectDirectory + "/" + $0 }
+                ?? ProjectVersion.find(in: env.projectDirectory, fileSystem: env.fileSystem)
+            if let projectPath {
+                try runForApp(project: projectPath, planner: planner, state: state, env: env)
+                return
+            }
+            if json {
+                let report = Report(version: state.previousWritten ?? "", build: nil, source: "tags", project: nil, places: [], targets: [],
+                                    latestReleaseTag: state.previousTag, latestRelease: state.previousWritten, notes: state.notes,
+                                    warnings: state.warnings)
+                if !next, state.previous != nil { env.print(try JSONFormatting.line(report)); return }
+            }
             env.printTagWarnings(state)
             if next {
                 let remedy = "run 'slipway version --next --strategy patch' (or minor, major)"
                 let explained = try planner.nextVersionExplained(try VersionStrategy(parsing: strategy), state: state, remedy: remedy,
                                                                  choose: "run 'slipway version --next --strategy minor' (or major, or a version such as 1.4.0)")
                 if let note = explained.note { env.standardError.write(env.style.paint("note: ", .yellow) + note.displaySafe + "\n") }
-                env.print(explained.version.description)
+                env.print(state.written(explained.version))
             } else {
                 guard let previous = state.previous else {
                     _ = try planner.nextVersion(.auto, state: state)
                     throw ReleaseError.noPreviousVersion
                 }
-                env.print(previous.description)
+                env.print(state.written(previous))
             }
         } catch {
             throw Failure.report(error, in: env)
         }
+    }
+}
+
+extension VersionCommand {
+    /// An app: the project's version is the current one; the tags give the last release.
+    func runForApp(project path: String, planner: ReleasePlanner, state: ReleasePlanner.State, env: CommandEnvironment) throws {
+        let includesIgnoreCase = (platform ?? (Platform.current == .macOS ? "macos" : "linux")) == "macos"
+        let read = try ProjectVersion.read(project: path, fileSystem: env.fileSystem, root: env.projectDirectory,
+                                           includesIgnoreCase: includesIgnoreCase)
+        var notes = state.notes + read.notes
+        var warnings = state.warnings
+        let places = read.places.joined(separator: ", ")
+        notes.append("the project '\(read.project)' holds version \(read.version)\(read.build.map { ", build \($0)" } ?? "") "
+                     + "(\(places)); the latest release tag is \(state.previousTag.map { "'\($0)'" } ?? "none")")
+        if let previous = state.previous, let current = ReleaseTagVersion(read.version.split(separator: ".").count == 1 ? read.version + ".0" : read.version) {
+            if current.version < previous {
+                warnings.append("the project's version \(read.version) is below the latest release tag '\(state.previousTag ?? "")' "
+                                + "(\(state.written(previous))); raise it before the next release (strategy: a version above it)")
+            } else if current.version == previous {
+                notes.append("the project's version \(read.version) is the latest release's: the next release needs a bump")
+            }
+        }
+        var version = read.version
+        if next {
+            let strategy = try VersionStrategy(parsing: self.strategy)
+            let made = try planner.nextVersion(fromProject: read.version, places: read.places, strategy: strategy, state: state)
+            notes += made.notes
+            version = made.written
+        }
+        if json {
+            let report = Report(version: version, build: read.build, source: "project", project: read.project, places: read.places,
+                                targets: read.targets, latestReleaseTag: state.previousTag, latestRelease: state.previousWritten,
+                                notes: notes, warnings: warnings)
+            env.print(try JSONFormatting.line(report))
+            return
+        }
+        for note in notes { env.standardError.write(env.style.paint("note: ", .yellow) + note.displaySafe + "\n") }
+        for warning in warnings { env.standardError.write(env.style.paint("warning: ", .yellow) + warning.displaySafe + "\n") }
+        env.print(version)
     }
 }
 
@@ -144,7 +242,7 @@ struct ChangelogCommand: ParsableCommand {
             let remedy = "give the version: 'slipway changelog --release-version \(example)'"
             let choices = try parsedChoices()
             let version = try releaseVersion.map { try VersionStrategy(parsing: $0) }.map { strategy -> ReleasePlanner.NextVersion in
-                guard case .exact(let value) = strategy else { throw ValidationError("--release-version takes a version such as 1.3.0, not '\(releaseVersion ?? "")'") }
+                guard case .exact(let value) = strategy else { throw ValidationError("--release-version takes a version such as 1.3.0 or 20.8, not '\(releaseVersion ?? "")'") }
                 return ReleasePlanner.NextVersion(version: value, note: nil)
             } ?? planner.nextVersionExplained(.auto, state: state, remedy: remedy,
                                               choose: "give the version: 'slipway changelog --release-version \(example)'")
@@ -164,6 +262,9 @@ extension CommandEnvironment {
     /// Prints what the release planner says about the tags (e.g. two tag schemes) on standard
     /// error, so that standard output keeps only the answer.
     func printTagWarnings(_ state: ReleasePlanner.State) {
+        for note in state.notes {
+            standardError.write(style.paint("note: ", .yellow) + note.displaySafe + "\n")
+        }
         for warning in state.warnings {
             standardError.write(style.paint("warning: ", .yellow) + warning.displaySafe + "\n")
         }

@@ -32,7 +32,7 @@ public struct VersionBumpStep: Step {
             .optional("info-plists", .list(.string), "Info.plist files: CFBundleShortVersionString (and CFBundleVersion with build-number); a value $(MARKETING_VERSION) writes that build setting where it is defined (needs xcodeproj)."),
             .optional("xcodeproj", .string, "An Xcode project: MARKETING_VERSION (and CURRENT_PROJECT_VERSION with build-number) written where each target configuration defines it: its build settings, its .xcconfig (through #include), or the project's."),
             .optional("targets", .list(.string), "With xcodeproj: only these targets (default: all). Each must define the setting at some level (its settings, its .xcconfig, the project's)."),
-            .optional("build-number", .string, "The build number for CFBundleVersion and CURRENT_PROJECT_VERSION."),
+            .optional("build-number", .string, "The build number for CFBundleVersion and CURRENT_PROJECT_VERSION; increment: the one the files hold plus 1 (as fastlane's increment_build_number). It must be above the one the files hold."),
         ],
         outputs: [
             OutputSpec("version", "The new version, e.g. 1.4.0."),
@@ -66,6 +66,9 @@ public struct VersionBumpStep: Step {
     let tagPrefix: String?
     let targets: [VersionStamper.Target]
     let buildNumber: String?
+    /// Planned for macOS (this machine or `--platform macos`): an `#include` is found by
+    /// ignoring case, as on macOS's case-insensitive disk.
+    let includesIgnoreCase: Bool
 
     public init(options: StepOptions) throws {
         let strategyText = try options.requiredString("strategy")
@@ -89,6 +92,22 @@ public struct VersionBumpStep: Step {
         }
         self.targets = targets
         buildNumber = try options.string("build-number")
+        includesIgnoreCase = options.platform == .macOS
+    }
+
+    func stamper(_ context: StepContext) -> VersionStamper {
+        VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory, includesIgnoreCase: includesIgnoreCase)
+    }
+
+    /// True when the step writes an app's version (an Xcode project or Info.plists): then the
+    /// version the files hold is the current one, and the tags only give the history.
+    var writesAppVersion: Bool {
+        targets.contains { target in
+            switch target {
+            case .xcodeproj, .infoPlist: true
+            case .versionFile, .pattern: false
+            }
+        }
     }
 
     func resolved(_ context: StepContext) -> [VersionStamper.Target] {
@@ -109,18 +128,98 @@ public struct VersionBumpStep: Step {
         let state = try planner.state()
         if keepsVersion {
             let (version, places) = try currentVersion(context)
+            try checkBuildNumberGoesUp(context)
             return (state, version, "strategy keep: the version stays \(version) (\(places.joined(separator: ", "))); only the build number changes")
+        }
+        if writesAppVersion {
+            let (current, places) = try currentVersion(context)
+            return try nextFromProject(current, places: places, planner: planner, state: state, context: context)
         }
         let next = try planner.nextVersionExplained(strategy, state: state)
         try planner.checkTagIsFree(for: next.version, state: state)
-        return (state, next.version.description, next.note)
+        try checkNotBackwards(next.version, written: state.written(next.version), context: context)
+        try checkBuildNumberGoesUp(context)
+        return (state, state.written(next.version), next.note)
+    }
+
+    /// For an app, the next version from the one the project holds (see
+    /// `ReleasePlanner.nextVersion(fromProject:places:strategy:state:)`).
+    func nextFromProject(_ current: String, places: [String], planner: ReleasePlanner, state: ReleasePlanner.State,
+                         context: StepContext) throws -> (ReleasePlanner.State, String, String?) {
+        let next = try planner.nextVersion(fromProject: current, places: places, strategy: strategy, state: state)
+        try checkBuildNumberGoesUp(context)
+        return (next.state, next.written, next.notes.isEmpty ? nil : next.notes.joined(separator: "; "))
+    }
+
+    /// Refuses, before anything is written, a version at or below one the files to be written
+    /// hold now (a VERSION file, a pattern file, an Info.plist, an xcconfig).
+    func checkNotBackwards(_ next: SemanticVersion, written: String, context: StepContext) throws {
+        let probe = try stamper(context).plan(resolved(context), version: written, buildNumber: nil)
+        for change in probe.changes where change.role == .version {
+            let old = change.old.trimmingCharacters(in: .whitespaces)
+            let parts = old.split(separator: ".").count
+            guard let read = ReleaseTagVersion(parts == 1 ? old + ".0" : old) ?? ReleaseTagVersion(old, allowingV: true),
+                  next <= read.version else { continue }
+            let place = (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "")
+            throw ReleaseError.backwards(next: written, current: old, places: [place])
+        }
+    }
+
+    /// Refuses a build number that is not above the one the files hold (CURRENT_PROJECT_VERSION,
+    /// CFBundleVersion): App Store Connect takes each build number once, increasing.
+    func checkBuildNumberGoesUp(_ context: StepContext) throws {
+        guard let buildNumber = try buildNumber(context), let new = Self.buildParts(buildNumber) else { return }
+        let probe = try stamper(context).plan(resolved(context), version: "0.0.0", buildNumber: buildNumber)
+        for change in probe.changes where change.role == .buildNumber {
+            guard let old = Self.buildParts(change.old), !Self.isAbove(new, old) else { continue }
+            let place = (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "")
+            throw StepError.failed("version.bump would write build number \(buildNumber) where the project holds \(change.old) (\(place)): "
+                + "a build number only goes up. Give a higher one (build-number: \(Self.nextBuild(change.old))), or use the step "
+                + "appstore.build-number for App Store Connect's latest plus one")
+        }
+    }
+
+    /// The build number to write: the option's, or for `increment` the one the files hold plus
+    /// one (fastlane's increment_build_number without a number, which runs agvtool).
+    func buildNumber(_ context: StepContext) throws -> String? {
+        guard buildNumber == "increment" else { return buildNumber }
+        let probe = try stamper(context).plan(resolved(context), version: "0.0.0", buildNumber: "0")
+        let builds = probe.changes.filter { $0.role == .buildNumber }
+        let values = Set(builds.map(\.old))
+        guard let value = values.first, values.count == 1, Self.buildParts(value) != nil else {
+            let listed = builds.map { "\($0.file)\($0.line.map { ":\($0)" } ?? "") = \($0.old)" }.joined(separator: ", ")
+            throw StepError.invalidOption(name: "build-number", problem: "'increment' adds 1 to the project's build number, but "
+                + (builds.isEmpty ? "this step writes none (give xcodeproj or info-plists)"
+                    : "the files hold \(values.count == 1 ? "one that is not a number" : "several") (\(listed)); make them one number, or give the build number"))
+        }
+        return Self.nextBuild(value)
+    }
+
+    /// A build number's numbers (`1.2.30` → [1, 2, 30]), nil when it is not dotted numbers.
+    static func buildParts(_ text: String) -> [Int]? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { $0.allSatisfy(\.isNumber) ? Int($0) : nil }
+        return !parts.isEmpty && numbers.count == parts.count ? numbers : nil
+    }
+
+    /// Whether build number `lhs` is above `rhs`, number by number (a missing number is 0).
+    static func isAbove(_ lhs: [Int], _ rhs: [Int]) -> Bool {
+        for index in 0..<max(lhs.count, rhs.count) {
+            let left = index < lhs.count ? lhs[index] : 0, right = index < rhs.count ? rhs[index] : 0
+            if left != right { return left > right }
+        }
+        return false
+    }
+
+    static func nextBuild(_ old: String) -> String {
+        guard var parts = buildParts(old), let last = parts.popLast() else { return "a higher number" }
+        return (parts + [last + 1]).map(String.init).joined(separator: ".")
     }
 
     /// The version the files to be written hold now (`strategy: keep`): they must agree. It is
     /// kept as written (Apple's versions may have one to three parts, e.g. 2021.1).
     func currentVersion(_ context: StepContext) throws -> (String, [String]) {
-        let probe = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
-            .plan(resolved(context), version: "0.0.0", buildNumber: nil)
+        let probe = try stamper(context).plan(resolved(context), version: "0.0.0", buildNumber: nil)
         let versions = probe.changes.filter { $0.role == .version }
         let places = versions.map { change in (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "") }
         let values = Set(versions.map(\.old))
@@ -140,15 +239,16 @@ public struct VersionBumpStep: Step {
 
     public func plan(in context: StepContext) throws -> [Effect] {
         let (state, next, note) = try compute(context)
-        var effects = state.warnings.map { Effect(.check, "warning: " + $0) }
+        var effects = state.notes.map { Effect(.check, "note: " + $0) } + state.warnings.map { Effect(.check, "warning: " + $0) }
         if let note { effects.append(Effect(.check, "note: " + note)) }
         if keepsVersion {
             effects.append(Effect(.other, "version \(next) kept (strategy keep)"))
         } else {
-            effects.append(Effect(.other, "version \(state.previous?.description ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
+            effects.append(Effect(.other, "version \(state.previousWritten ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
         }
-        let stamper = VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
-        let stamp = try stamper.plan(resolved(context), version: next, buildNumber: buildNumber)
+        let stamper = stamper(context)
+        let stamp = try stamper.plan(resolved(context), version: next, buildNumber: try buildNumber(context))
+        effects += stamp.notes.map { Effect(.check, "note: " + $0) }
         // The plan fails where the run would: a file that is a link is never written through.
         try stamper.checkWritable(stamp.edits)
         // With 'keep', the version's places already hold it: said once, not as writes.
@@ -158,13 +258,14 @@ public struct VersionBumpStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let (state, next, note) = try compute(context)
-        let stamp = try VersionStamper(fileSystem: context.fileSystem, root: context.workingDirectory)
-            .stamp(resolved(context), version: next, buildNumber: buildNumber)
+        let stamp = try stamper(context).stamp(resolved(context), version: next, buildNumber: try buildNumber(context))
+        for note in stamp.notes { context.events.log(.info, note) }
+        for note in state.notes { context.events.log(.info, note) }
         for warning in state.warnings { context.events.log(.warning, warning) }
         if let note { context.events.log(.warning, note) }
-        context.events.log(.info, "version \(state.previous?.description ?? "(none)") → \(next)")
+        context.events.log(.info, "version \(state.previousWritten ?? "(none)") → \(next)")
         for change in stamp.changes { context.events.log(.info, "wrote " + change.description) }
-        return ["version": next, "previous": state.previous?.description ?? "",
+        return ["version": next, "previous": state.previousWritten ?? "",
                 "tag": state.tagPrefix + next, "previous-tag": state.previousTag ?? "",
                 "files": try JSONFormatting.line(stamp.files)]
     }

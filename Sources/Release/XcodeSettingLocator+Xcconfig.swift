@@ -82,6 +82,13 @@ extension XcodeSettingLocator {
                 note("\(origin) names '\(shown)', which does not exist; skipped, as Xcode skips a missing optional #include?")
                 return
             }
+            if stack.isEmpty, Self.isCocoaPodsSupportFile(real) {
+                // What `pod install` writes there sets search paths and linker flags, never a
+                // version: reading the version without it gives what Xcode reads after it.
+                note("\(origin) does not exist (pod install writes it); CocoaPods' support files never set MARKETING_VERSION "
+                     + "or CURRENT_PROJECT_VERSION, so the version is read from the other levels")
+                return
+            }
             var hint = real.contains("/Pods/") ? " (CocoaPods writes it: run 'pod install' before this step)" : ""
             if let other = Self.ignoringCase(path, in: paths.fileSystem) {
                 hint += " ('\(paths.display(other))' differs only in case: Xcode finds it on macOS's case-insensitive disk; plan with "
@@ -153,5 +160,13 @@ extension XcodeSettingLocator {
             current += "/" + match
         }
         return current == normalized ? nil : current
+    }
+
+    /// `…/Pods/Target Support Files/Pods-<Target>/Pods-<Target>.<configuration>.xcconfig`: a file
+    /// CocoaPods generates for a target's base configuration.
+    static func isCocoaPodsSupportFile(_ path: String) -> Bool {
+        let components = path.split(separator: "/")
+        guard components.count >= 4, let name = components.last, name.hasPrefix("Pods-"), name.hasSuffix(".xcconfig") else { return false }
+        return components[components.count - 3] == "Target Support Files" && components[components.count - 4] == "Pods"
     }
 }

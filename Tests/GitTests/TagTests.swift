@@ -39,7 +39,7 @@ struct TagTests {
         let prerelease = try fixture.commit("rc")
         try fixture.git("tag", "-a", "v1.2.0-rc.1", "-m", "rc", prerelease)
         try fixture.git("tag", "nightly")                 // not a version
-        try fixture.git("tag", "v1.3")                    // not SemVer (two numbers)
+        try fixture.git("tag", "v1.1")                    // two numbers, as App Store versions: 1.1.0, below the rc
         try fixture.git("tag", "v01.9.0")                 // leading zero: not SemVer
         // A higher version on a branch that HEAD does not contain.
         try fixture.git("checkout", "--quiet", "-b", "side", base)

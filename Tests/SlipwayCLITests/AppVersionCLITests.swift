@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import TestSupport
@@ -176,15 +177,59 @@ import TestThreads
         #expect(try checkout(repo) == before)
     }
 
-    @Test func aBuildNumberOnlyGoesUp() throws {
-        let repo = try app(version: "7.75", tag: "7.74.1", strategy: "keep", buildNumber: "41")
+    /// The build number only goes up: with a key, it is checked against App Store Connect's
+    /// latest (the contract fake, seeded with build 42) before anything is written.
+    @Test func aBuildNumberNotAboveAppStoreConnectsLatestIsRefused() throws {
+        let key = P256.Signing.PrivateKey()
+        let fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG",
+                                                                publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                   onViolations: recordContractViolations)
+        let appID = try fake.seedApp(bundleID: "com.example.app", name: "Example")
+        _ = try fake.seedBuild(appID: appID, version: "7.74.1", buildNumber: "42")
+        func lane(_ number: String) -> String {
+            """
+            secrets: [ASC_KEY]
+            steps:
+              - version.bump:
+                  strategy: keep
+                  xcodeproj: App.xcodeproj
+                  build-number: "\(number)"
+                  bundle-id: com.example.app
+                  issuer-id: \(Self.issuer)
+                  key-id: ABC123DEFG
+                  key: "${{ secrets.ASC_KEY }}"
+                  api-url: \(fake.url)
+            """
+        }
+        let repo = try app(version: "7.75", tag: "7.74.1", strategy: "keep")
+        try repo.commit("chore: lanes", files: ["lanes/low.yml": lane("41"), "lanes/high.yml": lane("43")])
         let before = try checkout(repo)
-        let result = try slipway(["run", "bump"], in: repo.path)
-        #expect(result.status != 0)
-        #expect(result.standardOutput.contains("version.bump would write build number 41 where the project holds 42 (Config/Version.xcconfig:2 "
-            + "CURRENT_PROJECT_VERSION): a build number only goes up. Give a higher one (build-number: 43)"), "\(result.standardOutput)")
+        let environment = ["NO_COLOR": "1", "ASC_KEY": key.pemRepresentation]
+        let plan = try CommandResult.run(Binaries.slipway, ["run", "low", "--dry-run"], in: repo.path, environment: environment)
+        #expect(plan.standardOutput.contains("would network: check that build number 41 is above App Store Connect's latest for com.example.app"),
+                "\(plan.standardOutput)\(plan.standardError)")
+        let low = try CommandResult.run(Binaries.slipway, ["run", "low"], in: repo.path, environment: environment)
+        #expect(low.status != 0)
+        #expect(low.standardOutput.contains("version.bump would write build number 41, but App Store Connect's latest for com.example.app is 42: "
+            + "a build number only goes up, and App Store Connect refuses this one only after the upload. Give a higher one (build-number: 43)"),
+                "\(low.standardOutput)")
         #expect(try checkout(repo) == before)
+        let high = try CommandResult.run(Binaries.slipway, ["run", "high"], in: repo.path, environment: environment)
+        #expect(high.status == 0, "\(high.standardOutput)\(high.standardError)")
+        #expect(try String(contentsOfFile: repo.path + "/Config/Version.xcconfig", encoding: .utf8).contains("CURRENT_PROJECT_VERSION = 43"))
+        #expect(try fake.state().violations == [])
     }
+
+    /// `build-number: increment` (what init --from-fastlane writes for increment_build_number
+    /// without a number): the project's build number plus one, as agvtool does.
+    @Test func incrementIsTheProjectsBuildNumberPlusOne() throws {
+        let repo = try app(version: "7.75", tag: "7.74.1", strategy: "keep", buildNumber: "increment")
+        let plan = try slipway(["run", "bump", "--dry-run"], in: repo.path)
+        #expect(plan.status == 0, "\(plan.standardOutput)\(plan.standardError)")
+        #expect(plan.standardOutput.contains("Config/Version.xcconfig:2 CURRENT_PROJECT_VERSION 42 -> 43"), "\(plan.standardOutput)")
+    }
+
+    static let issuer = "69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1"
 
     // MARK: Targets
 

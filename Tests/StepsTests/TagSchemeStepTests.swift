@@ -60,6 +60,8 @@ import Testing
 
     @Test func anExplicitPrefixKeepsItsSchemeAndWarns() async throws {
         let repo = try twoSchemes()
+        // The 'v' scheme's VERSION (a file at 6.1.1 would refuse 0.2.2: a release never goes backwards).
+        try repo.commit("chore: the v scheme's version", files: ["VERSION": "0.2.1\n"])
         let log = Log()
         let outputs = try await bump(["tag-prefix": .string("v"), "strategy": .string("patch")]).run(in: context(repo.path, log: log))
         #expect(outputs == ["version": "0.2.2", "previous": "0.2.1", "tag": "v0.2.2", "previous-tag": "v0.2.1", "files": #"["VERSION"]"#])

@@ -1,3 +1,4 @@
+import AppleAPI
 import Basics
 import Foundation
 import Release
@@ -33,7 +34,8 @@ public struct VersionBumpStep: Step {
             .optional("xcodeproj", .string, "An Xcode project: MARKETING_VERSION (and CURRENT_PROJECT_VERSION with build-number) written where each target configuration defines it: its build settings, its .xcconfig (through #include), or the project's."),
             .optional("targets", .list(.string), "With xcodeproj: only these targets (default: all). Each must define the setting at some level (its settings, its .xcconfig, the project's)."),
             .optional("build-number", .string, "The build number for CFBundleVersion and CURRENT_PROJECT_VERSION; increment: the one the files hold plus 1 (as fastlane's increment_build_number). It must be above the one the files hold."),
-        ],
+            .optional("bundle-id", .string, "With an App Store Connect key (key-id, ...): the app whose latest build number on App Store Connect the build-number must be above; checked before anything is written."),
+        ] + AppStoreConnection.specs(keyIDRequired: false),
         outputs: [
             OutputSpec("version", "The new version, e.g. 1.4.0."),
             OutputSpec("previous", "The version of the latest release tag (empty when there is none)."),
@@ -69,6 +71,10 @@ public struct VersionBumpStep: Step {
     /// Planned for macOS (this machine or `--platform macos`): an `#include` is found by
     /// ignoring case, as on macOS's case-insensitive disk.
     let includesIgnoreCase: Bool
+    /// With a key: App Store Connect, whose latest build number of `bundleID` the build number
+    /// must be above.
+    let connection: AppStoreConnection?
+    let bundleID: String?
 
     public init(options: StepOptions) throws {
         let strategyText = try options.requiredString("strategy")
@@ -93,6 +99,31 @@ public struct VersionBumpStep: Step {
         self.targets = targets
         buildNumber = try options.string("build-number")
         includesIgnoreCase = options.platform == .macOS
+        bundleID = try options.string("bundle-id")
+        connection = try options.string("key-id") == nil ? nil : try AppStoreConnection(options: options)
+        if connection != nil, bundleID == nil {
+            throw StepError.invalidOption(name: "bundle-id", problem: "key-id is given, so the build number is checked against App Store Connect's latest, which needs the app's bundle id; add bundle-id: com.example.app (or remove the key options)")
+        }
+        if connection != nil, buildNumber == nil {
+            throw StepError.invalidOption(name: "build-number", problem: "key-id is given to check the build number against App Store Connect's latest, but no build-number is written; add build-number, or remove the key options")
+        }
+    }
+
+    /// Refuses a build number that is not above App Store Connect's latest for the app (when a
+    /// key is given): App Store Connect takes each build number once, increasing.
+    func checkAgainstAppStoreConnect(_ context: StepContext) async throws {
+        guard let connection, let bundleID, let number = try buildNumber(context) else { return }
+        _ = try await AppStoreStepSupport.masked(context) { context, _ in
+            let client = try await connection.client(context: context)
+            let app = try await client.app(bundleID: bundleID)
+            let numbers = try await client.buildNumbers(appID: app.id, version: nil)
+            if let latest = numbers.latest, let new = Self.buildParts(number), let old = Self.buildParts(latest), !Self.isAbove(new, old) {
+                throw StepError.failed("version.bump would write build number \(number), but App Store Connect's latest for \(bundleID) is "
+                    + "\(latest): a build number only goes up, and App Store Connect refuses this one only after the upload. Give a higher "
+                    + "one (build-number: \(numbers.next)), or take it from appstore.build-number's 'next'")
+            }
+            return [:]
+        }
     }
 
     func stamper(_ context: StepContext) -> VersionStamper {
@@ -128,7 +159,6 @@ public struct VersionBumpStep: Step {
         let state = try planner.state()
         if keepsVersion {
             let (version, places) = try currentVersion(context)
-            try checkBuildNumberGoesUp(context)
             return (state, version, "strategy keep: the version stays \(version) (\(places.joined(separator: ", "))); only the build number changes")
         }
         if writesAppVersion {
@@ -138,7 +168,6 @@ public struct VersionBumpStep: Step {
         let next = try planner.nextVersionExplained(strategy, state: state)
         try planner.checkTagIsFree(for: next.version, state: state)
         try checkNotBackwards(next.version, written: state.written(next.version), context: context)
-        try checkBuildNumberGoesUp(context)
         return (state, state.written(next.version), next.note)
     }
 
@@ -147,7 +176,6 @@ public struct VersionBumpStep: Step {
     func nextFromProject(_ current: String, places: [String], planner: ReleasePlanner, state: ReleasePlanner.State,
                          context: StepContext) throws -> (ReleasePlanner.State, String, String?) {
         let next = try planner.nextVersion(fromProject: current, places: places, strategy: strategy, state: state)
-        try checkBuildNumberGoesUp(context)
         return (next.state, next.written, next.notes.isEmpty ? nil : next.notes.joined(separator: "; "))
     }
 
@@ -162,20 +190,6 @@ public struct VersionBumpStep: Step {
                   next <= read.version else { continue }
             let place = (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "")
             throw ReleaseError.backwards(next: written, current: old, places: [place])
-        }
-    }
-
-    /// Refuses a build number that is not above the one the files hold (CURRENT_PROJECT_VERSION,
-    /// CFBundleVersion): App Store Connect takes each build number once, increasing.
-    func checkBuildNumberGoesUp(_ context: StepContext) throws {
-        guard let buildNumber = try buildNumber(context), let new = Self.buildParts(buildNumber) else { return }
-        let probe = try stamper(context).plan(resolved(context), version: "0.0.0", buildNumber: buildNumber)
-        for change in probe.changes where change.role == .buildNumber {
-            guard let old = Self.buildParts(change.old), !Self.isAbove(new, old) else { continue }
-            let place = (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "")
-            throw StepError.failed("version.bump would write build number \(buildNumber) where the project holds \(change.old) (\(place)): "
-                + "a build number only goes up. Give a higher one (build-number: \(Self.nextBuild(change.old))), or use the step "
-                + "appstore.build-number for App Store Connect's latest plus one")
         }
     }
 
@@ -249,6 +263,9 @@ public struct VersionBumpStep: Step {
         let stamper = stamper(context)
         let stamp = try stamper.plan(resolved(context), version: next, buildNumber: try buildNumber(context))
         effects += stamp.notes.map { Effect(.check, "note: " + $0) }
+        if connection != nil, let bundleID {
+            effects.append(Effect(.network, "check that build number \(try buildNumber(context) ?? "") is above App Store Connect's latest for \(bundleID)"))
+        }
         // The plan fails where the run would: a file that is a link is never written through.
         try stamper.checkWritable(stamp.edits)
         // With 'keep', the version's places already hold it: said once, not as writes.
@@ -258,6 +275,7 @@ public struct VersionBumpStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let (state, next, note) = try compute(context)
+        try await checkAgainstAppStoreConnect(context)
         let stamp = try stamper(context).stamp(resolved(context), version: next, buildNumber: try buildNumber(context))
         for note in stamp.notes { context.events.log(.info, note) }
         for note in state.notes { context.events.log(.info, note) }

@@ -65,7 +65,11 @@ struct VersionStampPlanner {
         }
         defer { self.locator = locator }
         var names = names
-        if names == nil, !locator.project.shippingTargets().shipping.isEmpty {
+        if names == nil, let shipping = viaInfoPlists(&locator, path: path, settings: settings) {
+            // Each shipping target's Info.plist says where its version comes from.
+            names = shipping
+            if names?.isEmpty == true { problems = locator.problems.filter { !problems.contains($0) } + problems; return }
+        } else if names == nil, !locator.project.shippingTargets().shipping.isEmpty {
             // The version belongs to what ships: the apps and what they embed, not test bundles.
             let shipping = locator.project.shippingTargets()
             names = shipping.shipping
@@ -159,5 +163,57 @@ struct VersionStampPlanner {
             if ConfinedPaths.realPath(of: absolute, in: fileSystem) == wanted { result.append(owned) }
         }
         return result
+    }
+
+    /// The shipping targets' version comes from their Info.plists when they have one with
+    /// `CFBundleShortVersionString` (a literal, or `$(SETTING)` written where it is defined):
+    /// what ships is what the Info.plist says, whatever MARKETING_VERSION holds. Stamps those
+    /// Info.plists and returns the shipping targets whose Info.plist is generated (or lacks the
+    /// key), which get MARKETING_VERSION; nil when no shipping target has such an Info.plist.
+    mutating func viaInfoPlists(_ locator: inout XcodeSettingLocator, path: String,
+                                settings: [(key: String, value: String)]) -> [String]? {
+        let shipping = locator.project.shippingTargets()
+        guard !shipping.shipping.isEmpty, let owned = try? locator.project.configurations(targets: shipping.shipping) else { return nil }
+        var plists: [String] = []
+        var generated: [String] = []
+        for name in shipping.shipping {
+            let configurations = owned.filter { $0.targetName == name }
+            var plist: String?
+            for configuration in configurations {
+                guard var value = locator.peek("INFOPLIST_FILE", in: configuration) else { continue }
+                for prefix in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/", "$(SOURCE_ROOT)/"] where value.hasPrefix(prefix) {
+                    value = String(value.dropFirst(prefix.count))
+                }
+                guard !value.contains("$") else { continue }
+                let absolute = value.hasPrefix("/") ? value : ProjectPath.join(locator.file.projectDirectory, value)
+                if let text = try? fileSystem.readText(absolute, as: .propertyList), VersionStamper.plistString("CFBundleShortVersionString", in: text) != nil {
+                    plist = absolute
+                    break
+                }
+            }
+            if let plist {
+                if !plists.contains(plist) { plists.append(plist) }
+            } else {
+                generated.append(name)
+            }
+        }
+        guard !plists.isEmpty else { return nil }
+        self.locator = locator
+        let leftOut = shipping.leftOut.map { "'\($0.target)' (\($0.why))" }.joined(separator: ", ")
+        notes.append("'\(paths.display(path))': the version of \(shipping.shipping.map { "'\($0)'" }.joined(separator: ", ")) is what their "
+                     + "Info.plists say (\(plists.map { paths.display($0) }.joined(separator: ", ")))"
+                     + (generated.isEmpty ? "" : "; \(generated.map { "'\($0)'" }.joined(separator: ", ")) generate theirs: MARKETING_VERSION")
+                     + (leftOut.isEmpty ? "" : "; left out: \(leftOut)") + ". List targets in the step's 'targets' option to choose otherwise.")
+        for plist in plists {
+            var values = settings.map { setting in
+                (key: setting.key == "MARKETING_VERSION" ? "CFBundleShortVersionString" : "CFBundleVersion", value: setting.value)
+            }
+            if let text = try? fileSystem.readText(plist, as: .propertyList), VersionStamper.plistString("CFBundleVersion", in: text) == nil {
+                values.removeAll { $0.key == "CFBundleVersion" }
+            }
+            do { try stampPlist(plist, values: values) } catch { problem("\(paths.display(plist)): \(error.localizedDescription)") }
+        }
+        if let updated = self.locator { locator = updated }
+        return generated
     }
 }

@@ -85,8 +85,9 @@ extension XcodeSettingLocator {
             if stack.isEmpty, Self.isCocoaPodsSupportFile(real) {
                 // What `pod install` writes there sets search paths and linker flags, never a
                 // version: reading the version without it gives what Xcode reads after it.
-                note("\(origin) does not exist (pod install writes it); CocoaPods' support files never set MARKETING_VERSION "
-                     + "or CURRENT_PROJECT_VERSION, so the version is read from the other levels")
+                note("the targets' base configurations that CocoaPods writes ('Pods/Target Support Files/…/Pods-….xcconfig') do not "
+                     + "exist (pod install writes them); they never set MARKETING_VERSION or CURRENT_PROJECT_VERSION, so the version is "
+                     + "read from the other levels")
                 return
             }
             var hint = real.contains("/Pods/") ? " (CocoaPods writes it: run 'pod install' before this step)" : ""

@@ -236,8 +236,10 @@ struct ChangelogCommand: ParsableCommand {
         }
         do {
             let planner = try ReleasePlanner(directory: env.projectDirectory, tagPrefix: tagPrefix)
-            let state = try planner.state(since: since)
+            var state = try planner.state(since: since)
             env.printTagWarnings(state)
+            // A release version given in two parts (20.8) is written so.
+            if let releaseVersion, ReleaseTagVersion(releaseVersion, allowingV: true)?.form == .twoPart { state.form = .twoPart }
             let example = (try? state.previous?.bumped(.patch))?.description ?? "1.0.0"
             let remedy = "give the version: 'slipway changelog --release-version \(example)'"
             let choices = try parsedChoices()

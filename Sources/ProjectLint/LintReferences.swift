@@ -58,6 +58,8 @@ struct LintReferences: Sendable {
     private(set) var unchecked: [Unchecked: UncheckedCount] = [:]
     /// Build settings naming a file that must exist and does not, in configuration order.
     private(set) var missingSettings: [LintSettingFile] = []
+    /// Build settings naming a file that exists only in another case (`onDisk`), in configuration order.
+    private(set) var settingCaseMismatches: [(setting: LintSettingFile, onDisk: String)] = []
     /// The paths already counted in `unchecked` (a setting naming a referenced file is one file).
     private var uncheckedPaths = Set<String>()
 
@@ -121,7 +123,7 @@ struct LintReferences: Sendable {
     /// Looks a referenced path up once: there, there in another case, not checked (a note), or missing.
     private mutating func classify(_ id: ObjectID, _ node: GroupTree.Node, _ path: String, _ context: LintContext) {
         let reference = Checked(id: id, name: node.element.displayName ?? id.rawValue, path: path)
-        switch LintReferences.status(of: path, context, checkCase: true) {
+        switch LintReferences.status(of: path, context) {
         case .present: break
         case .unchecked(let reason): skip(reason, id, path)
         case .caseMismatch(let onDisk): caseMismatches.append((reference, onDisk))
@@ -131,22 +133,27 @@ struct LintReferences: Sendable {
 
     /// Checks each file a build setting names, as references are checked: a missing file that a
     /// tool makes, that git ignores or that lies in a submodule not checked out joins the same
-    /// note as the references (once per file), whatever the setting; the rest is missing.
+    /// note as the references (once per file), whatever the setting; a file on disk in another
+    /// case is `case-mismatch`'s (unless a reference to it says so already); the rest is missing.
     private mutating func checkSettingFiles(_ context: LintContext) {
+        let referencedInAnotherCase = Set(caseMismatches.map(\.reference.path))
         for setting in LintSettingFile.all(context) {
-            switch LintReferences.status(of: setting.path, context, checkCase: false) {
+            switch LintReferences.status(of: setting.path, context) {
             case .present: break
             case .unchecked(let reason): skip(reason, setting.configurationID, setting.path, setting: true)
-            case .caseMismatch, .missing: missingSettings.append(setting)
+            case .caseMismatch(let onDisk):
+                // The reference's finding names the file already: renaming it fixes both.
+                if !referencedInAnotherCase.contains(setting.path) { settingCaseMismatches.append((setting, onDisk)) }
+            case .missing: missingSettings.append(setting)
             }
         }
     }
 
     /// Where `path` (relative to the project's folder, or absolute) stands: on disk; under a
-    /// folder a tool fills; in a submodule not checked out; ignored by git (a build's output);
-    /// on disk in another case (asked only with `checkCase`); or missing. The one place that
-    /// decides whether a missing path is an error.
-    static func status(of path: String, _ context: LintContext, checkCase: Bool) -> Status {
+    /// folder a tool fills; in a submodule not checked out; on disk in another case; ignored by
+    /// git (a build's output); or missing. The one place that decides whether a missing path is
+    /// an error.
+    static func status(of path: String, _ context: LintContext) -> Status {
         guard !context.files.exists(path) else { return .present }
         let components = path.split(separator: "/").map(String.init)
         if let folder = generatedFolders.first(where: { runs(components, through: $0) }) {
@@ -155,11 +162,13 @@ struct LintReferences: Sendable {
         if let submodule = context.submodules.holding(path) {
             return .unchecked(.submodule(submodule.declared))
         }
+        // A file the checkout has in another case is that file, even where an ignore rule
+        // (`Frameworks/*`) would also cover the name.
+        if let onDisk = CaseMismatchRule.onDisk(path, context.files) {
+            return .caseMismatch(onDisk: onDisk)
+        }
         if context.files.isIgnored(path) {
             return .unchecked(.ignoredByGit)
-        }
-        if checkCase, let onDisk = CaseMismatchRule.onDisk(path, context.files) {
-            return .caseMismatch(onDisk: onDisk)
         }
         return .missing
     }

@@ -178,4 +178,29 @@ struct XcodeprojLintRealTreeTests {
                 "\(checkedOut.outputText)")
         #expect(!checkedOut.outputText.contains("submodule"), "\(checkedOut.outputText)")
     }
+
+    /// A folder the build makes, ignored only as a folder (`Library/`), is a note; a setting naming
+    /// a tracked file in another case is the case mismatch it is (a warning), even where an ignore
+    /// rule covers the name too.
+    @Test func aMissingFolderIgnoredAsAFolderIsANoteAndASettingsFileInAnotherCaseIsACaseMismatch() async throws {
+        let text = Self.pbxproj(objects: [
+            "L = {isa = PBXFileReference; lastKnownFileType = folder; name = Library; path = Resources/Library; sourceTree = \"<group>\"; };",
+            "V = {isa = PBXFileReference; lastKnownFileType = folder; name = vim; path = Resources/vim; sourceTree = \"<group>\"; };",
+        ], mainChildren: ["L", "V"], debug: "buildSettings = {INFOPLIST_FILE = SmartKeys/Info.plist;};")
+        let folder = try Self.folder(text, files: ["smartkeys/Info.plist", "Resources/Fonts/a.ttf"])
+        try folder.write(".gitignore", "Library/\nSmartKeys/*\n")
+        // off-pool: a test's own set-up; git runs as a child process and returns at once.
+        try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: folder.path)
+        let before = try Snapshot.of(folder.path)
+        let result = try await Self.lint(folder)
+        #expect(result.status == .exited(1), "\(result.outputText)\(result.errorText)")
+        #expect(Self.findings(result) == [
+            "  9:3: error: 'Resources/vim' does not exist (file reference 'vim'); restore the file or remove the reference [missing-file]",
+            "  13:3: warning: INFOPLIST_FILE of configuration 'Debug' (project) names 'SmartKeys/Info.plist', which is on disk as 'smartkeys/Info.plist'; "
+                + "it builds only on a case-insensitive disk: rename the file or fix the setting so that they match [case-mismatch]",
+            "  8:3: note: 1 reference to missing files that git ignores (a build's output) is not checked (first: 'Resources/Library'); "
+                + "build once to make them, or stop ignoring them if they belong in the repository [unchecked-reference]",
+        ], "\(result.outputText)")
+        #expect(try Snapshot.of(folder.path) == before, "lint changed the disk")
+    }
 }

@@ -203,4 +203,28 @@ struct XcodeprojLintRealTreeTests {
         ], "\(result.outputText)")
         #expect(try Snapshot.of(folder.path) == before, "lint changed the disk")
     }
+
+    /// `.gitmodules` is the checkout's: read through the door, so a link to a device or out of the
+    /// project is not read (its files stay errors) and lint neither hangs nor crashes.
+    @Test func aGitmodulesLinkedOutOfTheProjectIsNotRead() async throws {
+        let text = Self.pbxproj(objects: [
+            "A = {isa = PBXFileReference; path = Vendor/Lib/Lib.h; sourceTree = \"<group>\"; };",
+        ], mainChildren: ["A"])
+        let folder = try Self.folder(text, files: [])
+        let outside = try TemporaryDirectory(prefix: "slipway-lint-outside")
+        try outside.write("gitmodules", "[submodule \"Lib\"]\n\tpath = Vendor/Lib\n")
+        // off-pool: a test's own set-up; git runs as a child process and returns at once.
+        try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: folder.path)
+        for target in ["/dev/zero", outside.path + "/gitmodules"] {
+            try? FileManager.default.removeItem(atPath: folder.path + "/.gitmodules")
+            try FileManager.default.createSymbolicLink(atPath: folder.path + "/.gitmodules", withDestinationPath: target)
+            let before = try Snapshot.of(folder.path)
+            let result = try await Self.lint(folder)
+            #expect(result.status == .exited(1), "\(target): \(result.outputText)\(result.errorText)")
+            #expect(Self.findings(result) == [
+                "  8:3: error: 'Vendor/Lib/Lib.h' does not exist (file reference 'Vendor/Lib/Lib.h'); restore the file or remove the reference [missing-file]",
+            ], "\(target): \(result.outputText)")
+            #expect(try Snapshot.of(folder.path) == before, "lint changed the disk")
+        }
+    }
 }

@@ -88,12 +88,15 @@ extension String {
     }
 }
 
-/// Results several rules share, computed once per context: the sync plan, and where objects
-/// are in the file (the engine and duplicate-reference both place objects).
+/// Results several rules share, computed once per context: the sync plan, where objects are in
+/// the file (the engine and duplicate-reference both place objects), what the file references
+/// and settings point at, the synchronized folders and the submodules.
 final class LintMemo: Sendable {
     let syncPlan = LintOnce<SyncPlan?>()
     let locator = LintOnce<ObjectLocator?>()
     let references = LintOnce<LintReferences>()
+    let synchronizedFolders = LintOnce<LintSynchronizedFolders>()
+    let submodules = LintOnce<LintSubmodules>()
 }
 
 /// A value computed at most once, on first use, by whichever caller comes first.

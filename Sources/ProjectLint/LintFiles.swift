@@ -76,7 +76,10 @@ public struct LintFiles: Sendable {
                     let top = repository.workingDirectory,
                     let inside = ProjectPath.removingPrefix(ProjectPath.normalize(top), from: absolute(path))
                 else { return false }
-                return repository.isIgnored(inside)
+                // A missing path may be a folder the build makes (an `.xcframework`, a folder
+                // reference): `build/` or `Library/` ignore it only as a folder, which git cannot
+                // tell of a path that is not there.
+                return repository.isIgnored(inside) || (!inside.isEmpty && repository.isIgnored(inside + "/"))
             })
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import PBXProj
 
-/// What lint makes of each file reference's path: a place on disk to check, or why it is not
-/// checked (made by `pod install`, a generator or the build; under a build setting Slipway cannot
-/// know outside a build). Computed once per context; `missing-file` and `unchecked-reference`
-/// both read it.
+/// What lint makes of each path the project names (a file reference's, a build setting's such as
+/// `INFOPLIST_FILE`): a place on disk to check, or why it is not checked (made by `pod install`,
+/// a generator or the build; under a build setting Slipway cannot know outside a build; in a
+/// submodule that is not checked out). Computed once per context: `missing-file`,
+/// `missing-setting-file` and `unchecked-reference` all read it, so they never disagree on a path.
 struct LintReferences: Sendable {
     /// Why a missing reference is not an error.
     enum Unchecked: Hashable, Sendable, Comparable {
@@ -16,6 +17,20 @@ struct LintReferences: Sendable {
         case unknownSetting(String)
         /// Missing, and ignored by git: a build's output.
         case ignoredByGit
+        /// Inside a git submodule that is not checked out (its path as `.gitmodules` writes it).
+        case submodule(String)
+    }
+
+    /// Where a path the project names stands.
+    enum Status: Sendable {
+        /// On disk.
+        case present
+        /// Missing, and not an error (a note, once per reason).
+        case unchecked(Unchecked)
+        /// On disk in another case only (`onDisk`: the disk's spelling).
+        case caseMismatch(onDisk: String)
+        /// Missing: an error.
+        case missing
     }
 
     /// A reference to check: its path (relative to the project's folder, or absolute) and id.
@@ -25,13 +40,28 @@ struct LintReferences: Sendable {
         let path: String
     }
 
+    /// The paths not checked for one reason: how many references and build settings, the first
+    /// one's object and path.
+    struct UncheckedCount: Sendable {
+        var references: Int
+        var settings: Int
+        let first: ObjectID
+        let path: String
+    }
+
     /// References whose file must exist and does not, in tree order (first occurrence of each).
     private(set) var missing: [Checked] = []
     /// References whose file exists only in another case (`onDisk`: the disk's spelling), in
     /// tree order: found on a case-insensitive disk, missing on a case-sensitive one.
     private(set) var caseMismatches: [(reference: Checked, onDisk: String)] = []
-    /// References not checked, by reason: the count, the first reference's id and path.
-    private(set) var unchecked: [Unchecked: (count: Int, first: ObjectID, path: String)] = [:]
+    /// References (and build settings) not checked, by reason.
+    private(set) var unchecked: [Unchecked: UncheckedCount] = [:]
+    /// Build settings naming a file that must exist and does not, in configuration order.
+    private(set) var missingSettings: [LintSettingFile] = []
+    /// Build settings naming a file that exists only in another case (`onDisk`), in configuration order.
+    private(set) var settingCaseMismatches: [(setting: LintSettingFile, onDisk: String)] = []
+    /// The paths already counted in `unchecked` (a setting naming a referenced file is one file).
+    private var uncheckedPaths = Set<String>()
 
     /// Build settings whose value is the project's folder.
     static let projectFolderSettings: Set<String> = ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"]
@@ -45,6 +75,11 @@ struct LintReferences: Sendable {
     static let generatedFolders: [[String]] = [["Pods"], ["Carthage", "Build"], ["DerivedSources"]]
 
     init(_ context: LintContext) {
+        checkReferences(context)
+        checkSettingFiles(context)
+    }
+
+    private mutating func checkReferences(_ context: LintContext) {
         guard let tree = context.groupTree else { return }
         let settings = LintReferences.knownSettings(context)
         // SRCROOT and PROJECT_DIR are the folder holding the .xcodeproj with `projectDirPath` applied.
@@ -85,32 +120,67 @@ struct LintReferences: Sendable {
         }
     }
 
-    /// Looks a checked path up once: there, there in another case, made by a tool or the build
-    /// (a note), or missing.
+    /// Looks a referenced path up once: there, there in another case, not checked (a note), or missing.
     private mutating func classify(_ id: ObjectID, _ node: GroupTree.Node, _ path: String, _ context: LintContext) {
-        guard !context.files.exists(path) else { return }
-        let components = path.split(separator: "/").map(String.init)
-        if let folder = LintReferences.generatedFolders.first(where: { LintReferences.runs(components, through: $0) }) {
-            skip(.generatedFolder(folder.joined(separator: "/")), id, path)
-            return
-        }
-        if context.files.isIgnored(path) {
-            skip(.ignoredByGit, id, path)
-            return
-        }
         let reference = Checked(id: id, name: node.element.displayName ?? id.rawValue, path: path)
-        if let onDisk = CaseMismatchRule.onDisk(path, context.files) {
-            caseMismatches.append((reference, onDisk))
-        } else {
-            missing.append(reference)
+        switch LintReferences.status(of: path, context) {
+        case .present: break
+        case .unchecked(let reason): skip(reason, id, path)
+        case .caseMismatch(let onDisk): caseMismatches.append((reference, onDisk))
+        case .missing: missing.append(reference)
         }
     }
 
-    private mutating func skip(_ reason: Unchecked, _ id: ObjectID, _ path: String) {
-        if let known = unchecked[reason] {
-            unchecked[reason] = (known.count + 1, known.first, known.path)
+    /// Checks each file a build setting names, as references are checked: a missing file that a
+    /// tool makes, that git ignores or that lies in a submodule not checked out joins the same
+    /// note as the references (once per file), whatever the setting; a file on disk in another
+    /// case is `case-mismatch`'s (unless a reference to it says so already); the rest is missing.
+    private mutating func checkSettingFiles(_ context: LintContext) {
+        let referencedInAnotherCase = Set(caseMismatches.map(\.reference.path))
+        for setting in LintSettingFile.all(context) {
+            switch LintReferences.status(of: setting.path, context) {
+            case .present: break
+            case .unchecked(let reason): skip(reason, setting.configurationID, setting.path, setting: true)
+            case .caseMismatch(let onDisk):
+                // The reference's finding names the file already: renaming it fixes both.
+                if !referencedInAnotherCase.contains(setting.path) { settingCaseMismatches.append((setting, onDisk)) }
+            case .missing: missingSettings.append(setting)
+            }
+        }
+    }
+
+    /// Where `path` (relative to the project's folder, or absolute) stands: on disk; under a
+    /// folder a tool fills; in a submodule not checked out; on disk in another case; ignored by
+    /// git (a build's output); or missing. The one place that decides whether a missing path is
+    /// an error.
+    static func status(of path: String, _ context: LintContext) -> Status {
+        guard !context.files.exists(path) else { return .present }
+        let components = path.split(separator: "/").map(String.init)
+        if let folder = generatedFolders.first(where: { runs(components, through: $0) }) {
+            return .unchecked(.generatedFolder(folder.joined(separator: "/")))
+        }
+        if let submodule = context.submodules.holding(path) {
+            return .unchecked(.submodule(submodule.declared))
+        }
+        // A file the checkout has in another case is that file, even where an ignore rule
+        // (`Frameworks/*`) would also cover the name.
+        if let onDisk = CaseMismatchRule.onDisk(path, context.files) {
+            return .caseMismatch(onDisk: onDisk)
+        }
+        if context.files.isIgnored(path) {
+            return .unchecked(.ignoredByGit)
+        }
+        return .missing
+    }
+
+    private mutating func skip(_ reason: Unchecked, _ id: ObjectID, _ path: String, setting: Bool = false) {
+        if setting, uncheckedPaths.contains(path) { return }
+        uncheckedPaths.insert(path)
+        if var known = unchecked[reason] {
+            if setting { known.settings += 1 } else { known.references += 1 }
+            unchecked[reason] = known
         } else {
-            unchecked[reason] = (1, id, path)
+            unchecked[reason] = UncheckedCount(references: setting ? 0 : 1, settings: setting ? 1 : 0, first: id, path: path)
         }
     }
 

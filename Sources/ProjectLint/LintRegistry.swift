@@ -68,6 +68,17 @@ public enum LintRegistry {
             "2 references under 'Pods/' are made by `pod install`: not checked". A file under `Pods/` that
             is on disk is checked like any other.
 
+            On a checked-out tree, three cases are not errors. A missing file that git ignores (a build's
+            output, such as a script's generated `.xcconfig` or Info.plist) is one note, whether a file
+            reference or a build setting (`INFOPLIST_FILE`, ...) names it: `missing-file` and
+            `missing-setting-file` decide through the same check, and a file named both ways counts once.
+            Files inside a git submodule that is not checked out (`.gitmodules` lists its path, and the
+            folder is missing or empty) are one note per submodule, which says to run
+            `git submodule update --init`; once it is checked out, its missing files are errors again.
+            Files inside a synchronized folder (Xcode 16's `PBXFileSystemSynchronizedRootGroup`), at any
+            depth and whatever its exception sets say, are in the project: `unreferenced-file` and
+            `source-in-no-target` never report them, even where a group's folder lies inside one.
+
             Speed (`slipway-bench lint`, release build): the largest corpus project (DuckDuckGo-macOS,
             1.47 MB, 3,864 tree paths) lints in 41–43 ms with the default rules and 45–49 ms with every
             rule, reading the project and building the listing of its tree included (32 ms when a

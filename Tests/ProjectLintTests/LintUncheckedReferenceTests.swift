@@ -77,4 +77,31 @@ struct LintUncheckedReferenceTests {
             "note 19: 1 reference relative to $(DERIVED_FILE_DIR) is made by the build: not checked",
         ])
     }
+
+    /// `.gitmodules` comes from the checkout: only `path` entries of `[submodule]` sections count,
+    /// quoted or not, in any case of key; a path that is absolute or leaves the repository is left out.
+    @Test func gitmodulesPathsAreReadAsGitWritesThemAndEscapingOnesAreLeftOut() {
+        let text = """
+            # comment
+            [core]
+            \tpath = NotASubmodule
+            [submodule "A"]
+            \tpath = Vendor/A
+            \turl = https://example.com/a.git
+            [Submodule "B"]
+            \tPath = "Vendor/B C"
+            ; another comment
+            [submodule "Up"]
+            \tpath = ../outside
+            [submodule "Abs"]
+            \tpath = /etc
+            [submodule "Dots"]
+            \tpath = Vendor/../../x
+            [submodule "Empty"]
+            \tpath =
+            """
+        #expect(LintSubmodules.paths(in: text) == ["Vendor/A", "Vendor/B C"])
+        #expect(LintSubmodules.paths(in: "").isEmpty)
+        #expect(LintSubmodules.paths(in: "[submodule \"x\"\npath").isEmpty)
+    }
 }

@@ -32,7 +32,7 @@ public struct CaseMismatchRule: LintRule {
     public init() {}
     public var id: String { "case-mismatch" }
     public var summary: String {
-        "A file reference spells a file's path in another case than the disk: found on a case-insensitive disk (macOS's default), missing on a case-sensitive one (Linux CI, case-sensitive APFS)."
+        "A file reference or a build setting (`missing-setting-file`'s) spells a file's path in another case than the disk: found on a case-insensitive disk (macOS's default), missing on a case-sensitive one (Linux CI, case-sensitive APFS)."
     }
     public var defaultSeverity: LintSeverity { .warning }
     public var examples: [LintExample] {
@@ -46,6 +46,10 @@ public struct CaseMismatchRule: LintRule {
         context.references.caseMismatches.map { reference, actual in
             finding("'\(reference.path)' is on disk as '\(actual)' (file reference '\(reference.name)'); it builds only on a case-insensitive disk: rename the file or the reference so that they match",
                     at: reference.id, in: context, subject: reference.path)
+        } + context.references.settingCaseMismatches.map { setting, actual in
+            finding("\(setting.key ?? "the base configuration file") of configuration '\(setting.configurationName)' (\(setting.owner)) names '\(setting.value)', "
+                    + "which is on disk as '\(actual)'; it builds only on a case-insensitive disk: rename the file or fix the setting so that they match",
+                    at: setting.configurationID, in: context, subject: setting.path)
         }
     }
 

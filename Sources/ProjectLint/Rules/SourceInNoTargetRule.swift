@@ -5,7 +5,7 @@ public struct SourceInNoTargetRule: LintRule {
     public init() {}
     public var id: String { "source-in-no-target" }
     public var summary: String {
-        "A source file (Swift, Objective-C, C, C++, Metal) is in no target's build phases; not a Swift package manifest (Package.swift, Package@swift-*.swift), which SwiftPM reads and no target compiles, nor a file in a folder below the project's that holds another .xcodeproj (that project builds it)."
+        "A source file (Swift, Objective-C, C, C++, Metal) is in no target's build phases; not a Swift package manifest (Package.swift, Package@swift-*.swift), which SwiftPM reads and no target compiles, nor a file in a folder below the project's that holds another .xcodeproj (that project builds it), nor a file inside a synchronized folder (Xcode 16: the folder and its exception sets say which targets build it) or inside a git submodule that is not checked out."
     }
     public var defaultSeverity: LintSeverity { .warning }
     public var examples: [LintExample] {
@@ -34,6 +34,7 @@ public struct SourceInNoTargetRule: LintRule {
         var seen = Set<ObjectID>()
         var findings: [LintFinding] = []
         var holdsProject: [String: Bool] = [:]
+        let synchronized = context.synchronizedFolders
         /// Whether a folder between the file and the project's folder holds another project.
         func builtByAnotherProject(_ resolved: ResolvedPath) -> Bool {
             guard case .relative(let path) = resolved, !ProjectPath.isOutside(path) else { return false }
@@ -51,6 +52,11 @@ public struct SourceInNoTargetRule: LintRule {
         for node in tree.nodes where node.element.kind == .fileReference && !built.contains(node.element.id) {
             let element = node.element
             guard isSource(element), seen.insert(element.id).inserted, !builtByAnotherProject(node.resolvedPath) else { continue }
+            // In a synchronized folder, the folder puts the file in targets; in a submodule not
+            // checked out, whether its own project builds the file cannot be known.
+            if case .relative(let path) = node.resolvedPath, synchronized.contains(path) || context.submodules.holding(path) != nil {
+                continue
+            }
             let name = element.displayName ?? element.id.rawValue
             findings.append(finding("'\(name)' is in no target; add it to one or remove it", at: element.id, in: context,
                                     subject: node.resolvedPath.description))

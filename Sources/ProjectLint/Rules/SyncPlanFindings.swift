@@ -93,19 +93,35 @@ public struct GroupFolderMismatchRule: LintRule {
 public struct UnreferencedFileRule: LintRule {
     public init() {}
     public var id: String { "unreferenced-file" }
-    public var summary: String { "A source or image file in a group's folder is not in the project (what 'slipway sync --prune' would delete)." }
+    public var summary: String {
+        "A source or image file in a group's folder is not in the project (what 'slipway sync --prune' would delete); "
+            + "a file inside a synchronized folder (Xcode 16), at any depth, is in the project through the folder."
+    }
     public var defaultSeverity: LintSeverity { .warning }
     public var examples: [LintExample] {
         [LintExample("a Swift file next to the referenced ones",
                      objects: ["G = {isa = PBXGroup; children = (A); path = App; sourceTree = \"<group>\"; };",
                                "A = {isa = PBXFileReference; path = App.swift; sourceTree = \"<group>\"; };"],
                      mainChildren: ["G"], files: ["App/App.swift", "App/Forgotten.swift", "App/README.md"],
-                     expected: ["-: 'App/Forgotten.swift' is in the folder of a group but not in the project; add it or delete it"])]
+                     expected: ["-: 'App/Forgotten.swift' is in the folder of a group but not in the project; add it or delete it"]),
+         LintExample("files of a synchronized folder, under a group whose folder lies inside it, are in the project",
+                     objects: ["S = {isa = PBXFileSystemSynchronizedRootGroup; path = App; sourceTree = \"<group>\"; };",
+                               "G = {isa = PBXGroup; children = (A); path = App/Legacy; sourceTree = \"<group>\"; };",
+                               "A = {isa = PBXFileReference; path = Old.swift; sourceTree = \"<group>\"; };",
+                               "O = {isa = PBXGroup; children = (B); path = Other; sourceTree = \"<group>\"; };",
+                               "B = {isa = PBXFileReference; path = Kept.swift; sourceTree = \"<group>\"; };"],
+                     mainChildren: ["S", "G", "O"],
+                     files: ["App/Main.swift", "App/Legacy/Old.swift", "App/Legacy/New.swift", "App/Legacy/Icons/icon.png",
+                             "Other/Kept.swift", "Other/Forgotten.swift"],
+                     expected: ["-: 'Other/Forgotten.swift' is in the folder of a group but not in the project; add it or delete it"])]
     }
 
     public func check(_ context: LintContext) -> [LintFinding] {
         guard let plan = SyncPlanFindings.plan(context) else { return [] }
-        return plan.pruned.sorted().map { path in
+        // A file inside a synchronized folder is in the project through the folder, though no
+        // reference names it (a group's folder may lie inside or on one).
+        let synchronized = context.synchronizedFolders
+        return plan.pruned.filter { !synchronized.contains($0) }.sorted().map { path in
             finding("'\(path)' is in the folder of a group but not in the project; add it or delete it", at: nil, in: context, subject: path)
         }
     }

@@ -33,7 +33,7 @@ extension ScanState {
                                   movingPath: shown.0, destination: shown.1, rewritten: rewritten != nil))
             } else if let setting = Self.setting(in: line) {
                 for token in PathTokens.split(Substring(setting.value)) {
-                    for hit in hits(token.text, bases: [projectPrefix]) {
+                    for hit in hits(token.text, bases: [projectPrefix], bareFolders: Self.isPathSetting(setting.name)) {
                         let column = setting.valueColumn + token.column - 1
                         var fixed = false
                         if editable, !hit.folderContents, !hit.resolvedAfter.isEmpty,
@@ -89,6 +89,13 @@ extension ScanState {
         return (name, value, code.distance(from: code.startIndex, to: equals) + 2)
     }
 
+    /// Whether a build setting holds paths by its name (`HEADER_SEARCH_PATHS`,
+    /// `INFOPLIST_FILE`, `CONFIGURATION_BUILD_DIR`, `SWIFT_INCLUDE_PATHS`...).
+    static func isPathSetting(_ name: String) -> Bool {
+        let base = name.split(separator: "[", maxSplits: 1).first.map(String.init) ?? name
+        return ["PATH", "_DIR", "_FILE", "FOLDER", "_ROOT", "HEADER", "ENTITLEMENTS"].contains { base.contains($0) }
+    }
+
     // MARK: project.pbxproj
 
     /// The project's build settings that the planner does not rewrite, and its script phases'
@@ -115,7 +122,7 @@ extension ScanState {
                 let detail = "\(entry.key) of '\(configuration.name)' of \(owners[id] ?? "the project")"
                 for value in values {
                     for token in PathTokens.split(Substring(value)) {
-                        for hit in hits(token.text, bases: [projectPrefix]) {
+                        for hit in hits(token.text, bases: [projectPrefix], bareFolders: Self.isPathSetting(entry.key)) {
                             add(reference(hit, file: file, line: line, column: 1, kind: .buildSetting, detail: detail))
                         }
                     }
@@ -136,7 +143,7 @@ extension ScanState {
             }
             for key in ["inputPaths", "outputPaths", "inputFileListPaths", "outputFileListPaths"] {
                 for value in object[key]?.strings ?? [] {
-                    for hit in hits(value, bases: [projectPrefix]) {
+                    for hit in hits(value, bases: [projectPrefix], bareFolders: true) {
                         add(reference(hit, file: file, line: line, column: 1, kind: .scriptPhasePath, detail: detail + " \(key)"))
                     }
                 }

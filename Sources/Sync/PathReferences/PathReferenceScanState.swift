@@ -48,8 +48,10 @@ struct ScanState {
     /// The hits of one token: resolved against each of `bases` (relative to the folder
     /// scanned); a project-prefixed token only against the project folder. `folders`: also a
     /// folder that a move takes something out of (or puts something into); `globs`: a pattern
-    /// whose matches a move changes.
-    func hits(_ token: String, bases: [String], folders: Bool = true, globs: Bool = false) -> [PathHit] {
+    /// whose matches a move changes. A folder is taken from a one-word token (`Sources`) only
+    /// with `bareFolders` (where the place holds paths: a path setting, a SwiftLint list): in a
+    /// script, a scheme or a product name, `RxCocoa` is a name, not the folder.
+    func hits(_ token: String, bases: [String], folders: Bool = true, bareFolders: Bool = false, globs: Bool = false) -> [PathHit] {
         guard let (prefix, path, projectRelative) = PathTokens.path(of: token) else { return [] }
         var candidates: [String] = []
         if path.hasPrefix("/") {
@@ -78,7 +80,7 @@ struct ScanState {
                                 shownPath: found.shownPath, shownDestination: found.shownDestination, folderContents: false)]
             }
         }
-        guard folders else { return [] }
+        guard folders, bareFolders || !prefix.isEmpty || path.contains("/") else { return [] }
         for candidate in candidates where !candidate.isEmpty && !ProjectPath.isWithin(projectPrefix, candidate) {
             guard let entry = index.changingContents(of: candidate),
                 scanner.fileSystem.kind(of: scanner.root + "/" + candidate) == .directory
@@ -139,12 +141,13 @@ struct ScanState {
         let bases = unique([ProjectPath.parent(path), projectPrefix, ""])
         let hashComments = kind != .scheme && kind != .testPlan
         let globs = [.swiftLint, .swiftGen, .xcodeGen].contains(kind)
+        let bareFolders = globs
         for (number, written) in Self.lines(text).enumerated() {
             if hashComments, written.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("#") { continue }
             // A test plan is JSON, which Xcode writes with `\/` for `/`.
             let line = kind == .testPlan && written.contains("\\/") ? Substring(written.replacingOccurrences(of: "\\/", with: "/")) : written
             for token in PathTokens.split(line) {
-                for hit in hits(token.text, bases: bases, globs: globs) {
+                for hit in hits(token.text, bases: bases, bareFolders: bareFolders, globs: globs) {
                     add(reference(hit, file: path, line: number + 1, column: token.column, kind: kind))
                 }
             }
@@ -189,7 +192,7 @@ struct ScanState {
             if let targetPath { bases.append(ProjectPath.join(package, targetPath)) }
             if let name { bases += [ProjectPath.join(package, "Sources/" + name), ProjectPath.join(package, "Tests/" + name)] }
             for literal in literals {
-                for hit in hits(literal.text, bases: unique(bases), globs: true) {
+                for hit in hits(literal.text, bases: unique(bases), bareFolders: true, globs: true) {
                     add(reference(hit, file: path, line: number + 1, column: literal.offset + 1, kind: .packageManifest))
                 }
             }

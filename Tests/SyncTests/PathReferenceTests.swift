@@ -283,3 +283,71 @@ struct PathReferenceTests {
         #expect(accepting.acceptPathReferences)
     }
 }
+
+/// The scanner's bounds and links, through the library (the limits are not options).
+@Suite("Sync path reference scanner", .dedicatedThreads)
+struct PathReferenceScannerTests {
+    @Test("a scan that reaches its bound of files says so; a file of a scanned kind that is a symbolic link is named, never followed")
+    func boundAndLinks() throws {
+        let directory = try TemporaryDirectory(prefix: "sync-path-reference-scanner")
+        let fixture = PathReferenceFixture()
+        try fixture.write(in: directory.path, contents: ["Makefile": "all:\n\tcat Info.plist\n", "b.sh": "cat Prefix.pch\n"])
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/.swiftlint.yml", withDestinationPath: "/etc/hostname")
+        let project = try fixture.project()
+        let listing = try DirectoryListing.scan(root: directory.path, fileSystem: LocalFileSystem())
+        let plan = try SyncPlanner.plan(project: project, listing: listing, options: SyncOptions(groupsWithoutPath: .folder), projectBundle: "App.xcodeproj")
+        #expect(plan.moves.map(\.source).sorted() == ["Info.plist", "Prefix.pch"])
+
+        let bounded = PathReferenceScanner(fileSystem: LocalFileSystem(), root: directory.path, projectPrefix: "", projectBundle: "App.xcodeproj",
+                                           limits: .init(files: 1)).scan(plan: plan, project: project)
+        #expect(bounded.limitReached == "it reached its bound of 1 files read; the rest were not read")
+        #expect(bounded.references.map(\.file) == ["Makefile"], "the first file in path order was read")
+        #expect(bounded.unread == [UnreadReferenceFile(file: ".swiftlint.yml", reason: "a symbolic link; links are not followed")])
+        #expect(!bounded.isClear)
+
+        let full = PathReferenceScanner(fileSystem: LocalFileSystem(), root: directory.path, projectPrefix: "", projectBundle: "App.xcodeproj")
+            .scan(plan: plan, project: project)
+        #expect(full.limitReached == nil)
+        #expect(full.references.map(\.description) == [
+            "Makefile:2: Makefile: 'Info.plist' names 'Info.plist' which would move to 'Support/Info.plist'",
+            "b.sh:1: shell script: 'Prefix.pch' names 'Prefix.pch' which would move to 'Support/Prefix.pch'",
+        ])
+    }
+}
+
+/// The journal's record of rewritten files is checked like its moves.
+@Suite("Sync journal file edits", .dedicatedThreads)
+struct PathReferenceJournalTests {
+    @Test("a signed journal whose fileEdits name a file outside the project (or a bad digest) is refused before anything is written")
+    func fileEditsOutsideRefused() throws {
+        let repository = try SyntheticRepository(files: 4, groups: 2)
+        let outside = try TemporaryDirectory(prefix: "sync-file-edit-victim")
+        try outside.write("victim.txt", "victim\n")
+        let state = repository.syncState
+        let away = "../" + URL(fileURLWithPath: outside.path).lastPathComponent + "/victim.txt"
+        let resolvedRoot = StateFiles.resolved(repository.root) ?? repository.root
+        let digest = SyncJournal.sha256(Array("original\n".utf8))
+        let cases: [(SyncJournal.FileEdit, String)] = [
+            (.init(path: away, finalPath: "App/Base.xcconfig", originalSHA256: digest),
+             "it names '\(away)': it is not a plain relative path inside the project folder '\(resolvedRoot)'"),
+            (.init(path: "App/Base.xcconfig", finalPath: ".git/config", originalSHA256: digest),
+             "it names '.git/config': it is inside the git directory, which a sync never touches"),
+            (.init(path: "App/Base.xcconfig", finalPath: "App/Base.xcconfig", originalSHA256: "../x"),
+             "its record of the saved copy of 'App/Base.xcconfig' ('../x') is not a SHA-256"),
+        ]
+        let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: repository.environment)
+        for (edit, reason) in cases {
+            var header = SyncJournal.Header(
+                version: 1, kind: "slipway-sync", projectBundle: "App.xcodeproj", pbxprojSHA256: SyncJournal.sha256(fileBytes(repository.pbxprojPath)),
+                moves: [], gitIndex: repository.root + "/.git/index")
+            header.fileEdits = [edit]
+            try state.sign(&header)
+            try SyncJournalHeaderFixture.plant(try JSONFormatting.line(header) + "\n", in: state)
+            try Data("original\n".utf8).write(to: URL(fileURLWithPath: state.fileBackupPath(0)))
+            let before = try Snapshot.of(repository.root)
+            #expect(throws: SyncError.untrustedJournal(path: state.journalPath, reason: reason)) { try sync.recover(repository.bundle) }
+            #expect(try Snapshot.of(repository.root) == before, reason)
+            #expect(try String(contentsOfFile: outside.path + "/victim.txt", encoding: .utf8) == "victim\n")
+        }
+    }
+}

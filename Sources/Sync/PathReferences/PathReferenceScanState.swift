@@ -37,7 +37,7 @@ struct ScanState {
 
     mutating func add(_ reference: PathReference) {
         guard references.count < limits.references else {
-            limitReached = "\(limits.references) references were found; the scan stopped there"
+            limitReached = "it reached its bound of \(limits.references) references; the rest were not looked for"
             return
         }
         references.append(reference)

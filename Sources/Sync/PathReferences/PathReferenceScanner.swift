@@ -62,7 +62,7 @@ public struct PathReferenceScanner: Sendable {
         let files = walk(state: &state)
         for (path, kind) in files {
             guard state.filesRead < limits.files else {
-                state.limitReached = "\(limits.files) files were read; the rest were not"
+                state.limitReached = "it reached its bound of \(limits.files) files read; the rest were not read"
                 break
             }
             state.scanFile(path, kind: kind)
@@ -89,7 +89,7 @@ public struct PathReferenceScanner: Sendable {
             for (name, kind) in entries {
                 visited += 1
                 guard visited <= limits.entries else {
-                    state.limitReached = "\(limits.entries) folder entries were looked at; the rest were not"
+                    state.limitReached = "it reached its bound of \(limits.entries) folder entries; the rest were not looked at"
                     return found.sorted { $0.0 < $1.0 }
                 }
                 let path = folder.isEmpty ? name : folder + "/" + name

@@ -1,4 +1,5 @@
 import Foundation
+import PBXProj
 import TestSupport
 
 /// A small app for the path-reference tests: files at the project folder's root listed by a
@@ -63,6 +64,9 @@ struct PathReferenceFixture {
         return "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tclasses = {\n\t};\n\tobjectVersion = 77;\n\tobjects = {\n"
             + objects.joined(separator: "\n") + "\n\t};\n\trootObject = \(project);\n}\n"
     }
+
+    /// The parsed project.
+    func project() throws -> PBXProject { try PBXProject(bytes: Array(text().utf8), projectName: "App") }
 
     /// The 1-based line of the first object whose line contains `marker`.
     func line(of marker: String) -> Int {

@@ -346,7 +346,7 @@ struct PathReferenceJournalTests {
             try Data("original\n".utf8).write(to: URL(fileURLWithPath: state.fileBackupPath(0)))
             let before = try Snapshot.of(repository.root)
             #expect(throws: SyncError.untrustedJournal(path: state.journalPath, reason: reason)) { try sync.recover(repository.bundle) }
-            #expect(try Snapshot.of(repository.root) == before, reason)
+            #expect(try Snapshot.of(repository.root) == before, "\(reason)")
             #expect(try String(contentsOfFile: outside.path + "/victim.txt", encoding: .utf8) == "victim\n")
         }
     }

@@ -31,9 +31,9 @@ struct PathReferenceTests {
             if git { _ = try GitFixture.run(["init", "--quiet", "--initial-branch=main"], in: directory.path) }
         }
 
-        func sync(_ extra: [String] = [], environment more: [String: String?] = [:]) throws -> CommandResult {
+        func sync(_ extra: [String] = [], git: Bool = false, environment more: [String: String?] = [:]) throws -> CommandResult {
             try CommandResult.run(
-                Binaries.slipway, ["sync", project + "/App.xcodeproj", "--no-git", "--groups-without-path", "folder", "--no-sort-by-name"] + extra,
+                Binaries.slipway, ["sync", project + "/App.xcodeproj"] + (git ? [] : ["--no-git"]) + ["--groups-without-path", "folder", "--no-sort-by-name"] + extra,
                 environment: environment.merging(more) { $1 })
         }
 
@@ -121,6 +121,22 @@ struct PathReferenceTests {
         #expect(recover.standardOutput.contains("Rolled back the interrupted sync: 3 move(s) undone"), "\(recover.standardOutput)")
         let after = try Snapshot.of(tree.root)
         #expect(after == before, "\(Set(after.keys).symmetricDifference(before.keys)) \(after.filter { before[$0.key] != $0.value }.keys.sorted())")
+    }
+
+    @Test("with git, the rewritten xcconfigs are staged with the moves: a moved and edited xcconfig is staged with its new text")
+    func xcconfigStagedInGit() throws {
+        var fixture = Self.xcconfigApp
+        fixture.moving.append("App.xcconfig")
+        let tree = try Tree(fixture, git: true, files: ["Base.xcconfig": Self.baseXCConfig, "App.xcconfig": "#include \"Base.xcconfig\"\n"])
+        _ = try GitFixture.run(["add", "-A"], in: tree.root)
+        _ = try GitFixture.run(["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "app"], in: tree.root)
+        let result = try tree.sync(git: true)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(tree.read("Support/App.xcconfig") == "#include \"../Base.xcconfig\"\n")
+        #expect(try GitFixture.run(["diff", "--name-only"], in: tree.root) == "", "everything the sync changed is staged")
+        // (GitFixture.run drops the output's last newline.)
+        #expect(try GitFixture.run(["show", ":Support/App.xcconfig"], in: tree.root) + "\n" == "#include \"../Base.xcconfig\"\n")
+        #expect(try GitFixture.run(["show", ":Base.xcconfig"], in: tree.root) + "\n" == Self.baseXCConfigAfter)
     }
 
     // MARK: Refused

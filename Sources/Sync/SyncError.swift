@@ -91,7 +91,8 @@ public enum SyncError: Error, LocalizedError, Sendable, Equatable {
             return "git: could not \(operation): \(reason)"
         case .pathReferences(let references, let unread):
             let lines = references + unread
-            let shown = lines.prefix(200).map { "  \($0)" }.joined(separator: "\n")
+            // Paths and text from the checkout: control characters shown escaped.
+            let shown = lines.prefix(200).map { "  \($0.displaySafe)" }.joined(separator: "\n")
             let more = lines.count > 200 ? "\n  ... and \(lines.count - 200) more (--json lists all)" : ""
             var head = "The sync would break \(references.count) path reference\(references.count == 1 ? "" : "s") in files Slipway does not rewrite"
             if !unread.isEmpty { head += ", and \(unread.count) file\(unread.count == 1 ? "" : "s") could not be read to tell" }

@@ -239,6 +239,22 @@ struct PathReferenceTests {
         ])
     }
 
+    @Test("a quoted path with blanks is one word; a moving file whose name holds terminal controls is shown escaped, never sent raw")
+    func quotedAndControlCharacters() throws {
+        let name = "Info\u{1B}x\u{07}.plist"
+        let tree = try Tree(PathReferenceFixture(moving: [name, "Launch Screen.plist"]),
+                            files: ["Makefile": "all:\n\tcat '\(name)'\n\tplutil -lint \"Launch Screen.plist\"\n"])
+        let before = try Snapshot.of(tree.root)
+        let result = try tree.sync()
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("Makefile:2: Makefile: 'Info"), "\(result.standardError)")
+        #expect(result.standardError.contains(
+            "  Makefile:3: Makefile: 'Launch Screen.plist' names 'Launch Screen.plist' which would move to 'Support/Launch Screen.plist'\n"),
+            "\(result.standardError)")
+        #expect(!result.standardError.contains("\u{1B}") && !result.standardError.contains("\u{07}"), "\(result.standardError.debugDescription)")
+        #expect(try Snapshot.of(tree.root) == before)
+    }
+
     // MARK: Accepted, listed, unread
 
     @Test("--accept-path-references: the sync runs and prints them as warnings, GitHub annotations under Actions, a pathReferences array in --json; --dry-run and --check list them")

@@ -196,11 +196,11 @@ struct SyncCommand: AsyncParsableCommand {
     /// `::warning file=…,line=…::` workflow commands.
     private func printAnnotations(_ report: SyncReport, env: CommandEnvironment) {
         for reference in report.pathReferences ?? [] where !reference.rewritten {
-            env.print(GitHubAnnotation(.warning, reference.description, file: reference.file, line: reference.line, column: reference.column,
+            env.print(GitHubAnnotation(.warning, reference.description.displaySafe, file: reference.file.displaySafe, line: reference.line, column: reference.column,
                                        title: "slipway sync: path reference").rendered)
         }
         for unread in report.pathReferencesNotRead ?? [] {
-            env.print(GitHubAnnotation(.warning, unread.description, file: unread.file, title: "slipway sync: file not read").rendered)
+            env.print(GitHubAnnotation(.warning, unread.description.displaySafe, file: unread.file.displaySafe, title: "slipway sync: file not read").rendered)
         }
     }
 

@@ -125,6 +125,32 @@ enum PathTokens {
             previous = character
         }
         if !current.isEmpty { tokens.append(PathToken(text: current, column: start)) }
+        return tokens + quoted(line)
+    }
+
+    /// The contents of `"..."` and `'...'` that hold a separator (`"My App/Info.plist"`), as
+    /// one more word each: a quoted path may have blanks.
+    static func quoted(_ line: Substring) -> [PathToken] {
+        var tokens: [PathToken] = []
+        var quote: Character?
+        var current = ""
+        var start = 0
+        var column = 0
+        for character in line {
+            column += 1
+            if let open = quote {
+                if character == open {
+                    if current.contains(where: { separators.contains($0) }) { tokens.append(PathToken(text: current, column: start)) }
+                    quote = nil
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                current = ""
+                start = column + 1
+            }
+        }
         return tokens
     }
 

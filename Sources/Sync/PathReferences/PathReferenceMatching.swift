@@ -20,6 +20,8 @@ struct MoveIndex {
     private var bySource: [String: Int] = [:]
     private var sourcesBelow: [String: [Int]] = [:]
     private var destinationsBelow: [String: Set<Int>] = [:]
+    /// For each folder, the first move with exactly one end inside it (computed once).
+    private var changing: [String: Int] = [:]
 
     /// `projectPrefix`: the project folder relative to the folder scanned ("" when the same).
     init(moves: [SyncMove], projectPrefix: String) {
@@ -38,6 +40,16 @@ struct MoveIndex {
             for folder in ProjectPath.Ancestors(destination) { destinationsBelow[String(folder), default: []].insert(index) }
             destinationsBelow["", default: []].insert(index)
         }
+        for (folder, indexes) in sourcesBelow {
+            let below = destinationsBelow[folder] ?? []
+            if let first = indexes.first(where: { !below.contains($0) }) { changing[folder] = first }
+        }
+        for (folder, indexes) in destinationsBelow where changing[folder] == nil {
+            let sources = Set(sourcesBelow[folder] ?? [])
+            if let first = indexes.sorted().first(where: { !sources.contains($0) }) { changing[folder] = first }
+        }
+        sourcesBelow = [:]
+        destinationsBelow = [:]
     }
 
     var isEmpty: Bool { entries.isEmpty }
@@ -68,10 +80,7 @@ struct MoveIndex {
 
     /// A move that takes something out of `folder` or into it (exactly one of its ends inside).
     func changingContents(of folder: String) -> Entry? {
-        let below = destinationsBelow[folder] ?? []
-        for index in sourcesBelow[folder] ?? [] where !below.contains(index) { return entries[index] }
-        let sources = Set(sourcesBelow[folder] ?? [])
-        return below.sorted().first { !sources.contains($0) }.map { entries[$0] }
+        changing[folder].map { entries[$0] }
     }
 
     /// The moves whose membership in the pattern changes: `matches(source) != matches(destination)`.

@@ -14,7 +14,11 @@ struct SyncCommand: AsyncParsableCommand {
             group's folder moves into it, and a file already inside stays. '--folders-from names' \
             gives synx's layout instead: every folder named after its group's display name, every \
             file straight in its group's folder. The plan (moves, pbxproj edits, files --prune would delete) \
-            is worked out first and every conflict reported before anything moves; then the moves \
+            is worked out first and every conflict reported before anything moves, and so is every \
+            file in the repository that names a path about to move (xcconfigs, script phases, \
+            Package.swift, SwiftLint/SwiftGen configs, Makefiles, scripts, CI and fastlane files, \
+            schemes, test plans, .gitignore): xcconfigs are rewritten with the moves, anything \
+            else refuses the sync (exit 2) unless --accept-path-references; then the moves \
             run as a transaction with a journal in the repository's git directory (see docs/sync.md), the pbxproj is rewritten \
             last and atomically (only path and name lines change), and in a git repository the \
             moves are staged so that 'git status' shows renames. An interrupted sync is rolled \

@@ -28,6 +28,14 @@ public struct ProjectSync: Sendable {
     let environment: Environment
     let openGit: @Sendable (String) throws -> (any SyncGit)?
     let progress: (@Sendable (Int, Int) -> Void)?
+    let scope: @Sendable (String) -> (root: String, projectPrefix: String)?
+
+    /// Where the scan for path references looks, for the project folder `folder`: the git
+    /// working tree holding it (found even with `--no-git`), nil for the project folder only.
+    public static let workingTreeScope: @Sendable (String) -> (root: String, projectPrefix: String)? = { folder in
+        guard let found = (try? LibGit2SyncGit.discover(projectFolder: folder)) ?? nil, let root = found.workingDirectory else { return nil }
+        return (root, found.projectPrefix)
+    }
 
     /// A sync working through `fileSystem`.
     ///
@@ -35,15 +43,18 @@ public struct ProjectSync: Sendable {
     ///   - environment: Read for the test-only crash hook (`SyncApplier.testStopAfterMovesVariable`).
     ///   - git: Opens the repository holding a folder (nil: none); libgit2 by default.
     ///   - progress: Called after each move with (done, total).
+    ///   - scope: Where to look for path references (see `workingTreeScope`, the default).
     public init(
         fileSystem: any FileSystem, environment: Environment,
         git: @escaping @Sendable (String) throws -> (any SyncGit)? = { try LibGit2SyncGit.discover(projectFolder: $0) },
-        progress: (@Sendable (Int, Int) -> Void)? = nil
+        progress: (@Sendable (Int, Int) -> Void)? = nil,
+        scope: @escaping @Sendable (String) -> (root: String, projectPrefix: String)? = ProjectSync.workingTreeScope
     ) {
         self.fileSystem = fileSystem
         self.environment = environment
         openGit = git
         self.progress = progress
+        self.scope = scope
     }
 
     /// Where the project at `path` (an `.xcodeproj` folder or the pbxproj in it) lives.
@@ -90,8 +101,10 @@ public struct ProjectSync: Sendable {
     ///   a journal exists in `.check`/`.dryRun`; `.legacyJournal` when the `.xcodeproj` holds a
     ///   journal at the old place (nothing is read or written then); `.untrustedJournal`;
     ///   `.dirtyWorkingTree`; `.applyFailed`; `.git`; `StateFileError` for a symbolic link in
-    ///   place of the project's lock file or folder.
-    public func run(_ path: String, options: SyncOptions, mode: SyncMode) throws -> SyncReport {
+    ///   place of the project's lock file or folder; `.pathReferences` when files Slipway does
+    ///   not rewrite name moving paths (or could not be read) and `acceptPathReferences` is false.
+    /// - Parameter acceptPathReferences: Sync even when files name moving paths (they are reported).
+    public func run(_ path: String, options: SyncOptions, mode: SyncMode, acceptPathReferences: Bool = false) throws -> SyncReport {
         let located = try locate(path)
         try refuseLegacyJournal(root: located.root, projectBundle: located.projectBundle)
         let lock = try ExclusiveLock.acquireProject(pbxproj: located.pbxprojPath)
@@ -122,7 +135,15 @@ public struct ProjectSync: Sendable {
         let gitChecked = Result { try gitCheck?.join() }
         let plan = try planned.get()
         var report = SyncReport(project: loaded.pbxprojPath, mode: mode, plan: plan, recovered: recovered)
+        let scan = plan.conflicts.isEmpty && !plan.moves.isEmpty ? scanPathReferences(loaded, plan: plan) : nil
+        if let scan {
+            report.pathReferences = scan.references
+            report.pathReferencesNotRead = scan.unread
+            report.pathReferenceScanLimit = scan.limitReached
+            report.rewrittenFiles = scan.edits
+        }
         guard mode == .apply, plan.conflicts.isEmpty, !plan.isEmpty else { return report }
+        if let scan, !scan.isClear, !acceptPathReferences { throw SyncError.pathReferences(references: scan.unresolved.map(\.description), unread: scan.unreadLines) }
         let checked = try gitChecked.get()
         let git = checked?.git
         if let git, let checked, !checked.proven {
@@ -133,8 +154,16 @@ public struct ProjectSync: Sendable {
         let applier = SyncApplier(
             fileSystem: fileSystem, root: loaded.root, projectBundle: loaded.projectBundle, git: git,
             environment: environment, state: state, progress: progress)
-        report.applied = try applier.apply(plan, to: loaded.project, originalBytes: loaded.bytes)
+        report.applied = try applier.apply(plan, to: loaded.project, originalBytes: loaded.bytes, fileEdits: scan?.edits ?? [])
         return report
+    }
+
+    /// The places in the working tree (or the project folder) that name what `plan` moves.
+    private func scanPathReferences(_ loaded: LoadedProject, plan: SyncPlan) -> PathReferenceScan {
+        let found = scope(loaded.root)
+        let scanner = PathReferenceScanner(
+            fileSystem: fileSystem, root: found?.root ?? loaded.root, projectPrefix: found?.projectPrefix ?? "", projectBundle: loaded.projectBundle)
+        return scanner.scan(plan: plan, project: loaded.project)
     }
 
     /// Rolls back the interrupted sync of the project at `path` (or finishes one that had

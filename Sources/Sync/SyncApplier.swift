@@ -26,17 +26,23 @@ public struct SyncApplier: Sendable {
         public var removedFolders: [String] = []
         /// Clean-up that failed after the sync was complete.
         public var warnings: [String] = []
+        /// Files rewritten besides the pbxproj (xcconfigs), at their place after the moves.
+        public var editedFiles: [String] = []
     }
 
     /// The environment variable that makes the applier kill its own process (SIGKILL) right
     /// after that many moves. For Slipway's own crash-recovery tests only.
     public static let testStopAfterMovesVariable = "SLIPWAY_SYNC_TEST_STOP_AFTER_MOVES"
+    /// The environment variable that makes the applier kill its own process right after it
+    /// rewrote the files besides the pbxproj (xcconfigs). For Slipway's own crash-recovery tests only.
+    public static let testStopAfterFileEditsVariable = "SLIPWAY_SYNC_TEST_STOP_AFTER_FILE_EDITS"
 
     let fileSystem: any FileSystem
     let root: String
     let projectBundle: String
     let git: (any SyncGit)?
     let stopAfterMoves: Int?
+    let stopAfterFileEdits: Bool
     let progress: (@Sendable (Int, Int) -> Void)?
     let flushInterval: Int
     /// Where the journal and the saved copies go (outside the checkout).
@@ -62,6 +68,7 @@ public struct SyncApplier: Sendable {
         self.projectBundle = projectBundle
         self.git = git
         stopAfterMoves = environment[Self.testStopAfterMovesVariable].flatMap { Int($0) }
+        stopAfterFileEdits = environment[Self.testStopAfterFileEditsVariable] == "1"
         self.progress = progress
         self.flushInterval = max(1, flushInterval)
     }
@@ -71,10 +78,13 @@ public struct SyncApplier: Sendable {
 
     /// Applies `plan` to the disk and writes `project` with the plan's edits.
     ///
-    /// - Parameter originalBytes: The pbxproj's bytes as they are on disk (saved for recovery).
+    /// - Parameters:
+    ///   - originalBytes: The pbxproj's bytes as they are on disk (saved for recovery).
+    ///   - fileEdits: Other files to rewrite (xcconfigs naming moved files): saved in the
+    ///     journal's folder before the first move, written after the moves, restored by a rollback.
     /// - Throws: `SyncError.conflicts` for a plan with conflicts (nothing is touched),
     ///   `SyncError.applyFailed` when a step fails (saying whether everything was restored).
-    public func apply(_ plan: SyncPlan, to project: PBXProject, originalBytes: [UInt8]) throws -> Result {
+    public func apply(_ plan: SyncPlan, to project: PBXProject, originalBytes: [UInt8], fileEdits: [PathReferenceEdit] = []) throws -> Result {
         guard plan.conflicts.isEmpty else { throw SyncError.conflicts(plan.conflicts) }
         var edited = project
         let newBytes: [UInt8]?
@@ -84,11 +94,15 @@ public struct SyncApplier: Sendable {
         } catch {
             throw SyncError.applyFailed(step: "editing the project", reason: errorText(error), restored: true, journal: "")
         }
-        guard !plan.moves.isEmpty || newBytes != nil else { return Result() }
+        guard !plan.moves.isEmpty || newBytes != nil || !fileEdits.isEmpty else { return Result() }
         try state.checkPlan(plan.moves)
+        try state.checkEdits(fileEdits)
         var header = SyncJournal.Header(
             version: SyncJournal.currentVersion, kind: "slipway-sync", projectBundle: projectBundle,
             pbxprojSHA256: SyncJournal.sha256(originalBytes), moves: plan.moves, gitIndex: git?.indexPath)
+        if !fileEdits.isEmpty {
+            header.fileEdits = fileEdits.map { SyncJournal.FileEdit(path: $0.path, finalPath: $0.finalPath, originalSHA256: $0.originalSHA256) }
+        }
         do {
             try state.createFolder()
             try state.sign(&header)
@@ -100,10 +114,23 @@ public struct SyncApplier: Sendable {
         var stage = "saving a copy of the original project"
         do {
             try fileSystem.writeAtomically(originalBytes, to: state.pbxprojBackupPath)
+            for (index, edit) in fileEdits.enumerated() {
+                stage = "saving a copy of '\(edit.path)'"
+                try saveOriginal(edit, to: state.fileBackupPath(index))
+            }
             stage = "writing the journal"
             try writer.start()
             stage = "moving files"
             try moveAll(plan.moves, writer: &writer, result: &result, stage: &stage)
+            if !fileEdits.isEmpty {
+                for edit in fileEdits {
+                    stage = "rewriting '\(edit.finalPath)'"
+                    try fileSystem.writeAtomically(Array(edit.newText.utf8), to: absolute(edit.finalPath))
+                    result.editedFiles.append(edit.finalPath)
+                }
+                try writer.record(.init(.filesEdited))
+                if stopAfterFileEdits { TestHooks.killProcess() }
+            }
             if let newBytes {
                 stage = "writing '\(projectBundle)/project.pbxproj'"
                 try fileSystem.writeAtomically(newBytes, to: bundlePath + "/project.pbxproj")
@@ -140,6 +167,15 @@ public struct SyncApplier: Sendable {
         }
     }
 
+    /// Saves the original of a file to rewrite; it must still be what the scan read.
+    private func saveOriginal(_ edit: PathReferenceEdit, to backup: String) throws {
+        let bytes = try fileSystem.read(absolute(edit.path), as: .buildSettings)
+        guard SyncJournal.sha256(bytes) == edit.originalSHA256 else {
+            throw FileSystemError.failed(path: absolute(edit.path), operation: "save a copy", reason: "it changed since the sync read it; run the sync again")
+        }
+        try fileSystem.writeAtomically(bytes, to: backup)
+    }
+
     /// Creates a missing folder (and its missing parents), recording each in the journal first.
     private func ensureFolder(_ folder: String, known: inout Set<String>, writer: inout JournalWriter, result: inout Result) throws {
         guard !folder.isEmpty, !known.contains(folder) else { return }
@@ -174,6 +210,7 @@ public struct SyncApplier: Sendable {
             }
         }
         if !plan.edits.isEmpty { paths.append(projectBundle + "/project.pbxproj") }
+        paths += result.editedFiles
         result.notStaged = try git.stage(moves: moves, paths: paths)
         result.staged = moves.count * 2 + paths.count - result.notStaged.count
         try writer.record(.init(.staged))

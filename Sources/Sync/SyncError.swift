@@ -43,6 +43,9 @@ public enum SyncError: Error, LocalizedError, Sendable, Equatable {
     case backupDamaged(path: String)
     /// A git operation failed.
     case git(operation: String, reason: String)
+    /// Files Slipway does not rewrite name paths the sync would move (`references`, one line
+    /// each), or could not be read to tell (`unread`, the scan's bound too); nothing was moved.
+    case pathReferences(references: [String], unread: [String])
 
     public var errorDescription: String? {
         switch self {
@@ -86,6 +89,16 @@ public enum SyncError: Error, LocalizedError, Sendable, Equatable {
             return "The saved copy of the original project '\(path)' is missing or damaged. Restore project.pbxproj from git."
         case .git(let operation, let reason):
             return "git: could not \(operation): \(reason)"
+        case .pathReferences(let references, let unread):
+            let lines = references + unread
+            // Paths and text from the checkout: control characters shown escaped.
+            let shown = lines.prefix(200).map { "  \($0.displaySafe)" }.joined(separator: "\n")
+            let more = lines.count > 200 ? "\n  ... and \(lines.count - 200) more (--json lists all)" : ""
+            var head = "The sync would break \(references.count) path reference\(references.count == 1 ? "" : "s") in files Slipway does not rewrite"
+            if !unread.isEmpty { head += ", and \(unread.count) file\(unread.count == 1 ? "" : "s") could not be read to tell" }
+            return head + "; nothing was moved.\n\(shown)\(more)\n"
+                + "Move these files by hand and fix the references, leave their group alone with --exclude <group>, "
+                + "or pass --accept-path-references to sync anyway (they are then printed as warnings)."
         }
     }
 }

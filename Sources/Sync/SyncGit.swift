@@ -20,6 +20,16 @@ public protocol SyncGit: Sendable {
     /// written once. Returns the paths git does not know (not on disk and not in the index, e.g.
     /// moved files that were ignored), which are skipped.
     func stage(moves: [GitIndexMove], paths: [String]) throws -> [String]
+    /// The working tree's folder (absolute), where the scan for path references starts; nil
+    /// to scan the project folder only.
+    var workingDirectory: String? { get }
+    /// The project folder relative to `workingDirectory` ("" at its root).
+    var projectPrefix: String { get }
+}
+
+extension SyncGit {
+    public var workingDirectory: String? { nil }
+    public var projectPrefix: String { "" }
 }
 
 /// `SyncGit` over libgit2.
@@ -27,6 +37,11 @@ public struct LibGit2SyncGit: SyncGit {
     let repository: GitRepository
     /// The project folder's path relative to the repository's working directory ("" at its root).
     let prefix: String
+    /// The working directory, real path.
+    let root: String
+
+    public var workingDirectory: String? { root }
+    public var projectPrefix: String { prefix }
 
     /// The repository holding `projectFolder`, or nil when there is none (or it is bare).
     /// - Throws: `SyncError.git` when a repository is found but cannot be opened.
@@ -47,7 +62,8 @@ public struct LibGit2SyncGit: SyncGit {
         }
         let root = real(workdir), folder = real(projectFolder)
         let prefix = folder == root ? "" : (folder.hasPrefix(root + "/") ? String(folder.dropFirst(root.count + 1)) : "")
-        return LibGit2SyncGit(repository: repository, prefix: prefix)
+        guard folder == root || folder.hasPrefix(root + "/") else { return LibGit2SyncGit(repository: repository, prefix: "", root: folder) }
+        return LibGit2SyncGit(repository: repository, prefix: prefix, root: root)
     }
 
     public var indexPath: String { repository.gitDirectory + "/index" }

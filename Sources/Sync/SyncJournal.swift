@@ -38,6 +38,9 @@ public struct SyncJournal: Sendable {
         public var moves: [SyncMove]
         /// The git index file, when the sync stages its moves.
         public var gitIndex: String?
+        /// Files the sync rewrites besides the pbxproj (xcconfigs naming moved files), saved
+        /// before the first move (`SyncState.fileBackupPath(_:)`); nil when none.
+        public var fileEdits: [FileEdit]?
         /// A random id of the run that wrote the journal.
         public var runID: String?
         /// HMAC-SHA256 (hex) of the header without this field, the state folder and the project
@@ -52,6 +55,23 @@ public struct SyncJournal: Sendable {
             self.pbxprojSHA256 = pbxprojSHA256
             self.moves = moves
             self.gitIndex = gitIndex
+        }
+    }
+
+    /// A file the sync rewrites (see `Header.fileEdits`).
+    public struct FileEdit: Codable, Sendable, Equatable {
+        /// Its path before the sync, relative to the project folder (where a rollback restores it).
+        public var path: String
+        /// Its path after the moves, relative to the project folder (where the new text goes).
+        public var finalPath: String
+        /// SHA-256 (hex) of the original bytes (the saved copy's).
+        public var originalSHA256: String
+
+        /// Creates an entry.
+        public init(path: String, finalPath: String, originalSHA256: String) {
+            self.path = path
+            self.finalPath = finalPath
+            self.originalSHA256 = originalSHA256
         }
     }
 
@@ -71,6 +91,8 @@ public struct SyncJournal: Sendable {
             case staged
             /// The new pbxproj was written.
             case pbxprojWritten
+            /// The files of `Header.fileEdits` were rewritten.
+            case filesEdited
             /// The sync is complete; only clean-up remains (recovery finishes it).
             case committed
         }

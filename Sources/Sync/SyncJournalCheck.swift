@@ -20,8 +20,12 @@ extension SyncState {
         if let index = header.gitIndex, index != gitIndex, StateFiles.resolved(index) != gitIndex.flatMap(StateFiles.resolved) {
             throw refuse("it names the git index '\(index)', which is not the index of the repository holding the project ('\(gitIndex ?? "no repository")')")
         }
-        for path in header.moves.flatMap({ [$0.source, $0.destination] }) + journal.createdDirectories {
+        let edited = (header.fileEdits ?? []).flatMap { [$0.path, $0.finalPath] }
+        for path in header.moves.flatMap({ [$0.source, $0.destination] }) + journal.createdDirectories + edited {
             if let problem = problem(with: path) { throw refuse("it names '\(path)': \(problem)") }
+        }
+        for edit in header.fileEdits ?? [] where !isSHA256(edit.originalSHA256) {
+            throw refuse("its record of the saved copy of '\(edit.path)' ('\(edit.originalSHA256)') is not a SHA-256")
         }
         for event in journal.events where event.event == .indexSaved {
             let digest = event.path ?? ""
@@ -40,6 +44,20 @@ extension SyncState {
                 throw SyncError.applyFailed(step: "checking the planned move of '\(path)'", reason: problem + ".", restored: true, journal: "")
             }
         }
+    }
+
+    /// Checks the files a sync rewrites the same way before anything is written.
+    /// - Throws: `SyncError.applyFailed` (nothing was touched).
+    func checkEdits(_ edits: [PathReferenceEdit]) throws {
+        for path in edits.flatMap({ [$0.path, $0.finalPath] }) {
+            if let problem = problem(with: path) {
+                throw SyncError.applyFailed(step: "checking the planned rewrite of '\(path)'", reason: problem + ".", restored: true, journal: "")
+            }
+        }
+    }
+
+    private func isSHA256(_ digest: String) -> Bool {
+        digest.utf8.count == 64 && digest.utf8.allSatisfy { isHexDigit($0) }
     }
 
     private func isHexDigit(_ byte: UInt8) -> Bool {

@@ -32,6 +32,8 @@ public struct SyncRecovery: Sendable {
         public var pbxprojRestored = false
         /// Whether the git index was rewritten from the saved copy.
         public var indexRestored = false
+        /// Files other than the pbxproj (xcconfigs) restored from their saved copies.
+        public var filesRestored: [String] = []
     }
 
     let fileSystem: any FileSystem
@@ -110,6 +112,7 @@ public struct SyncRecovery: Sendable {
         for folder in journal.createdDirectories.reversed() where fileSystem.kind(of: absolute(folder)) == .directory {
             try? fileSystem.removeEmptyDirectory(absolute(folder))
         }
+        report.filesRestored = try restoreEditedFiles(journal)
         report.pbxprojRestored = try restorePBXProj(journal)
         try step("removing the journal's files") {
             let trash = bundlePath + "/" + SyncJournal.trashFolderName
@@ -163,6 +166,26 @@ public struct SyncRecovery: Sendable {
         for path in [state.pbxprojBackupPath, state.indexBackupPath] where fileSystem.exists(path) {
             try fileSystem.remove(path)
         }
+        for name in (try? fileSystem.contents(ofDirectory: state.folder)) ?? [] where name.hasPrefix(SyncState.fileBackupPrefix) {
+            try fileSystem.remove(state.folder + "/" + name)
+        }
+    }
+
+    /// Puts back, at its place before the sync (the moves are undone first), every file the
+    /// sync rewrote besides the pbxproj, from the copy saved before the first move.
+    private func restoreEditedFiles(_ journal: SyncJournal) throws -> [String] {
+        var restored: [String] = []
+        for (index, edit) in (journal.header.fileEdits ?? []).enumerated() {
+            let target = absolute(edit.path)
+            if let current = try? fileSystem.read(target), SyncJournal.sha256(current) == edit.originalSHA256 { continue }
+            let backup = state.fileBackupPath(index)
+            guard let saved = try? StateFiles.read(backup), SyncJournal.sha256(saved) == edit.originalSHA256 else {
+                throw SyncError.backupDamaged(path: backup)
+            }
+            try step("restoring '\(edit.path)'") { try fileSystem.writeAtomically(saved, to: target) }
+            restored.append(edit.path)
+        }
+        return restored
     }
 
     /// Removes the temporary files an atomic write killed half-way leaves (`.NAME.slipway-XXXXXX`).

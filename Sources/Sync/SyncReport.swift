@@ -26,6 +26,15 @@ public struct SyncReport: Codable, Sendable {
     public var recovered: SyncRecovery.Report?
     /// Whether git was used (dirty check and staging).
     public var usedGit: Bool
+    /// Places in the repository that name a path the plan moves (nil when nothing moves):
+    /// `rewritten` ones are fixed by the sync, the others break unless accepted.
+    public var pathReferences: [PathReference]?
+    /// Files that may name a moving path and could not be read (nil when nothing moves).
+    public var pathReferencesNotRead: [UnreadReferenceFile]?
+    /// Set when the scan for path references stopped at its bound.
+    public var pathReferenceScanLimit: String?
+    /// Files the sync rewrites besides the pbxproj (xcconfigs), with the lines that change.
+    public var rewrittenFiles: [PathReferenceEdit]?
 
     /// Creates a report.
     public init(project: String, mode: SyncMode, plan: SyncPlan, applied: SyncApplier.Result? = nil,
@@ -36,6 +45,13 @@ public struct SyncReport: Codable, Sendable {
         self.applied = applied
         self.recovered = recovered
         self.usedGit = usedGit
+    }
+
+    /// The path references the sync leaves broken (accepted), unread files and the scan's bound,
+    /// one line each.
+    public var pathReferenceWarnings: [String] {
+        (pathReferences ?? []).filter { !$0.rewritten }.map(\.description) + (pathReferencesNotRead ?? []).map(\.description)
+            + (pathReferenceScanLimit.map { ["the scan for path references stopped: \($0)"] } ?? [])
     }
 
     /// True when nothing is (or was) out of place.
@@ -61,6 +77,12 @@ public struct SyncReport: Codable, Sendable {
             "\(reference.path) (in \(reference.groups.joined(separator: ", ")))" + (reference.madeProjectRelative ? " — now relative to the project folder" : "")
         }, color: "yellow")
         section("project.pbxproj edits", plan.edits.map(\.summary), color: "blue")
+        section("Files rewritten to follow the moves", (rewrittenFiles ?? []).flatMap { edit in
+            edit.changes.map { "\(edit.finalPath):\($0)" }
+        }, color: "blue")
+        let unresolved = (pathReferences ?? []).filter { !$0.rewritten }.map(\.description)
+            + (pathReferencesNotRead ?? []).map(\.description) + (pathReferenceScanLimit.map { ["the scan for path references stopped: \($0)"] } ?? [])
+        if mode != .apply { section("Path references the moves would break", unresolved, color: "yellow") }
         section("Not moved", plan.unmoved.map { "\($0.path) (\(Self.describe($0)))" }, color: "dim")
         return lines
     }

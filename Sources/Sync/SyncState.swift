@@ -70,6 +70,10 @@ public struct SyncState: Sendable {
     public var pbxprojBackupPath: String { folder + "/" + Self.pbxprojBackupName }
     /// The saved git index's path.
     public var indexBackupPath: String { folder + "/" + Self.indexBackupName }
+    /// The saved copy of the `index`-th file of `SyncJournal.Header.fileEdits`.
+    public func fileBackupPath(_ index: Int) -> String { folder + "/" + Self.fileBackupPrefix + String(index) }
+    /// The names of saved copies of edited files start with this.
+    public static let fileBackupPrefix = "original-file-"
 
     /// True when something is at the journal's path (checked without following links).
     public func hasJournal(fileSystem: any FileSystem) -> Bool { fileSystem.kind(of: journalPath) != nil }

@@ -14,7 +14,11 @@ struct SyncCommand: AsyncParsableCommand {
             group's folder moves into it, and a file already inside stays. '--folders-from names' \
             gives synx's layout instead: every folder named after its group's display name, every \
             file straight in its group's folder. The plan (moves, pbxproj edits, files --prune would delete) \
-            is worked out first and every conflict reported before anything moves; then the moves \
+            is worked out first and every conflict reported before anything moves, and so is every \
+            file in the repository that names a path about to move (xcconfigs, script phases, \
+            Package.swift, SwiftLint/SwiftGen configs, Makefiles, scripts, CI and fastlane files, \
+            schemes, test plans, .gitignore): xcconfigs are rewritten with the moves, anything \
+            else refuses the sync (exit 2) unless --accept-path-references; then the moves \
             run as a transaction with a journal in the repository's git directory (see docs/sync.md), the pbxproj is rewritten \
             last and atomically (only path and name lines change), and in a git repository the \
             moves are staged so that 'git status' shows renames. An interrupted sync is rolled \
@@ -36,7 +40,8 @@ struct SyncCommand: AsyncParsableCommand {
               1  --check found files out of place, or the sync failed
                  (the message says whether everything was restored)
               2  refused, nothing changed: no project, unreadable pbxproj,
-                 unknown --exclude group, conflicts, dirty git tree
+                 unknown --exclude group, conflicts, dirty git tree, files
+                 naming paths that would move (see --accept-path-references)
               75 busy, nothing changed: another slipway is working on the
                  project (a sync, --recover, an xcodeproj edit); try again later
             """
@@ -90,12 +95,15 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Roll back an interrupted sync from its journal.")
     var recover = false
 
+    @Flag(help: "Sync even when files Slipway does not rewrite (scripts, CI files, Package.swift, ...) name paths that move; they are printed as warnings.")
+    var acceptPathReferences = false
+
     func validate() throws {
         if dryRun && check { throw ValidationError("--dry-run and --check cannot be combined; --check already changes nothing.") }
         if groupsWithoutPath != nil && foldersFrom == .names {
             throw ValidationError("--groups-without-path applies to --folders-from paths; with names every group gets a folder named after it.")
         }
-        if recover && (dryRun || check || prune || !exclude.isEmpty || foldersFrom != nil || groupsWithoutPath != nil) {
+        if recover && (dryRun || check || prune || !exclude.isEmpty || foldersFrom != nil || groupsWithoutPath != nil || acceptPathReferences) {
             throw ValidationError("--recover takes no other sync options: it only restores the state before the interrupted sync.")
         }
     }
@@ -120,7 +128,10 @@ struct SyncCommand: AsyncParsableCommand {
             let mode: SyncMode = check ? .check : (dryRun ? .dryRun : .apply)
             // On a thread of its own: the sync moves files with fsync and may wait on git's
             // hashing thread, neither of which may hold a thread of the cooperative pool.
-            let report = try await BlockingWork.run(name: "slipway-sync") { try sync.run(path, options: options, mode: mode) }
+            let accept = acceptPathReferences
+            let report = try await BlockingWork.run(name: "slipway-sync") {
+                try sync.run(path, options: options, mode: mode, acceptPathReferences: accept)
+            }
             progress.finish()
             try output(report, env: env)
             if !report.plan.conflicts.isEmpty { throw ExitCodes.invalidInput }
@@ -151,7 +162,8 @@ struct SyncCommand: AsyncParsableCommand {
             switch report.outcome {
             case .rolledBack:
                 env.print("Rolled back the interrupted sync: \(report.movesUndone) move(s) undone"
-                    + (report.pbxprojRestored ? ", project.pbxproj restored" : "") + (report.indexRestored ? ", git index restored" : "") + ".")
+                    + (report.pbxprojRestored ? ", project.pbxproj restored" : "") + (report.indexRestored ? ", git index restored" : "")
+                    + (report.filesRestored.isEmpty ? "" : ", restored " + report.filesRestored.map { "'\($0)'" }.joined(separator: ", ")) + ".")
             case .rolledForward:
                 env.print("The interrupted sync had finished its work; its clean-up is done now.")
             }
@@ -178,6 +190,22 @@ struct SyncCommand: AsyncParsableCommand {
         for line in report.lines(paint: paint) { env.print(line) }
         env.print(Self.summary(report).displaySafe)
         for warning in report.applied?.warnings ?? [] { env.print(style.paint("warning: ", .yellow) + DisplayText.untrustedLines(warning)) }
+        if report.mode == .apply, report.applied != nil {
+            for warning in report.pathReferenceWarnings { env.print(style.paint("warning: ", .yellow) + warning.displaySafe) }
+        }
+        if env.environment.isGitHubActions { printAnnotations(report, env: env) }
+    }
+
+    /// Under GitHub Actions, the path references the sync leaves broken (or would) as
+    /// `::warning file=…,line=…::` workflow commands.
+    private func printAnnotations(_ report: SyncReport, env: CommandEnvironment) {
+        for reference in report.pathReferences ?? [] where !reference.rewritten {
+            env.print(GitHubAnnotation(.warning, reference.description.displaySafe, file: reference.file.displaySafe, line: reference.line, column: reference.column,
+                                       title: "slipway sync: path reference").rendered)
+        }
+        for unread in report.pathReferencesNotRead ?? [] {
+            env.print(GitHubAnnotation(.warning, unread.description.displaySafe, file: unread.file.displaySafe, title: "slipway sync: file not read").rendered)
+        }
     }
 
     static func summary(_ report: SyncReport) -> String {

@@ -28,6 +28,8 @@ public struct SyncStep: Step {
             .optional("groups-without-path", .choice(PathlessGroups.allCases.map(\.rawValue)), default: .string("folder"),
                       "With folders-from: paths, what a group with only a name gets: folder (named after it) or virtual (none)."),
             .optional("check", .bool, default: .bool(false), "Change nothing; fail when files are out of place."),
+            .optional("accept-path-references", .bool, default: .bool(false),
+                      "Sync even when files Slipway does not rewrite (scripts, CI files, Package.swift, ...) name paths that move; they are logged as warnings."),
         ],
         outputs: [
             OutputSpec("moved", "How many files and folders moved (or, with check, would move)."),
@@ -53,6 +55,8 @@ public struct SyncStep: Step {
     public let options: SyncOptions
     /// Only check; fail when something is out of place.
     public let check: Bool
+    /// Sync even when files Slipway does not rewrite name moving paths.
+    public let acceptPathReferences: Bool
 
     public init(options: StepOptions) throws {
         project = try options.requiredString("project")
@@ -71,6 +75,7 @@ public struct SyncStep: Step {
             allowDirty: try options.bool("allow-dirty"),
             foldersFrom: foldersFrom, groupsWithoutPath: groupsWithoutPath)
         check = try options.bool("check")
+        acceptPathReferences = try options.bool("accept-path-references")
     }
 
     private func sync(_ context: StepContext) -> ProjectSync {
@@ -82,6 +87,7 @@ public struct SyncStep: Step {
         let plan = report.plan
         if check { return [Effect(.check, "the folders of \(project) match its groups (\(plan.moves.count) move(s) needed now)")] }
         var effects = plan.conflicts.map { Effect(.check, "conflict: \($0)") }
+        effects += report.pathReferenceWarnings.map { Effect(.check, (acceptPathReferences ? "accepted: " : "refused: ") + $0) }
         effects += plan.moves.map { move in
             move.reason == .pruned ? Effect(.delete, "delete \(move.source)") : Effect(.write, "move \(move.source) → \(move.destination)")
         }
@@ -96,7 +102,10 @@ public struct SyncStep: Step {
             // On a thread of its own: the sync moves files with fsync and may wait on git's
             // hashing thread, neither of which may hold a thread of the cooperative pool.
             let sync = sync(context), path = context.resolve(project), options = options, mode: SyncMode = check ? .check : .apply
-            report = try await BlockingWork.run(name: "slipway-sync") { try sync.run(path, options: options, mode: mode) }
+            let accept = acceptPathReferences
+            report = try await BlockingWork.run(name: "slipway-sync") {
+                try sync.run(path, options: options, mode: mode, acceptPathReferences: accept)
+            }
         } catch let error as SyncError {
             throw StepError.failed(error.errorDescription ?? "\(error)")
         }
@@ -107,6 +116,7 @@ public struct SyncStep: Step {
             throw StepError.failed("\(project) is out of sync with its groups; run 'slipway sync \(project)':\n\(lines)")
         }
         let outputs = ["moved": String(plan.moves.count - plan.pruned.count), "edits": String(plan.edits.count), "pruned": String(plan.pruned.count)]
+        for warning in report.pathReferenceWarnings { context.events.log(.warning, "\(project): \(warning)") }
         if !check && !report.isInSync {
             context.events.log(.info, "synced \(project): \(outputs["moved"] ?? "0") move(s), \(plan.edits.count) pbxproj edit(s), \(plan.pruned.count) deleted")
         }

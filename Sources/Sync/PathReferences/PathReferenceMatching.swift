@@ -1,0 +1,258 @@
+import PBXProj
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The plan's moves, indexed by path for the scanner. Paths are relative to the folder scanned.
+struct MoveIndex {
+    struct Entry {
+        /// Relative to the folder scanned.
+        let source: String
+        let destination: String
+        /// As shown: relative to the project folder.
+        let shownSource: String
+        let shownDestination: String
+    }
+
+    private(set) var entries: [Entry] = []
+    private var bySource: [String: Int] = [:]
+    private var sourcesBelow: [String: [Int]] = [:]
+    private var destinationsBelow: [String: Set<Int>] = [:]
+    /// For each folder, the first move with exactly one end inside it (computed once).
+    private var changing: [String: Int] = [:]
+
+    /// `projectPrefix`: the project folder relative to the folder scanned ("" when the same).
+    init(moves: [SyncMove], projectPrefix: String) {
+        for move in moves {
+            let source = ProjectPath.join(projectPrefix, move.source)
+            let pruned = move.reason == .pruned
+            let destination = pruned ? "" : ProjectPath.join(projectPrefix, move.destination)
+            guard !ProjectPath.isOutside(source) else { continue }
+            let index = entries.count
+            entries.append(Entry(source: source, destination: destination, shownSource: move.source,
+                                 shownDestination: pruned ? "nowhere (deleted by --prune)" : move.destination))
+            bySource[source] = index
+            for folder in ProjectPath.Ancestors(source) { sourcesBelow[String(folder), default: []].append(index) }
+            sourcesBelow["", default: []].append(index)
+            guard !pruned else { continue }
+            for folder in ProjectPath.Ancestors(destination) { destinationsBelow[String(folder), default: []].insert(index) }
+            destinationsBelow["", default: []].insert(index)
+        }
+        for (folder, indexes) in sourcesBelow {
+            let below = destinationsBelow[folder] ?? []
+            if let first = indexes.first(where: { !below.contains($0) }) { changing[folder] = first }
+        }
+        for (folder, indexes) in destinationsBelow where changing[folder] == nil {
+            let sources = Set(sourcesBelow[folder] ?? [])
+            if let first = indexes.sorted().first(where: { !sources.contains($0) }) { changing[folder] = first }
+        }
+        sourcesBelow = [:]
+        destinationsBelow = [:]
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// The move that takes `path` (itself or a folder holding it), and where `path` goes.
+    func moving(_ path: String) -> (entry: Entry, shownPath: String, shownDestination: String, destination: String)? {
+        if let index = bySource[path] {
+            let entry = entries[index]
+            return (entry, entry.shownSource, entry.shownDestination, entry.destination)
+        }
+        for folder in ProjectPath.Ancestors(path) {
+            guard let index = bySource[String(folder)] else { continue }
+            let entry = entries[index]
+            let rest = String(path.dropFirst(folder.count + 1))
+            let pruned = entry.destination.isEmpty
+            return (entry, ProjectPath.join(entry.shownSource, rest),
+                    pruned ? entry.shownDestination : ProjectPath.join(entry.shownDestination, rest),
+                    pruned ? "" : ProjectPath.join(entry.destination, rest))
+        }
+        return nil
+    }
+
+    /// Where `path` is after the moves (itself when it does not move).
+    func mapped(_ path: String) -> String {
+        guard let found = moving(path), !found.destination.isEmpty else { return path }
+        return found.destination
+    }
+
+    /// A move that takes something out of `folder` or into it (exactly one of its ends inside).
+    func changingContents(of folder: String) -> Entry? {
+        changing[folder].map { entries[$0] }
+    }
+
+    /// The moves whose membership in the pattern changes: `matches(source) != matches(destination)`.
+    func changingMatch(_ matches: (String) -> Bool, limit: Int = 1) -> [Entry] {
+        var found: [Entry] = []
+        for entry in entries where matches(entry.source) != (entry.destination.isEmpty ? false : matches(entry.destination)) {
+            found.append(entry)
+            if found.count >= limit { break }
+        }
+        return found
+    }
+}
+
+/// One word of a line that may be a path.
+struct PathToken: Equatable {
+    /// The word as written (a `$(SRCROOT)/` prefix included).
+    let text: String
+    /// 1-based column of its first character.
+    let column: Int
+}
+
+enum PathTokens {
+    static let separators: Set<Character> = [" ", "\t", "\r", "\"", "'", "`", "=", ",", ":", "(", ")", "[", "]", "{", "}", ";", "<", ">", "|", "&"]
+
+    /// The words of `line`: split on blanks, quotes, `=`, `,`, `:`, brackets and shell operators,
+    /// except inside `$(...)` / `${...}` (a build setting reference stays one word).
+    static func split(_ line: Substring) -> [PathToken] {
+        var tokens: [PathToken] = []
+        var current = ""
+        var start = 0
+        var column = 0
+        var depth = 0
+        var closing: Character = ")"
+        var previous: Character = " "
+        for character in line {
+            column += 1
+            if depth > 0 {
+                current.append(character)
+                if character == closing { depth -= 1 }
+            } else if character == "(" || character == "{", previous == "$" {
+                current.append(character)
+                closing = character == "(" ? ")" : "}"
+                depth = 1
+            } else if separators.contains(character) {
+                if !current.isEmpty { tokens.append(PathToken(text: current, column: start)) }
+                current = ""
+            } else {
+                if current.isEmpty { start = column }
+                current.append(character)
+            }
+            previous = character
+        }
+        if !current.isEmpty { tokens.append(PathToken(text: current, column: start)) }
+        return tokens + quoted(line)
+    }
+
+    /// The contents of `"..."` and `'...'` that hold a separator (`"My App/Info.plist"`), as
+    /// one more word each: a quoted path may have blanks.
+    static func quoted(_ line: Substring) -> [PathToken] {
+        var tokens: [PathToken] = []
+        var quote: Character?
+        var current = ""
+        var start = 0
+        var column = 0
+        for character in line {
+            column += 1
+            if let open = quote {
+                if character == open {
+                    if current.contains(where: { separators.contains($0) }) { tokens.append(PathToken(text: current, column: start)) }
+                    quote = nil
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                current = ""
+                start = column + 1
+            }
+        }
+        return tokens
+    }
+
+    /// Prefixes that mean "the project folder".
+    static let projectPrefixes = [
+        "$(SRCROOT)/", "${SRCROOT}/", "$SRCROOT/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/", "$PROJECT_DIR/",
+        "$(SOURCE_ROOT)/", "${SOURCE_ROOT}/", "$SOURCE_ROOT/",
+    ]
+
+    /// The token without its project prefix (and `./`, a trailing `/`): (prefix, path,
+    /// whether the prefix names the project folder). Nil for what cannot be a path here
+    /// (another variable, a URL, an option, nothing).
+    static func path(of token: String) -> (prefix: String, path: String, projectRelative: Bool)? {
+        var prefix = ""
+        var rest = Substring(token)
+        var projectRelative = false
+        if let found = projectPrefixes.first(where: { rest.hasPrefix($0) }) {
+            prefix = found
+            rest = rest.dropFirst(found.count)
+            projectRelative = true
+        }
+        while rest.hasPrefix("./") {
+            prefix += "./"
+            rest = rest.dropFirst(2)
+        }
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard !rest.isEmpty, rest != ".", !rest.contains("$"), !rest.contains("://"), !rest.hasPrefix("-"),
+            !rest.contains("\\"), rest.utf8.count < 1024
+        else { return nil }
+        return (prefix, String(rest), projectRelative)
+    }
+
+    static func hasWildcard(_ text: String) -> Bool { text.contains("*") || text.contains("?") }
+}
+
+/// `.gitignore`-style matching of slash-separated patterns: `*`, `?` within a component,
+/// `**` for any number of folders.
+enum PathGlob {
+    /// Whether `pattern` (components) matches `path` exactly.
+    static func matches(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>, budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget > 0 else { return false }
+        guard let first = pattern.first else { return path.isEmpty }
+        if first == "**" {
+            let rest = pattern.dropFirst()
+            var remaining = path
+            while true {
+                if matches(rest, remaining, budget: &budget) { return true }
+                guard !remaining.isEmpty else { return false }
+                remaining = remaining.dropFirst()
+            }
+        }
+        guard let name = path.first, fnmatch(String(first), String(name), 0) == 0 else { return false }
+        return matches(pattern.dropFirst(), path.dropFirst(), budget: &budget)
+    }
+
+    /// Whether `pattern` matches `path` or one of the folders holding it (what is inside a
+    /// matched folder is matched too).
+    static func matchesOrInside(_ pattern: String, _ path: String) -> Bool {
+        let patternParts = pattern.split(separator: "/")[...]
+        let parts = path.split(separator: "/")
+        var budget = 10_000
+        for length in stride(from: parts.count, through: 1, by: -1) where matches(patternParts, parts[0..<length], budget: &budget) {
+            return true
+        }
+        return false
+    }
+
+    /// git's rules for one `.gitignore`/`.gitattributes` pattern in folder `folder` (relative to
+    /// the folder scanned): a pattern with a `/` (not only at its end) is anchored to the
+    /// folder; one without matches a name at any depth; a trailing `/` matches folders only
+    /// (their contents here). `path` is relative to the folder scanned.
+    static func gitMatches(_ rawPattern: String, folder: String, path: String) -> Bool {
+        guard let relative = ProjectPath.removingPrefix(folder, from: path), !relative.isEmpty else { return false }
+        var pattern = Substring(rawPattern)
+        let folderOnly = pattern.hasSuffix("/")
+        while pattern.hasSuffix("/") { pattern = pattern.dropLast() }
+        guard !pattern.isEmpty else { return false }
+        let anchored = pattern.dropLast().contains("/")
+        while pattern.hasPrefix("/") { pattern = pattern.dropFirst() }
+        let parts = relative.split(separator: "/")
+        let patternParts = pattern.split(separator: "/")[...]
+        var budget = 10_000
+        // A folder-only pattern matches only folders: the proper ancestors of the path.
+        let longest = folderOnly ? parts.count - 1 : parts.count
+        guard longest >= 1 else { return false }
+        for length in 1...longest {
+            if anchored {
+                if matches(patternParts, parts[0..<length], budget: &budget) { return true }
+            } else if fnmatch(String(pattern), String(parts[length - 1]), 0) == 0 {
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -4,8 +4,9 @@ import Foundation
 /// Issue #38's measurement: `slipway sync` on real app trees, counted by a checker independent
 /// of Slipway's own scanner (`SyncTreesPathCollector`).
 ///
-/// `slipway-bench sync-trees FOLDER [--slipway PATH] [--only a,b] [--no-git] [--no-lint] [--details N] [--json]`
+/// `slipway-bench sync-trees FOLDER [--slipway PATH] [--only a,b] [--no-git] [--no-lint] [--details N] [--json | --json-out FILE]`
 /// `slipway-bench sync-trees --self-test`
+/// `slipway-bench sync-trees --from-json FILE [--details N]`: prints an earlier run's table again.
 ///
 /// Each sub-folder of FOLDER is one tree (a checkout). Per tree, a temporary copy is made and,
 /// unless `--no-git`, `git init` + `git add -A --force` + commit, so that sync's git path (clean
@@ -46,7 +47,14 @@ enum SyncTreesBenchmark {
 
     static func run(_ arguments: [String]) async throws {
         if arguments.contains("--self-test") { return try SyncTreesSelfTest.run() }
-        let valued: Set<String> = ["--slipway", "--only", "--details"]
+        if let saved = Bench.option("--from-json", arguments) {
+            // The table and details of an earlier run's `--json-out`, without running anything.
+            let rows = try JSONDecoder().decode([Row].self, from: Data(contentsOf: URL(fileURLWithPath: saved)))
+            let limit = Bench.option("--details", arguments).flatMap { Int($0) } ?? 10
+            for row in rows { printDetails(row, limit: limit) }
+            return printTable(rows)
+        }
+        let valued: Set<String> = ["--slipway", "--only", "--details", "--json-out"]
         var folder: String?
         var index = 0
         while index < arguments.count {
@@ -55,7 +63,7 @@ enum SyncTreesBenchmark {
             index += 1
         }
         guard let folder else {
-            throw BenchError("usage: slipway-bench sync-trees FOLDER [--slipway PATH] [--only a,b] [--no-git] [--no-lint] [--details N] [--json] | --self-test")
+            throw BenchError("usage: slipway-bench sync-trees FOLDER [--slipway PATH] [--only a,b] [--no-git] [--no-lint] [--details N] [--json | --json-out FILE] | --self-test")
         }
         let slipway = Bench.slipwayBinary(arguments)
         guard FileManager.default.isExecutableFile(atPath: slipway) else {
@@ -75,19 +83,25 @@ enum SyncTreesBenchmark {
         }
         let work = NSTemporaryDirectory() + "slipway-bench-sync-trees-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
         if !json {
             print("slipway-bench sync-trees — \(slipway) (\(useGit ? "git init + commit per tree" : "--no-git")); \(canAccept ? "has" : "no") \(acceptOption)")
         }
         var rows: [Row] = []
-        for tree in trees {
-            let measured = try await measure(tree: tree, source: folder + "/" + tree, work: work, slipway: slipway,
-                                             useGit: useGit, lint: lint, canAccept: canAccept)
-            if !json { for row in measured { printDetails(row, limit: details) } }
-            rows += measured
+        do {
+            for tree in trees {
+                let measured = try await measure(tree: tree, source: folder + "/" + tree, work: work, slipway: slipway,
+                                                 useGit: useGit, lint: lint, canAccept: canAccept)
+                if !json { for row in measured { printDetails(row, limit: details) } }
+                rows += measured
+            }
+            try await Bench.run("/bin/rm", ["-rf", work])
+        } catch {
+            _ = try? await Bench.run("/bin/rm", ["-rf", work])
+            throw error
         }
+        let data = try JSONEncoder.sorted.encode(rows)
+        if let file = Bench.option("--json-out", arguments) { try data.write(to: URL(fileURLWithPath: file)) }
         if json {
-            let data = try JSONEncoder.sorted.encode(rows)
             print(String(decoding: data, as: UTF8.self))
         } else {
             printTable(rows)
@@ -100,7 +114,18 @@ enum SyncTreesBenchmark {
                                 useGit: Bool, lint: Bool, canAccept: Bool) async throws -> [Row] {
         let pristine = work + "/" + tree + "-pristine"
         try await Bench.run("/bin/cp", ["-a", source, pristine])
-        defer { try? FileManager.default.removeItem(atPath: pristine) }
+        do {
+            let rows = try await measure(pristine: pristine, tree: tree, work: work, slipway: slipway, useGit: useGit, lint: lint, canAccept: canAccept)
+            try await Bench.run("/bin/rm", ["-rf", pristine])
+            return rows
+        } catch {
+            _ = try? await Bench.run("/bin/rm", ["-rf", pristine])
+            throw error
+        }
+    }
+
+    private static func measure(pristine: String, tree: String, work: String, slipway: String,
+                                useGit: Bool, lint: Bool, canAccept: Bool) async throws -> [Row] {
         if useGit {
             try await git(pristine, ["init", "--quiet", "--initial-branch=main"])
             try await git(pristine, ["add", "-A", "--force"])
@@ -131,9 +156,8 @@ enum SyncTreesBenchmark {
             if lint { row.lintErrorsBefore = try await lintErrors(slipway, pristine + "/" + bundle) }
 
             let copy = work + "/" + tree + "-run"
-            try? FileManager.default.removeItem(atPath: copy)
+            _ = try? await Bench.run("/bin/rm", ["-rf", copy])
             try await Bench.run("/bin/cp", ["-a", pristine, copy])
-            defer { try? FileManager.default.removeItem(atPath: copy) }
             if useGit { try await git(copy, ["update-index", "-q", "--refresh"]) }
             let extra = useGit ? [] : ["--no-git"]
             let began = ContinuousClock.now
@@ -141,7 +165,7 @@ enum SyncTreesBenchmark {
             row.seconds["sync"] = Bench.seconds(ContinuousClock.now - began)
             row.syncExit = result.exit
             if result.exit == 2 {
-                row.refusal = result.error.split(separator: "\n").map(String.init)
+                row.refusal = planOf(result.output).refusals + result.error.split(separator: "\n").map(String.init)
                 if canAccept {
                     result = try await call(slipway, ["sync", copy + "/" + bundle, "--json", acceptOption] + extra)
                     row.accepted = result.exit == 0
@@ -165,20 +189,25 @@ enum SyncTreesBenchmark {
             let second = try await call(slipway, ["sync", copy + "/" + bundle, "--json"] + extra)
             row.secondSyncExit = second.exit
             row.secondSyncMoves = planOf(second.output).moves.count
+            try await Bench.run("/bin/rm", ["-rf", copy])
             rows.append(row)
         }
         return rows
     }
 
     /// Moves (relative to the project folder) and the conflict count of a `--json` report.
-    static func planOf(_ output: String) -> (moves: [(source: String, destination: String)], conflicts: Int) {
+    /// and the conflicts as `'path': message` lines.
+    static func planOf(_ output: String) -> (moves: [(source: String, destination: String)], conflicts: Int, refusals: [String]) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
-              let plan = object["plan"] as? [String: Any] else { return ([], 0) }
+              let plan = object["plan"] as? [String: Any] else { return ([], 0, []) }
         let moves = (plan["moves"] as? [[String: Any]] ?? []).compactMap { move -> (String, String)? in
             guard let source = move["source"] as? String, let destination = move["destination"] as? String else { return nil }
             return (source, destination)
         }
-        return (moves, (plan["conflicts"] as? [Any])?.count ?? 0)
+        let conflicts = (plan["conflicts"] as? [[String: Any]] ?? []).map { conflict in
+            "\(conflict["kind"] as? String ?? "?"): '\(conflict["path"] as? String ?? "")': \(conflict["message"] as? String ?? "")"
+        }
+        return (moves, conflicts.count, conflicts)
     }
 
     private static func lintErrors(_ slipway: String, _ bundle: String) async throws -> [String: Int] {
@@ -251,10 +280,10 @@ enum SyncTreesBenchmark {
         print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|")
         for row in rows {
             let lintBefore = row.lintErrorsBefore.values.reduce(0, +), lintAfter = row.lintErrorsAfter.values.reduce(0, +)
-            let refused = row.syncExit == 2 ? "\(max(row.conflicts, row.refusal.count))" : "0"
+            let refused = row.syncExit == 2 ? "\(max(row.conflicts, row.refusal.count))" : "0"  // conflicts, or refusal lines
             print("| \(row.tree) | \(row.project) | \(planned(row, "default")) | \(planned(row, "virtual")) | \(planned(row, "folder")) | \(refused) | \(row.syncExit) "
                   + "| \(row.namedPaths) | \(row.breaks.vanishedPaths) | \(row.breaks.filesLeft) | \(row.breaks.unresolvedReferences.count) | \(row.breaks.lostFiles.count) "
-                  + "| \(row.verifyBefore)/\(row.verifyAfter) | \(lintBefore)/\(lintAfter) | \(row.secondSyncMoves) | \(String(format: "%.2f", row.seconds["sync"] ?? 0)) |")
+                  + "| \(row.verifyBefore)/\(row.verifyAfter) | \(lintBefore)/\(lintAfter) | \(row.secondSyncExit == 0 ? "\(row.secondSyncMoves)" : "exit \(row.secondSyncExit)") | \(String(format: "%.2f", row.seconds["sync"] ?? 0)) |")
         }
         let broken = rows.filter { $0.breaks.total > 0 }
         print("\n\(rows.count) project(s) in \(Set(rows.map(\.tree)).count) tree(s); \(broken.count) project(s) in \(Set(broken.map(\.tree)).count) tree(s) broken by the sync"

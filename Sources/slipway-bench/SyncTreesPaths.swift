@@ -160,7 +160,7 @@ struct SyncTreesPathCollector {
                 guard !trimmed.hasPrefix("#") else { continue }
                 var value = trimmed.hasPrefix("- ") ? String(trimmed.dropFirst(2)) : trimmed
                 if let colon = value.range(of: ": ") { value = String(value[colon.upperBound...]) } else if value.hasSuffix(":") { continue }
-                add(Self.tokens(value), line: index + 1, bases: [folder, ""], plain: true)
+                add(Self.words(value), line: index + 1, bases: [folder, ""], plain: true)
             }
         case "scheme", "test plan", "workspace":
             let container = Self.containerFolder(of: file)
@@ -194,7 +194,7 @@ struct SyncTreesPathCollector {
                 guard !trimmed.hasPrefix("#"), !trimmed.hasPrefix("//") else { continue }
                 var bases = [folder, ""] + projectFolders
                 if kind == "fastlane" { bases.append((folder as NSString).deletingLastPathComponent) }
-                add(Self.tokens(trimmed), line: index + 1, bases: bases)
+                add(Self.words(trimmed).filter { $0.count < 300 }, line: index + 1, bases: bases)
             }
         }
         return result
@@ -284,7 +284,17 @@ struct SyncTreesPathCollector {
         let name = key.split(separator: "[").first.map(String.init) ?? key
         let pathLike = ["FILE", "PATH", "PATHS", "DIR", "HEADER", "ENTITLEMENTS", "MODULEMAP", "PLIST", "ROOT"].contains { name.hasSuffix($0) }
             || name.contains("FILE")
-        return tokens(value).filter { pathLike || $0.contains("/") || looksLikeFile($0) }
+        return words(value).filter { pathLike || $0.contains("/") || looksLikeFile($0) }
+    }
+
+    /// The words of a line, and also its quoted strings and the whole trimmed line, so that a
+    /// path with a space (`Supporting Files/Info.plist`) is a candidate too.
+    static func words(_ line: String) -> [String] {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let singles = trimmed.split(separator: "'", omittingEmptySubsequences: false)
+        let singleQuoted = stride(from: 1, to: max(1, singles.count - 1), by: 2).map { String(singles[$0]) }
+        let unescaped = trimmed.replacingOccurrences(of: "\\ ", with: " ")
+        return tokens(line) + quoted(line) + singleQuoted + [trimmed, unescaped].filter { !$0.contains("\"") && !$0.contains("'") }
     }
 
     /// `name.ext` with a short alphabetic extension.

@@ -80,7 +80,7 @@ enum SyncTreesProjects {
             for scriptLine in (phase.string("shellScript") ?? "").components(separatedBy: "\n") {
                 let trimmed = scriptLine.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.hasPrefix("#") else { continue }
-                add(SyncTreesPathCollector.tokens(trimmed), line: line, kind: "pbxproj script phase")
+                add(SyncTreesPathCollector.words(trimmed).filter { $0.count < 300 }, line: line, kind: "pbxproj script phase")
             }
         }
         for reference in project.swiftPackageReferences {

@@ -7,6 +7,7 @@ import Foundation
 /// `slipway-bench sync-trees FOLDER [--slipway PATH] [--only a,b] [--no-git] [--no-lint] [--details N] [--json | --json-out FILE]`
 /// `slipway-bench sync-trees --self-test`
 /// `slipway-bench sync-trees --from-json FILE [--details N]`: prints an earlier run's table again.
+/// `slipway-bench sync-trees --list-named TREE`: what the checker collects from one tree (to audit it).
 ///
 /// Each sub-folder of FOLDER is one tree (a checkout). Per tree, a temporary copy is made and,
 /// unless `--no-git`, `git init` + `git add -A --force` + commit, so that sync's git path (clean
@@ -47,6 +48,17 @@ enum SyncTreesBenchmark {
 
     static func run(_ arguments: [String]) async throws {
         if arguments.contains("--self-test") { return try SyncTreesSelfTest.run() }
+        if let tree = Bench.option("--list-named", arguments) {
+            // What the checker collects from one tree, read in place (nothing is run or written),
+            // to audit it by hand.
+            let snapshot = SyncTreesSnapshot.take(root: tree)
+            for site in snapshot.named {
+                print("\(site.path)\(site.isFolder ? "/" : "")\t\(site.kind)\t\(site.namer)\(site.line > 0 ? ":\(site.line)" : "")")
+            }
+            print("\(Set(snapshot.named.map(\.path)).count) named path(s), \(snapshot.folderFiles.count) named folder(s), "
+                  + "\(snapshot.references.values.map(\.count).reduce(0, +)) resolved reference(s) in \(snapshot.projects.count) project(s)")
+            return
+        }
         if let saved = Bench.option("--from-json", arguments) {
             // The table and details of an earlier run's `--json-out`, without running anything.
             let rows = try JSONDecoder().decode([Row].self, from: Data(contentsOf: URL(fileURLWithPath: saved)))
@@ -127,6 +139,9 @@ enum SyncTreesBenchmark {
     private static func measure(pristine: String, tree: String, work: String, slipway: String,
                                 useGit: Bool, lint: Bool, canAccept: Bool) async throws -> [Row] {
         if useGit {
+            // A checkout's own .git (its config may name hooks or an fsmonitor command) is never
+            // used: the copy gets a fresh repository holding exactly the tree's files.
+            try await Bench.run("/bin/rm", ["-rf", pristine + "/.git"])
             try await git(pristine, ["init", "--quiet", "--initial-branch=main"])
             try await git(pristine, ["add", "-A", "--force"])
             try await git(pristine, ["commit", "--quiet", "--no-verify", "-m", "tree"])
@@ -236,7 +251,9 @@ enum SyncTreesBenchmark {
 
     private static func git(_ folder: String, _ arguments: [String]) async throws {
         try await Bench.run("/usr/bin/env", ["git", "-C", folder, "-c", "user.name=slipway-bench", "-c", "user.email=bench@localhost",
-                                             "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false"] + arguments)
+                                             "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false",
+                                             // No detached gc or maintenance writing into the copy while it is removed.
+                                             "-c", "gc.auto=0", "-c", "maintenance.auto=false"] + arguments)
     }
 
     private static func blobs(_ folder: String) async throws -> [(sha: String, path: String)] {

@@ -36,6 +36,8 @@ enum SyncTreesBenchmark {
         var verifyAfter: Int32 = -1
         var lintErrorsBefore: [String: Int] = [:]
         var lintErrorsAfter: [String: Int] = [:]
+        var checkBefore: Int32 = -1
+        var checkAfter: Int32 = -1
         var secondSyncMoves = -1
         var secondSyncExit: Int32 = -1
         var seconds: [String: Double] = [:]
@@ -167,6 +169,7 @@ enum SyncTreesBenchmark {
                 row.planned[variant.name] = plan.moves.count
                 if variant.name == "default" { row.conflicts = plan.conflicts }
             }
+            row.checkBefore = try await call(slipway, ["sync", pristine + "/" + bundle, "--check", "--quiet"]).exit
             row.verifyBefore = try await call(slipway, ["xcodeproj", "verify", pristine + "/" + bundle]).exit
             if lint { row.lintErrorsBefore = try await lintErrors(slipway, pristine + "/" + bundle) }
 
@@ -200,6 +203,7 @@ enum SyncTreesBenchmark {
                 row.breaks.lostFiles = SyncTreesBreaks.lost(before: blobsBefore, after: try await blobs(copy))
             }
             row.verifyAfter = try await call(slipway, ["xcodeproj", "verify", copy + "/" + bundle]).exit
+            row.checkAfter = try await call(slipway, ["sync", copy + "/" + bundle, "--check", "--quiet"] + extra).exit
             if lint { row.lintErrorsAfter = try await lintErrors(slipway, copy + "/" + bundle) }
             let second = try await call(slipway, ["sync", copy + "/" + bundle, "--json"] + extra)
             row.secondSyncExit = second.exit
@@ -293,14 +297,14 @@ enum SyncTreesBenchmark {
     }
 
     private static func printTable(_ rows: [Row]) {
-        print("\n| tree | project | moves default | virtual | folder | refused | sync exit | named paths | gone | left folder | refs broken | lost | verify before/after | lint errors before/after | 2nd sync moves | sync s |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|")
+        print("\n| tree | project | moves default | virtual | folder | refused | sync exit | named paths | gone | left folder | refs broken | lost | verify before/after | --check before/after | lint errors before/after | 2nd sync moves | sync s |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|")
         for row in rows {
             let lintBefore = row.lintErrorsBefore.values.reduce(0, +), lintAfter = row.lintErrorsAfter.values.reduce(0, +)
             let refused = row.syncExit == 2 ? "\(max(row.conflicts, row.refusal.count))" : "0"  // conflicts, or refusal lines
             print("| \(row.tree) | \(row.project) | \(planned(row, "default")) | \(planned(row, "virtual")) | \(planned(row, "folder")) | \(refused) | \(row.syncExit) "
                   + "| \(row.namedPaths) | \(row.breaks.vanishedPaths) | \(row.breaks.filesLeft) | \(row.breaks.unresolvedReferences.count) | \(row.breaks.lostFiles.count) "
-                  + "| \(row.verifyBefore)/\(row.verifyAfter) | \(lintBefore)/\(lintAfter) | \(row.secondSyncExit == 0 ? "\(row.secondSyncMoves)" : "exit \(row.secondSyncExit)") | \(String(format: "%.2f", row.seconds["sync"] ?? 0)) |")
+                  + "| \(row.verifyBefore)/\(row.verifyAfter) | \(row.checkBefore)/\(row.checkAfter) | \(lintBefore)/\(lintAfter) | \(row.secondSyncExit == 0 ? "\(row.secondSyncMoves)" : "exit \(row.secondSyncExit)") | \(String(format: "%.2f", row.seconds["sync"] ?? 0)) |")
         }
         let broken = rows.filter { $0.breaks.total > 0 }
         print("\n\(rows.count) project(s) in \(Set(rows.map(\.tree)).count) tree(s); \(broken.count) project(s) in \(Set(broken.map(\.tree)).count) tree(s) broken by the sync"

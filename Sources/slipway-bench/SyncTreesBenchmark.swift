@@ -36,6 +36,8 @@ enum SyncTreesBenchmark {
         var verifyAfter: Int32 = -1
         var lintErrorsBefore: [String: Int] = [:]
         var lintErrorsAfter: [String: Int] = [:]
+        /// False with `--no-git`: lost files are counted from git's blobs.
+        var lostMeasured: Bool?
         var checkBefore: Int32 = -1
         var checkAfter: Int32 = -1
         var secondSyncMoves = -1
@@ -155,6 +157,7 @@ enum SyncTreesBenchmark {
         var rows: [Row] = []
         for bundle in before.projects {
             var row = Row(tree: tree, project: bundle)
+            row.lostMeasured = false
             row.namedPaths = Set(before.named.map(\.path)).count
             row.namedFolders = before.folderFiles.count
             row.references = before.references[bundle]?.count ?? 0
@@ -201,6 +204,7 @@ enum SyncTreesBenchmark {
                 try await git(copy, ["add", "-A", "--force"])
                 try await git(copy, ["commit", "--quiet", "--no-verify", "--allow-empty", "-m", "synced"])
                 row.breaks.lostFiles = SyncTreesBreaks.lost(before: blobsBefore, after: try await blobs(copy))
+                row.lostMeasured = true
             }
             row.verifyAfter = try await call(slipway, ["xcodeproj", "verify", copy + "/" + bundle]).exit
             row.checkAfter = try await call(slipway, ["sync", copy + "/" + bundle, "--check", "--quiet"] + extra).exit
@@ -303,7 +307,7 @@ enum SyncTreesBenchmark {
             let lintBefore = row.lintErrorsBefore.values.reduce(0, +), lintAfter = row.lintErrorsAfter.values.reduce(0, +)
             let refused = row.syncExit == 2 ? "\(max(row.conflicts, row.refusal.count))" : "0"  // conflicts, or refusal lines
             print("| \(row.tree) | \(row.project) | \(planned(row, "default")) | \(planned(row, "virtual")) | \(planned(row, "folder")) | \(refused) | \(row.syncExit) "
-                  + "| \(row.namedPaths) | \(row.breaks.vanishedPaths) | \(row.breaks.filesLeft) | \(row.breaks.unresolvedReferences.count) | \(row.breaks.lostFiles.count) "
+                  + "| \(row.namedPaths) | \(row.breaks.vanishedPaths) | \(row.breaks.filesLeft) | \(row.breaks.unresolvedReferences.count) | \(row.lostMeasured != false ? "\(row.breaks.lostFiles.count)" : "n/a") "
                   + "| \(row.verifyBefore)/\(row.verifyAfter) | \(row.checkBefore)/\(row.checkAfter) | \(lintBefore)/\(lintAfter) | \(row.secondSyncExit == 0 ? "\(row.secondSyncMoves)" : "exit \(row.secondSyncExit)") | \(String(format: "%.2f", row.seconds["sync"] ?? 0)) |")
         }
         let broken = rows.filter { $0.breaks.total > 0 }

@@ -15,6 +15,7 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "release": ReleaseBenchmark.run,
     "signing-kdf": SigningBenchmark.run,
     "sync": SyncBenchmark.run,
+    "sync-trees": SyncTreesBenchmark.run,
     "xcresult": XcresultBenchmark.run,
     "xcode-log": XcodeLogBenchmark.run,
 ]

@@ -165,14 +165,26 @@ import TestThreads
             """)
     }
 
-    @Test func aMissingBaseConfigurationIsAnErrorWithTheCocoaPodsHint() throws {
+    /// A base configuration CocoaPods writes (`pod install` not run yet) sets search paths and
+    /// linker flags, never a version: the version is read and written from the other levels, and
+    /// a note says so. Any other missing base configuration stays an error.
+    @Test func aMissingCocoaPodsBaseConfigurationIsANoteAndOtherMissingOnesAreErrors() throws {
         let folder = try TemporaryDirectory()
-        let pods = "Pods/Target Support Files/Pods-App/Pods-App.xcconfig"
+        let pods = "Pods/Target Support Files/Pods-App/Pods-App.debug.xcconfig"
         let project = try VersionedXcodeProject.write(
             targets: [.init("App", xcconfig: pods)], projectSettings: [("MARKETING_VERSION", "1.2.0"), ("CURRENT_PROJECT_VERSION", "41")], in: folder.path)
-        try expectRefusal(folder, [.xcodeproj(path: project, targets: nil)], """
-            target 'App' (configuration 'Debug'): its base configuration '\(pods)' does not exist (CocoaPods writes it: run 'pod install' before this step); create it, or fix the configuration's base file in Xcode (Project › Info › Configurations)
-            target 'App' (configuration 'Release'): its base configuration '\(pods)' does not exist (CocoaPods writes it: run 'pod install' before this step); create it, or fix the configuration's base file in Xcode (Project › Info › Configurations)
+        let plan = try VersionStamper(fileSystem: LocalFileSystem(), root: folder.path)
+            .plan([.xcodeproj(path: project, targets: nil)], version: "1.3.0", buildNumber: "42")
+        #expect(plan.notes == ["the targets' base configurations that CocoaPods writes ('Pods/Target Support Files/…/Pods-….xcconfig') do not "
+            + "exist (pod install writes them); they never set MARKETING_VERSION or CURRENT_PROJECT_VERSION, so the version is read from the other levels"])
+        #expect(plan.changes.map(\.new).sorted() == ["1.3.0", "1.3.0", "42", "42"])
+        let other = try TemporaryDirectory()
+        let missing = "Config/App.xcconfig"
+        let second = try VersionedXcodeProject.write(
+            targets: [.init("App", xcconfig: missing)], projectSettings: [("MARKETING_VERSION", "1.2.0"), ("CURRENT_PROJECT_VERSION", "41")], in: other.path)
+        try expectRefusal(other, [.xcodeproj(path: second, targets: nil)], """
+            target 'App' (configuration 'Debug'): its base configuration '\(missing)' does not exist; create it, or fix the configuration's base file in Xcode (Project › Info › Configurations)
+            target 'App' (configuration 'Release'): its base configuration '\(missing)' does not exist; create it, or fix the configuration's base file in Xcode (Project › Info › Configurations)
             """)
     }
 

@@ -162,8 +162,21 @@ public struct VersionBumpStep: Step {
             return (state, version, "strategy keep: the version stays \(version) (\(places.joined(separator: ", "))); only the build number changes")
         }
         if writesAppVersion {
-            let (current, places) = try currentVersion(context)
-            return try nextFromProject(current, places: places, planner: planner, state: state, context: context)
+            let (values, places) = try projectVersions(context)
+            if values.count == 1, let current = values.first, Self.isVersion(current) {
+                return try nextFromProject(current, places: places, planner: planner, state: state, context: context)
+            }
+            // The files hold no one version to start from: a given version is written as given
+            // (nothing to compare it with, said in the plan); a bump needs one.
+            guard case .exact(let given) = strategy else {
+                let listed = zip(places, values).map { "\($0) = \($1)" }.joined(separator: ", ")
+                throw StepError.invalidOption(name: "strategy", problem: values.isEmpty
+                    ? "'\(strategy)' bumps the project's version, but this step writes no version; give xcodeproj, info-plists, version-file or files"
+                    : values.count == 1 ? "'\(strategy)' bumps the project's version, but '\(values[0])' (\(places.joined(separator: ", "))) is not a version (one to three numbers, such as 1.2.0 or 2021.1); write one there, or give the version as the strategy"
+                    : "'\(strategy)' bumps the project's version, but the files hold several (\(listed)); make them agree, or give the version as the strategy")
+            }
+            try planner.checkTagIsFree(for: given, state: state)
+            return (state, state.written(given), nil)
         }
         let next = try planner.nextVersionExplained(strategy, state: state)
         try planner.checkTagIsFree(for: next.version, state: state)
@@ -228,6 +241,22 @@ public struct VersionBumpStep: Step {
     static func nextBuild(_ old: String) -> String {
         guard var parts = buildParts(old), let last = parts.popLast() else { return "a higher number" }
         return (parts + [last + 1]).map(String.init).joined(separator: ".")
+    }
+
+    /// The distinct versions the files to be written hold now, and where (one entry per place).
+    func projectVersions(_ context: StepContext) throws -> (values: [String], places: [String]) {
+        let probe = try stamper(context).plan(resolved(context), version: "0.0.0", buildNumber: nil)
+        let versions = probe.changes.filter { $0.role == .version }
+        var values: [String] = []
+        for change in versions where !values.contains(change.old) { values.append(change.old) }
+        let places = versions.map { change in (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "") }
+        return (values, values.count == 1 ? places : versions.map { change in (change.line.map { "\(change.file):\($0)" } ?? change.file) })
+    }
+
+    /// One to three numbers (`7.75`, `1.2.0`, `2021`).
+    static func isVersion(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...3).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
     /// The version the files to be written hold now (`strategy: keep`): they must agree. It is

@@ -125,6 +125,67 @@ struct MergeCommandTests {
         #expect(try strict.git("status", "--porcelain").contains("UU \(Self.pbxproj)"))
     }
 
+    /// Our side pins the package to a branch, theirs moves its minimum version.
+    static func requirementSides() throws -> (ours: String, theirs: String) {
+        let ours = try edited { try $0.modify(SampleProject.remotePackage) { $0["requirement"] = ["branch": "main", "kind": "branch"] } }
+        let theirs = try edited {
+            try $0.modify(SampleProject.remotePackage) { $0["requirement"] = ["kind": "upToNextMajorVersion", "minimumVersion": "1.6.0"] }
+        }
+        return (ours, theirs)
+    }
+
+    /// The merge of `requirementSides`: our text with the whole requirement of each side
+    /// between the markers.
+    static func requirementConflict(_ ours: String) throws -> String {
+        let ourEntry = "\t\t\trequirement = {\n\t\t\t\tbranch = main;\n\t\t\t\tkind = branch;\n\t\t\t};\n"
+        let theirEntry = "\t\t\trequirement = {\n\t\t\t\tkind = upToNextMajorVersion;\n\t\t\t\tminimumVersion = 1.6.0;\n\t\t\t};\n"
+        #expect(ours.components(separatedBy: ourEntry).count == 2)
+        return ours.replacingOccurrences(of: ourEntry, with: "<<<<<<< ours\n" + ourEntry + "=======\n" + theirEntry + ">>>>>>> theirs\n")
+    }
+
+    static let requirementConflictLine = #"conflict: 130000000000000000000001 /* XCRemoteSwiftPackageReference "swift-argument-parser" */ requirement: ours "{branch = main; kind = branch;}", theirs "{kind = upToNextMajorVersion; minimumVersion = 1.6.0;}""#
+
+    @Test("git merge with the driver: one branch pins a package to a branch, the other moves its version; the whole requirement is the conflict")
+    func requirementKindGitMerge() throws {
+        guard let binary = try slipway("requirementKindGitMerge") else { return }
+        let (ours, theirs) = try Self.requirementSides()
+        let git = try repository(binary: binary, ours: ours, theirs: theirs)
+        let result = try gitMerge(git, binary: binary)
+        #expect(result.status == 1)
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.first == Self.requirementConflictLine)
+        #expect(lines.count == 2 && lines[1].hasPrefix("error: ") && lines[1].hasSuffix(": 1 conflicting entry left between conflict markers; resolve them and 'git add' the file"))
+        let merged = try String(contentsOfFile: git.path + "/" + Self.pbxproj, encoding: .utf8)
+        #expect(merged == (try Self.requirementConflict(ours)))
+        #expect(try git.git("status", "--porcelain").contains("UU \(Self.pbxproj)"))
+    }
+
+    @Test("the driver as git runs it (%O %A %B) on a requirement whose kind one side changed: exact output, base and theirs untouched")
+    func requirementKindDriver() throws {
+        guard let binary = try slipway("requirementKindDriver") else { return }
+        let (ours, theirs) = try Self.requirementSides()
+        for (first, second) in [(ours, theirs), (theirs, ours)] {
+            let directory = try TemporaryDirectory(prefix: "pbx-merge")
+            try directory.write("base", SampleProject.text)
+            try directory.write("ours", first)
+            try directory.write("theirs", second)
+            let result = try CommandResult.run(binary, ["xcodeproj", "merge", "base", "ours", "theirs"], in: directory.path, environment: gitEnvironment(binary))
+            #expect(result.status == 1)
+            let merged = try String(contentsOfFile: directory.path + "/ours", encoding: .utf8)
+            if first == ours {
+                #expect(result.standardError == Self.requirementConflictLine + "\nerror: ours: 1 conflicting entry left between conflict markers; resolve them and 'git add' the file\n")
+                #expect(merged == (try Self.requirementConflict(ours)))
+            } else {
+                #expect(result.standardError == #"conflict: 130000000000000000000001 /* XCRemoteSwiftPackageReference "swift-argument-parser" */ requirement: ours "{kind = upToNextMajorVersion; minimumVersion = 1.6.0;}", theirs "{branch = main; kind = branch;}""#
+                    + "\nerror: ours: 1 conflicting entry left between conflict markers; resolve them and 'git add' the file\n")
+                #expect(merged.contains("<<<<<<< ours\n\t\t\trequirement = {\n\t\t\t\tkind = upToNextMajorVersion;\n\t\t\t\tminimumVersion = 1.6.0;\n\t\t\t};\n=======\n\t\t\trequirement = {\n\t\t\t\tbranch = main;\n\t\t\t\tkind = branch;\n\t\t\t};\n>>>>>>> theirs\n"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["base", "ours", "theirs"])
+            #expect(try String(contentsOfFile: directory.path + "/base", encoding: .utf8) == SampleProject.text)
+            #expect(try String(contentsOfFile: directory.path + "/theirs", encoding: .utf8) == second)
+        }
+    }
+
     @Test("a side with conflict markers: a line merge, the reason naming the line, exit 1, nothing lost")
     func markersInSide() throws {
         guard let binary = try slipway("markersInSide") else { return }

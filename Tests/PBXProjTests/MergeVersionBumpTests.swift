@@ -97,8 +97,44 @@ struct MergeVersionBumpTests {
         let kindChanged = try PBXProjMerge.merge(
             base: base, ours: MergeTests.side([Self.requirement(exact("139.0.0"))]),
             theirs: MergeTests.side([Self.requirement(upToNext("140.0.0"))]))
-        #expect(!kindChanged.conflicts.isEmpty)
+        #expect(kindChanged.conflicts.map(\.keyPath) == [["requirement"]])
         #expect(kindChanged.versionChoices.isEmpty)
+    }
+
+    /// Requirements of another kind than the sample's (up to next major from 1.5.0), each
+    /// against one that keeps or changes the kind.
+    static let kindPairs: [(PBXValue, PBXValue)] = [
+        (["branch": "main", "kind": "branch"], ["kind": "upToNextMajorVersion", "minimumVersion": "1.6.0"]),
+        (["kind": "revision", "revision": "0123456789abcdef0123456789abcdef01234567"], ["kind": "upToNextMajorVersion", "minimumVersion": "1.6.0"]),
+        (["kind": "exactVersion", "version": "1.5.2"], ["kind": "upToNextMajorVersion", "minimumVersion": "1.6.0"]),
+        (["branch": "main", "kind": "branch"], ["kind": "revision", "revision": "0123456789abcdef0123456789abcdef01234567"]),
+    ]
+
+    @Test(
+        "one side changes a package requirement's kind, the other its version: the whole requirement is the conflict, each side whole between the markers",
+        arguments: kindPairs)
+    func requirementKindAgainstVersion(ours: PBXValue, theirs: PBXValue) throws {
+        for (first, second) in [(ours, theirs), (theirs, ours)] {
+            let result = try Self.merge([Self.requirement(first)], [Self.requirement(second)])
+            #expect(result.conflicts.map(\.keyPath) == [["requirement"]])
+            #expect(result.conflicts.first?.ours == first && result.conflicts.first?.theirs == second)
+            #expect(result.versionChoices.isEmpty)
+            // Taking either side between the markers gives exactly that side's project.
+            let text = MergeTests.text(result.bytes)
+            #expect(MergeConflictSides.take(.ours, in: text) == MergeTests.text(try MergeTests.side([Self.requirement(first)])))
+            #expect(MergeConflictSides.take(.theirs, in: text) == MergeTests.text(try MergeTests.side([Self.requirement(second)])))
+            let marked = text.components(separatedBy: "<<<<<<< ours\n").dropFirst().first ?? ""
+            #expect(marked.hasPrefix("\t\t\trequirement = {\n"))
+            #expect(marked.components(separatedBy: "=======\n").last?.hasPrefix("\t\t\trequirement = {\n") == true)
+        }
+    }
+
+    @Test("one side changes the kind, the other nothing in the requirement: the changed requirement is taken whole")
+    func requirementKindOneSide() throws {
+        let branch: PBXValue = ["branch": "main", "kind": "branch"]
+        let result = try Self.merge([Self.requirement(branch)], [Self.setting("MARKETING_VERSION", "2.0")])
+        #expect(result.conflicts.isEmpty)
+        #expect(result.bytes == (try MergeTests.side([Self.requirement(branch), Self.setting("MARKETING_VERSION", "2.0")])))
     }
 
     @Test("both sides opened the project in a newer Xcode (LastUpgradeCheck): the newer mark is kept")
@@ -131,6 +167,26 @@ struct MergeVersionBumpTests {
     @Test("what is not a version number", arguments: ["", "1.", ".1", "1..2", "v1.2", "1.2 beta", "1.2.3.4.5.6.7", "1234567890", "1.2-", "1.2-a..b", "$(inherited)"])
     func notAVersion(text: String) {
         #expect(VersionNumbers.Parsed(text) == nil)
+    }
+}
+
+/// Resolves every conflict of a merged text one way, as a person taking one side would.
+enum MergeConflictSides {
+    enum Side { case ours, theirs }
+
+    static func take(_ side: Side, in text: String) -> String {
+        var result = ""
+        var state = 0  // 0 outside, 1 in ours, 2 in theirs
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            switch (line, state) {
+            case ("<<<<<<< ours", 0): state = 1
+            case ("=======", 1): state = 2
+            case (">>>>>>> theirs", 2): state = 0
+            default:
+                if state == 0 || (state == 1 && side == .ours) || (state == 2 && side == .theirs) { result += line + "\n" }
+            }
+        }
+        return result
     }
 }
 

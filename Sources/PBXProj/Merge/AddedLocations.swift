@@ -14,7 +14,9 @@ extension GraphMerger {
     ///   rewritten relative to that folder, so it resolves where its side had it, with a note;
     /// - otherwise, a `CONFLICT (file location)` as well.
     mutating func checkAddedLocations() throws {
-        guard let merged = try? resolvedOurs.groupTree() else { return }
+        // Four group trees with every path resolved are most of a merge's cost on a large
+        // project: build them only when a side changed where existing elements resolve.
+        guard changesLocations(ours) || changesLocations(theirs), let merged = try? resolvedOurs.groupTree() else { return }
         let added = merged.nodes.contains { !base.contains($0.element.id) }
         guard added, let ourPaths = try? ours.groupTree().resolvedPaths(), let theirPaths = try? theirs.groupTree().resolvedPaths(),
             let basePaths = try? base.groupTree().resolvedPaths()
@@ -59,6 +61,35 @@ extension GraphMerger {
             conflicts.append(PBXProjMergeConflict(
                 objectID: id, comment: name, keyPath: ["path"], ours: nil, theirs: nil, kind: "file location", explanation: explanation))
         }
+    }
+
+    /// Whether `side` changed where an element of the base resolves: a group's `path` or
+    /// `sourceTree`, a group of the base moved (added to or removed from an existing group's
+    /// children while it still exists), or the project's `projectDirPath`, `projectRoot` or
+    /// `mainGroup`. When neither side did, every added element sits in the merge under the same
+    /// chain of folders as on its side, so it resolves where its side has it; groups a side
+    /// deleted are left to the delete/reference checks.
+    func changesLocations(_ side: PBXProject) -> Bool {
+        if let root = base.rootObjectID, !sameText(root, base, side) {
+            let before = base.object(root), after = side.object(root)
+            if ["projectDirPath", "projectRoot", "mainGroup"].contains(where: { before?.properties[$0] != after?.properties[$0] }) {
+                return true
+            }
+        }
+        for isa in Self.groupClasses {
+            for id in base.objectIDs(isa: isa) where !sameText(id, base, side) {
+                guard let before = base.object(id), let after = side.object(id) else { continue }
+                if before.properties["path"] != after.properties["path"] || before.properties["sourceTree"] != after.properties["sourceTree"]
+                    || before.isa != after.isa {
+                    return true
+                }
+                let old = before.references("children"), new = after.references("children")
+                for child in Set(old).symmetricDifference(new) where base.contains(child) && side.contains(child) {
+                    if let kind = base.isa(of: child), Self.groupClasses.contains(kind) { return true }
+                }
+            }
+        }
+        return false
     }
 
     /// A folder for a message: its path, or "the project's folder" for the empty path.

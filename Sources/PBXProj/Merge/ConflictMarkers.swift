@@ -7,27 +7,49 @@ enum ConflictMarkers {
     /// How far ahead a run may reach before the rest of the file is taken as one run.
     static let searchLimit = 4000
 
-    static func combine(ours: [UInt8], theirs: [UInt8]) -> [UInt8] {
+    /// `wholeEntries`: keys of entries that conflicted as a whole dictionary (a package's
+    /// `requirement`). A run of differing lines that is the whole body of such an entry is
+    /// widened to its `key = {` and `};` lines, so that each side between the markers is the
+    /// complete entry.
+    static func combine(ours: [UInt8], theirs: [UInt8], wholeEntries: Set<String> = []) -> [UInt8] {
         let a = lines(ours), b = lines(theirs)
+        let openers = Set(wholeEntries.map { Array("\($0) = {".utf8) })
         var out: [UInt8] = []
         out.reserveCapacity(ours.count + 256)
         var i = 0, j = 0
+        var lastCommonStart = 0
         while i < a.count || j < b.count {
             if i < a.count, j < b.count, a[i] == b[j] {
+                lastCommonStart = out.count
                 out += a[i]
                 i += 1
                 j += 1
                 continue
             }
-            let (ni, nj) = resync(a, i, b, j)
+            var (start, startB) = (i, j)
+            var (ni, nj) = resync(a, i, b, j)
+            if i > 0, j > 0, ni < a.count, nj < b.count, let indent = openerIndent(a[i - 1], openers), a[ni] == Array(indent + Array("};\n".utf8))[...] {
+                // The whole body of an entry that conflicted as a whole: take its first and last lines in.
+                out.removeSubrange(lastCommonStart...)
+                (start, startB) = (i - 1, j - 1)
+                (ni, nj) = (ni + 1, nj + 1)
+            }
             out += Array("<<<<<<< ours\n".utf8)
-            for line in a[i..<ni] { append(line, to: &out) }
+            for line in a[start..<ni] { append(line, to: &out) }
             out += Array("=======\n".utf8)
-            for line in b[j..<nj] { append(line, to: &out) }
+            for line in b[startB..<nj] { append(line, to: &out) }
             out += Array(">>>>>>> theirs\n".utf8)
             (i, j) = (ni, nj)
         }
         return out
+    }
+
+    /// The indentation of `line` when it opens one of `openers` (`\t\t\trequirement = {`).
+    private static func openerIndent(_ line: ArraySlice<UInt8>, _ openers: Set<[UInt8]>) -> [UInt8]? {
+        guard !openers.isEmpty, line.last == 0x0A else { return nil }
+        let indent = line.prefix { $0 == 0x09 || $0 == 0x20 }
+        let rest = Array(line[indent.endIndex..<(line.endIndex - 1)])
+        return openers.contains(rest) ? Array(indent) : nil
     }
 
     /// A line, with a newline added when it is the file's unterminated last line.

@@ -13,13 +13,24 @@ extension PBXProject {
     /// Only ids some version defines count as references, so that a value that merely looks like
     /// an id (a hash in a setting, a remote project's id) is never taken for one.
     func danglingReferences(known: Set<String>) -> [DanglingReference] {
+        let defined = DefinedIDs(self)
+        return danglingReferences(missing: Set(known.filter { id in
+            var id = id
+            return id.withUTF8 { !defined.contains($0) }
+        }))
+    }
+
+    /// Every reference to an id in `missing` (ids this project does not define), in file order.
+    /// Only the objects whose text mentions one of them are decoded: objects read and not
+    /// edited are searched in the source text, so that a merge of a large project without
+    /// deletions costs no decoding at all.
+    func danglingReferences(missing: Set<String>) -> [DanglingReference] {
+        guard !missing.isEmpty else { return [] }
         var found: [DanglingReference] = []
         func visit(_ value: PBXValue, holder: ObjectID?, path: [String]) {
             switch value {
             case .string(let text):
-                if known.contains(text), !contains(ObjectID(text)) {
-                    found.append(DanglingReference(holder: holder, keyPath: path, target: ObjectID(text)))
-                }
+                if missing.contains(text) { found.append(DanglingReference(holder: holder, keyPath: path, target: ObjectID(text))) }
             case .data: return
             case .array(let elements): for element in elements { visit(element, holder: holder, path: path) }
             case .dictionary(let dictionary):
@@ -27,11 +38,106 @@ extension PBXProject {
             }
         }
         if let root = rootValue("rootObject") { visit(root, holder: nil, path: ["rootObject"]) }
-        for id in objectIDs {
-            guard let object = object(id) else { continue }
+        let search = TextSearch(missing)
+        // Table entries whose object was edited or removed: their text is not what the project holds.
+        var edited = Set<Int>()
+        for id in Array(changes.objects.keys) + Array(changes.removed) {
+            if let index = table.find(id.rawValue, in: tree) { edited.insert(index) }
+        }
+        for (index, entry) in table.entries.enumerated() {
+            let holder: ObjectID
+            let object: PBXObject
+            if edited.contains(index) {
+                holder = ObjectID(tree.string(Int(entry.key)))
+                guard let changed = changes.objects[holder] else { continue }
+                object = changed
+            } else {
+                guard search.mentions(tree, in: Int(entry.value)) else { continue }
+                holder = ObjectID(tree.string(Int(entry.key)))
+                object = decodedObject(index)
+            }
+            visit(.dictionary(object.properties), holder: holder, path: [])
+        }
+        for id in changes.added {
+            guard let object = changes.objects[id] else { continue }
             visit(.dictionary(object.properties), holder: id, path: [])
         }
         return found
+    }
+}
+
+/// Which ids a project defines, asked with the bytes of an id (no String made for an id the
+/// project read and did not remove).
+struct DefinedIDs {
+    let project: PBXProject
+    /// Table entries of removed objects.
+    private let removed: Set<Int>
+    /// Ids of objects the project added (not in its table).
+    private let added: Set<String>
+
+    init(_ project: PBXProject) {
+        self.project = project
+        var removed = Set<Int>()
+        for id in project.changes.removed {
+            if let index = project.table.find(id.rawValue, in: project.tree) { removed.insert(index) }
+        }
+        self.removed = removed
+        self.added = Set(project.changes.added.map(\.rawValue))
+    }
+
+    func contains(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let index = project.table.find(id, in: project.tree) { return !removed.contains(index) }
+        return !added.isEmpty && added.contains(String(decoding: id, as: UTF8.self))
+    }
+
+    /// The ids `source` defines that the project does not.
+    func missing(from source: PBXProject) -> [String] {
+        var result: [String] = []
+        let sourceRemoved = !source.changes.removed.isEmpty
+        for entry in source.table.entries where source.tree.withContent(Int(entry.key), { !contains($0) }) {
+            let id = source.tree.string(Int(entry.key))
+            if sourceRemoved && source.changes.removed.contains(ObjectID(id)) { continue }
+            result.append(id)
+        }
+        for id in source.changes.added {
+            var text = id.rawValue
+            if !text.withUTF8({ contains($0) }) { result.append(id.rawValue) }
+        }
+        return result
+    }
+}
+
+/// Finds whether a value's source text mentions one of a set of strings, comparing each
+/// string node's decoded bytes by hash and length (no String made per node).
+struct TextSearch {
+    private let wanted: [Int: [[UInt8]]]
+    private let lengths: Set<Int>
+
+    init(_ strings: Set<String>) {
+        var wanted: [Int: [[UInt8]]] = [:]
+        for string in strings {
+            let bytes = Array(string.utf8)
+            wanted[bytes.withUnsafeBufferPointer { ObjectTable.hash($0) }, default: []].append(bytes)
+        }
+        self.wanted = wanted
+        self.lengths = Set(strings.map(\.utf8.count))
+    }
+
+    /// Whether a string node inside `node` (itself included) has one of the strings as content.
+    func mentions(_ tree: SyntaxTree, in node: Int) -> Bool {
+        var index = node
+        let end = tree.next(node)
+        while index < end {
+            if tree.isString(index) {
+                let hit = tree.withContent(index) { content -> Bool in
+                    guard lengths.contains(content.count), let candidates = wanted[ObjectTable.hash(content)] else { return false }
+                    return candidates.contains { candidate in candidate.withUnsafeBufferPointer { ByteCompare.equal($0, content) } }
+                }
+                if hit { return true }
+            }
+            index += 1
+        }
+        return false
     }
 }
 
@@ -44,12 +150,20 @@ extension GraphMerger {
         return ids
     }
 
+    /// The ids one of the three versions defines that `project` does not: the only ones a
+    /// reference in it can miss. Found through the object tables, so that a merge that
+    /// removed nothing costs no String per id.
+    func missingIDs(in project: PBXProject) -> Set<String> {
+        let defined = DefinedIDs(project)
+        return Set([base, ours, theirs].flatMap { defined.missing(from: $0) })
+    }
+
     /// The merge's references to objects it does not define, leaving out those that our or their
     /// version already had (a damage the merge did not make).
-    func newDanglingReferences(in project: PBXProject, known: Set<String>) -> [DanglingReference] {
-        let found = project.danglingReferences(known: known)
+    func newDanglingReferences(in project: PBXProject) -> [DanglingReference] {
+        let found = project.danglingReferences(missing: missingIDs(in: project))
         guard !found.isEmpty else { return [] }
-        let inherited = Set((ours.danglingReferences(known: known) + theirs.danglingReferences(known: known)).map(\.target))
+        let inherited = Set((ours.danglingReferences(missing: missingIDs(in: ours)) + theirs.danglingReferences(missing: missingIDs(in: theirs))).map(\.target))
         return found.filter { !inherited.contains($0.target) }
     }
 
@@ -60,9 +174,9 @@ extension GraphMerger {
     /// resolution of the side that deleted it drops the references too (and what holds them
     /// by a single value, such as the build file).
     mutating func resolveDeletedButReferenced() throws {
-        let known = knownIDs
-        let dangling = newDanglingReferences(in: resolvedOurs, known: known) + newDanglingReferences(in: resolvedTheirs, known: known)
+        let dangling = newDanglingReferences(in: resolvedOurs) + newDanglingReferences(in: resolvedTheirs)
         guard !dangling.isEmpty else { return }
+        let known = knownIDs
         var seen = Set<ObjectID>()
         for reference in dangling where seen.insert(reference.target).inserted {
             let target = reference.target
@@ -87,9 +201,8 @@ extension GraphMerger {
     /// not define, which neither parent had, is reported as a conflict (so exit 0 always means
     /// a project without dangling references).
     mutating func checkNoNewDanglingReferences() {
-        let known = knownIDs
         var seen = Set(conflicts.filter { $0.kind == "delete/reference" }.compactMap(\.objectID))
-        for reference in newDanglingReferences(in: resolvedOurs, known: known) where seen.insert(reference.target).inserted {
+        for reference in newDanglingReferences(in: resolvedOurs) where seen.insert(reference.target).inserted {
             conflicts.append(danglingConflict(reference, deleter: nil))
         }
     }

@@ -57,6 +57,16 @@ public enum PBXProjMerge {
         let baseProject = try read(base, side: "base", projectName: projectName, notes: &notes)
         let ourProject = try read(ours, side: "ours", projectName: projectName, notes: &notes)
         let theirProject = try read(theirs, side: "theirs", projectName: projectName, notes: &notes)
+        if theirs == ours || theirs == base {
+            // Nothing of theirs to take: the merge is our version (each check below would find
+            // nothing), written as a merge writes it. All three are still read, so that a
+            // version that does not read is merged line by line as always.
+            let oursCanonical = ourProject.isCanonical
+            let canonical = oursCanonical || (theirs != ours && theirProject.isCanonical)
+            // Our text, when it is already in the form the merge writes.
+            let bytes = oursCanonical && !ourProject.hasChanges ? ourProject.originalBytes : try write(ourProject, canonical: canonical)
+            return PBXProjMergeResult(bytes: bytes, conflicts: [], isCanonical: canonical, notes: notes)
+        }
         var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject, versions: versions)
         try merger.run()
         notes += merger.notes
@@ -67,7 +77,10 @@ public enum PBXProjMerge {
                 bytes: oursText, conflicts: [], isCanonical: canonical, notes: notes, versionChoices: merger.versionChoices)
         }
         let theirsText = try write(merger.resolvedTheirs, canonical: canonical)
-        let marked = ConflictMarkers.combine(ours: oursText, theirs: theirsText)
+        let wholeEntries = Set(merger.conflicts.compactMap { conflict in
+            conflict.kind == nil && (conflict.ours?.dictionary != nil || conflict.theirs?.dictionary != nil) ? conflict.keyPath.last : nil
+        })
+        let marked = ConflictMarkers.combine(ours: oursText, theirs: theirsText, wholeEntries: wholeEntries)
         return PBXProjMergeResult(
             bytes: marked, conflicts: merger.conflicts, isCanonical: canonical, notes: notes, versionChoices: merger.versionChoices)
     }
@@ -224,6 +237,7 @@ struct GraphMerger {
         guard let ourObject = ours.object(id), let theirObject = theirs.object(id) else { return }
         var values = ValueMerge()
         if versions == .higher, let baseObject { values.versionPaths = Self.versionPaths(base: baseObject, ours: ourObject, theirs: theirObject) }
+        values.wholeValues = Self.wholeValues(base: baseObject, ours: ourObject, theirs: theirObject)
         let (mo, mt) = values.mergeDictionaries(
             base: baseObject?.properties ?? PBXDictionary(), ours: ourObject.properties, theirs: theirObject.properties,
             path: [], orderedSets: true)
@@ -265,6 +279,19 @@ struct GraphMerger {
         default:
             return nil
         }
+    }
+
+    /// The entries of an object that merge as a whole: a Swift package's `requirement` when its
+    /// `kind` is not the same in all three versions (one side pinned a branch or a revision, or
+    /// moved from an exact version to a range, while the other moved the version). Its keys
+    /// belong together (`kind = branch` with `branch`, `kind = exactVersion` with `version`), so
+    /// a merge key by key would put only `version` between the markers, and taking either half
+    /// would give a pin neither side wrote. Nil for other objects.
+    static func wholeValues(base: PBXObject?, ours: PBXObject, theirs: PBXObject) -> (([String]) -> Bool)? {
+        guard ours.isa == "XCRemoteSwiftPackageReference" else { return nil }
+        let kinds = [base, ours, theirs].map { $0?.properties["requirement"]?.dictionary?["kind"]?.string }
+        guard kinds.contains(where: { $0 != kinds[0] }) else { return nil }
+        return { path in path == ["requirement"] }
     }
 
     /// Whether `changed` differs from `base` only by entries removed from its lists (a group

@@ -84,6 +84,10 @@ struct ValueMerge {
     var versionPaths: (([String]) -> Bool)?
     /// Version numbers both sides raised, with the value kept.
     var versionChoices: [(path: [String], base: String, ours: String, theirs: String, kept: String)] = []
+    /// Which key paths hold a value that only makes sense whole (a Swift package's requirement
+    /// whose `kind` changed): changed on both sides differently, the whole value is one
+    /// conflict instead of a merge key by key; nil: none.
+    var wholeValues: (([String]) -> Bool)?
 
     /// Merges one value. `orderedSets`: arrays of distinct strings merge as ordered sets (lists
     /// of object ids); off inside build settings, whose lists are values.
@@ -92,6 +96,10 @@ struct ValueMerge {
     ) -> (ours: PBXValue?, theirs: PBXValue?) {
         if ours == theirs || base == theirs { return (ours, ours) }
         if base == ours { return (theirs, theirs) }
+        if let wholeValues, wholeValues(path) {
+            conflicts.append((path, ours, theirs))
+            return (ours, theirs)
+        }
         if case .dictionary(let o)? = ours, case .dictionary(let t)? = theirs {
             let b = base?.dictionary ?? (base == nil ? PBXDictionary() : nil)
             if let b {

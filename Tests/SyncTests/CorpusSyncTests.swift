@@ -15,14 +15,21 @@ struct CorpusSyncTests {
         "git-shows-renames", "second-sync-no-op", "check-1-before-0-after", "pbxproj-diff-minimal",
     ]
 
-    @Test("every corpus project syncs without losing a file, and a second sync changes nothing", arguments: FolderSource.allCases)
-    func corpusInvariants(foldersFrom: FolderSource) throws {
+    /// synx's layout, folders for name-only groups, and the default (name-only groups virtual).
+    static let layouts: [String: SyncOptions] = [
+        "names": SyncOptions(foldersFrom: .names), "paths, name-only groups get folders": SyncOptions(groupsWithoutPath: .folder),
+        "paths (the default)": SyncOptions(),
+    ]
+
+    @Test("every corpus project syncs without losing a file, and a second sync changes nothing", arguments: layouts.keys.sorted())
+    func corpusInvariants(layout: String) throws {
+        let options = try #require(Self.layouts[layout])
         guard let entries = try CorpusTree.entries(for: "corpusInvariants") else { return }
         var passes: [String: Int] = [:]
         var failures: [String] = []
         for entry in entries {
             let start = ContinuousClock.now
-            let results = try check(entry, options: SyncOptions(foldersFrom: foldersFrom))
+            let results = try check(entry, options: options)
             let elapsed = ContinuousClock.now - start
             if elapsed > .seconds(3) { print("sync corpus: \(entry.baseName) took \(elapsed)") }
             for name in Self.invariants {
@@ -30,7 +37,7 @@ struct CorpusSyncTests {
             }
         }
         for name in Self.invariants {
-            print("sync corpus (folders from \(foldersFrom)): \(name): \(passes[name] ?? 0) of \(entries.count)")
+            print("sync corpus (\(layout)): \(name): \(passes[name] ?? 0) of \(entries.count)")
         }
         #expect(failures.isEmpty, "\(failures)")
     }

@@ -162,8 +162,8 @@ public struct UnmovedReference: Hashable, Sendable, Codable {
         /// A README, LICENSE or CHANGELOG elsewhere: it never moves on its own (it goes along
         /// when its whole folder is carried).
         case documentation
-        /// It sits at the top of the project folder, or in a top-level folder that no group's
-        /// path names (`scripts/`), and no target builds it (`Makefile`, `swiftgen.yml`): tools
+        /// It sits at the top of the project folder, or in a top-level folder that holds no
+        /// group's folder after the sync (`scripts/`), and no target builds it (`Makefile`, `swiftgen.yml`): tools
         /// and scripts find it where it is.
         case notBuiltAtTop
         /// It is in (or would go into) a folder that holds a `Package.swift` (`area`): the

@@ -42,6 +42,13 @@ extension PlanBuilder {
             }
         }
         builtElements = Set(project.objects(isa: PBXIsa.buildFile).compactMap { $0.reference("fileRef") })
+        // The top-level folders groups have after the sync: the same in the next sync, so
+        // that what stays because no group's folder is there stays then too.
+        for (index, node) in tree.nodes.enumerated() where isGroupKind(node.element.kind) {
+            guard case .relative(let folder) = folders[index], !folder.isEmpty, !ProjectPath.isOutside(folder) else { continue }
+            let top = folder.split(separator: "/", maxSplits: 1).first.map(String.init) ?? folder
+            groupTopFolders.insert(key(top))
+        }
     }
 
     private mutating func protect(_ path: String, _ reason: UnmovedReference.Reason) {
@@ -80,15 +87,15 @@ extension PlanBuilder {
     }
 
     /// A file (or folder) no target builds that sits at the top of the project folder, or in a
-    /// top-level folder no group's path names (`Makefile`, `swiftgen.yml`, `scripts/x.sh`):
-    /// tools, scripts and people find it there, so it stays.
+    /// top-level folder that is no group's folder, nor holds one, after the sync (`Makefile`,
+    /// `swiftgen.yml`, `scripts/x.sh`): tools, scripts and people find it there, so it stays.
     private func isAtTopAndNotBuilt(_ index: Int, source: String) -> Bool {
         let node = tree.nodes[index]
         if builtElements.contains(node.element.id) { return false }
         if let parent = node.parent, tree.nodes[parent].element.kind == .variantGroup,
             builtElements.contains(tree.nodes[parent].element.id) { return false }
         guard let slash = source.firstIndex(of: "/") else { return true }
-        return !groupFolders.contains(key(String(source[..<slash])))
+        return !groupTopFolders.contains(key(String(source[..<slash])))
     }
 
     /// Lists every file of Xcode's "Recovered References" groups as not moved.

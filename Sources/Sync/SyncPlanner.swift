@@ -124,6 +124,8 @@ struct PlanBuilder {
     var protectedAreas: [String: (path: String, reason: UnmovedReference.Reason)] = [:]
     /// True when the project folder itself is protected (it holds a `Package.swift`).
     var protectsEverything = false
+    /// Keys of the top-level folders that groups' folders are in after the sync.
+    var groupTopFolders: Set<String> = []
     /// Elements some target builds (a build file refers to them).
     var builtElements: Set<ObjectID> = []
     /// Xcode's "Recovered References" groups: left alone like excluded groups.

@@ -78,7 +78,7 @@ public struct SyncReport: Codable, Sendable {
         case .repositoryFile:
             return "'\(area)' is at the top of the project folder, where git, CI and people find it: nothing moves out of or into it"
         case .documentation: return "a README, LICENSE or CHANGELOG never moves on its own"
-        case .notBuiltAtTop: return "built by no target, and at the top of the project folder or in a top-level folder no group's path names: tools and scripts find it there"
+        case .notBuiltAtTop: return "built by no target, and at the top of the project folder or in a top-level folder that holds no group's folder: tools and scripts find it there"
         case .insideSwiftPackage:
             return "'\(area)' holds a Package.swift, which finds its files by their place: nothing moves into, out of or within it"
         case .insideSubmodule: return "'\(area)' is a git submodule: nothing moves into, out of or within it"

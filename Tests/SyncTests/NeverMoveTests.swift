@@ -46,7 +46,7 @@ struct NeverMoveTests {
         "'\(area)' is at the top of the project folder, where git, CI and people find it: nothing moves out of or into it"
     }
 
-    static let notBuilt = "built by no target, and at the top of the project folder or in a top-level folder no group's path names: tools and scripts find it there"
+    static let notBuilt = "built by no target, and at the top of the project folder or in a top-level folder that holds no group's folder: tools and scripts find it there"
 
     /// The framework: path-less groups Aux and Docs list the repository's own files.
     static var auxProject: MiniProject {

@@ -54,7 +54,7 @@ struct RecoveryTests {
         let before = repository.state()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binaries.slipway)
-        process.arguments = ["sync", repository.bundle, "--quiet"]
+        process.arguments = ["sync", repository.bundle, "--groups-without-path", "folder", "--quiet"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": repository.stateHome.path]) { $1 }

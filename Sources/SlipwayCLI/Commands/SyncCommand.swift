@@ -30,11 +30,11 @@ struct SyncCommand: AsyncParsableCommand {
             EXAMPLES:
               slipway sync App.xcodeproj --dry-run
               slipway sync App.xcodeproj
-              slipway sync App.xcodeproj --check      # CI: exit 1 if a file is out of place
-              slipway sync App.xcodeproj --check --check-order   # ... or children unsorted
+              slipway sync App.xcodeproj --check      # CI: exit 1 if a file is misplaced
+              slipway sync App.xcodeproj --check --check-order   # or children unsorted
               slipway sync App.xcodeproj --exclude /App/Vendor --prune
               slipway sync App.xcodeproj --folders-from names   # synx's layout
-              slipway sync App.xcodeproj --groups-without-path folder    # name-only groups get a folder (synx)
+              slipway sync App.xcodeproj --groups-without-path folder   # synx's folders
               slipway sync App.xcodeproj --recover
 
             EXIT STATUS:

@@ -127,8 +127,13 @@ public struct ProjectSync: Sendable {
             let git = try opened.get()
             return (git: git, proven: try allowDirty || git?.isProvablyClean(listing: listing) ?? true)
         } : nil
+        let submodules = SyncSubmodules.paths(root: loaded.root, fileSystem: fileSystem)
         let planned = Result {
-            try SyncPlanner.plan(project: loaded.project, listing: listing, options: options, projectBundle: loaded.projectBundle)
+            var plan = try SyncPlanner.plan(
+                project: loaded.project, listing: listing, options: options, projectBundle: loaded.projectBundle, submodules: submodules)
+            // `--check` gates placement: the children's order counts only when asked for.
+            if mode == .check && !options.checkOrder { plan.edits.removeAll { $0.key == .children } }
+            return plan
         }
         // Always collected, so that no thread is left working in the repository; its failure
         // counts only when the sync goes on to apply.

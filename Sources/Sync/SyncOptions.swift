@@ -18,18 +18,24 @@ public struct SyncOptions: Sendable, Hashable, Codable {
     /// Where a group's folder comes from: its `path` (Xcode's tie, the default) or its display
     /// name (synx's layout).
     public var foldersFrom: FolderSource
-    /// With `foldersFrom: .paths`, what a group with a name and no path gets: a folder named
-    /// after it (the default), or none (`.virtual`: its files belong to its parent's folder).
+    /// With `foldersFrom: .paths`, what a group with a name and no path gets: none (`.virtual`,
+    /// the default: its files belong to its parent's folder), or a folder named after it
+    /// (`.folder`, synx's layout).
     public var groupsWithoutPath: PathlessGroups
+    /// With `SyncMode.check`: also fail when a group's children are not sorted by name (without
+    /// it, `--check` looks at placement only).
+    public var checkOrder: Bool
 
     /// synx's default exclusions.
     public static let defaultExcludedGroups = ["/Libraries", "/Frameworks", "/Products", "/Pods"]
 
     /// Creates options; the defaults are synx's, except that a group with a `path` keeps the
-    /// folder its path names (`foldersFrom: .names` gives synx's layout).
+    /// folder its path names and a group with only a name gets no folder (`foldersFrom: .names`
+    /// gives synx's layout; `groupsWithoutPath: .folder` gives folders to name-only groups).
     public init(
         prune: Bool = false, exclusions: [String] = [], sortByName: Bool = true, defaultExclusions: Bool = true,
-        allowDirty: Bool = false, useGit: Bool = true, foldersFrom: FolderSource = .paths, groupsWithoutPath: PathlessGroups = .folder
+        allowDirty: Bool = false, useGit: Bool = true, foldersFrom: FolderSource = .paths, groupsWithoutPath: PathlessGroups = .virtual,
+        checkOrder: Bool = false
     ) {
         self.prune = prune
         self.exclusions = exclusions
@@ -39,15 +45,17 @@ public struct SyncOptions: Sendable, Hashable, Codable {
         self.useGit = useGit
         self.foldersFrom = foldersFrom
         self.groupsWithoutPath = groupsWithoutPath
+        self.checkOrder = checkOrder
     }
 }
 
 /// What `slipway sync` gives a group that has a name and no path (`--groups-without-path`).
 public enum PathlessGroups: String, Sendable, Hashable, Codable, CaseIterable {
-    /// A folder named after the group, below its parent's folder (the default).
+    /// A folder named after the group, below its parent's folder (synx's layout).
     case folder
-    /// No folder: the group only arranges the navigator; its files belong to its parent's
-    /// folder and stay wherever they are inside it.
+    /// No folder (the default): the group only arranges the navigator; its files belong to its
+    /// parent's folder and stay wherever they are inside it. Most teams keep such groups on
+    /// purpose.
     case virtual
 }
 

@@ -155,6 +155,28 @@ public struct UnmovedReference: Hashable, Sendable, Codable {
         /// A tool finds it by its place (`Package.swift`, a `Podfile`, a podspec, a lockfile):
         /// moving it would break that tool (`ToolManifests`).
         case toolManifest
+        /// It is (or would go into) a dotfile or dot-folder at the top of the project folder
+        /// (`.github`, `.gitignore`, `.swiftlint.yml`), `fastlane/`, or a README, LICENSE or
+        /// CHANGELOG there (`area`): git, CI and people find them at the top.
+        case repositoryFile
+        /// A README, LICENSE or CHANGELOG elsewhere: it never moves on its own (it goes along
+        /// when its whole folder is carried).
+        case documentation
+        /// It sits at the top of the project folder, or in a top-level folder that holds no
+        /// group's folder after the sync (`scripts/`), and no target builds it (`Makefile`, `swiftgen.yml`): tools
+        /// and scripts find it where it is.
+        case notBuiltAtTop
+        /// It is in (or would go into) a folder that holds a `Package.swift` (`area`): the
+        /// package finds its files by their place.
+        case insideSwiftPackage
+        /// It is in (or would go into) a git submodule or nested repository (`area`).
+        case insideSubmodule
+        /// A folder reference (`lastKnownFileType = folder` or `folder.*`): it stays.
+        case folderReference
+        /// An Xcode 16 synchronized folder: it is already a folder, and stays.
+        case synchronizedFolder
+        /// It is listed by Xcode's "Recovered References" group, which gets no folder.
+        case recoveredReferences
     }
 
     /// The path as the project resolves it.
@@ -166,13 +188,17 @@ public struct UnmovedReference: Hashable, Sendable, Codable {
     public let link: String?
     /// For a link: where it points, as stored in the link.
     public let linkDestination: String?
+    /// For `repositoryFile`, `insideSwiftPackage` and `insideSubmodule`: the place that never
+    /// moves (the package's folder, the submodule, `.github`), relative to the project folder.
+    public let area: String?
 
     /// Creates a report entry.
-    public init(path: String, reason: Reason, link: String? = nil, linkDestination: String? = nil) {
+    public init(path: String, reason: Reason, link: String? = nil, linkDestination: String? = nil, area: String? = nil) {
         self.path = path
         self.reason = reason
         self.link = link
         self.linkDestination = linkDestination
+        self.area = area
     }
 }
 

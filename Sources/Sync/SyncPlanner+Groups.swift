@@ -23,6 +23,11 @@ extension PlanBuilder {
             }
             throw SyncError.unknownGroups(names: unknown, suggestions: suggestions)
         }
+        // Xcode's "Recovered References" gets no folder and its files stay, whatever the options.
+        for index in tree.nodes.indices.dropFirst() where Self.isRecoveredReferences(tree.nodes[index].element) {
+            recoveredRoots.insert(index)
+            excludedRoots.insert(index)
+        }
         guard options.defaultExclusions else { return }
         for path in SyncOptions.defaultExcludedGroups { if let index = byPath[path] { excludedRoots.insert(index) } }
         if let products = project.productRefGroupID {

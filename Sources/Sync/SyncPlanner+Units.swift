@@ -45,6 +45,10 @@ extension PlanBuilder {
             }
             target = ProjectPath.join(target, ProjectPath.lastComponent(source))
             guard key(target) != key(source), !isPinnedPath(target) else { continue }
+            if let never = neverMoves(index, source: source, target: target) {
+                plan.unmoved.append(UnmovedReference(path: original, reason: never.reason, area: never.area))
+                continue
+            }
             addMove(SyncMove(source: source, destination: target, reason: .reference))
         }
     }
@@ -92,7 +96,8 @@ extension PlanBuilder {
             let node = tree.nodes[index]
             guard node.element.kind == .group, case .relative(let original) = node.resolvedPath, !original.isEmpty,
                 !ProjectPath.isOutside(original), groupFolders.contains(key(original)),
-                let entry = listing.entry(original), entry.kind == .directory, listing.isListed(original), !isPinnedPath(entry.path)
+                let entry = listing.entry(original), entry.kind == .directory, listing.isListed(original), !isPinnedPath(entry.path),
+                protectedArea(of: entry.path) == nil
             else { continue }
             let folderKey = key(entry.path)
             if owners[folderKey] == nil {
@@ -132,7 +137,7 @@ extension PlanBuilder {
         for name in children {
             let path = folder.isEmpty ? name : folder + "/" + name
             let pathKey = key(path)
-            guard name != ".git", !isPinnedPath(path), let entry = listing.entry(path) else { continue }
+            guard name != ".git", !isPinnedPath(path), protectedArea(of: path) == nil, let entry = listing.entry(path) else { continue }
             if claimed.contains(pathKey) {
                 if entry.kind == .directory, !groupFolders.contains(pathKey), !unitPaths.contains(pathKey) {
                     walk(path, to: destination.map { ProjectPath.join($0, name) }, foreign: foreign)
@@ -145,7 +150,10 @@ extension PlanBuilder {
                 continue
             }
             if let destination {
-                addMove(SyncMove(source: path, destination: ProjectPath.join(destination, name), reason: .carried))
+                let target = ProjectPath.join(destination, name)
+                // Nothing is carried into a place that never moves, nor a folder holding one.
+                guard protectedArea(of: target) == nil, entry.kind != .directory || !holdsProtectedArea(path) else { continue }
+                addMove(SyncMove(source: path, destination: target, reason: .carried))
             }
         }
     }

@@ -21,8 +21,12 @@ public enum SyncPlanner {
     /// - Returns: A plan; check `conflicts` before applying it.
     /// - Throws: `SyncError.unknownGroups` for exclusions that match no group,
     ///   `SyncError.unreadableProject` when the group tree is broken (a cycle, no main group).
+    /// - Parameter submodules: The paths of the repository's git submodules (from `.gitmodules`)
+    ///   relative to `listing.root`: nothing moves into, out of or within them. A checked-out
+    ///   submodule (a folder with a `.git` of its own) is found in the listing too.
     public static func plan(
-        project: PBXProject, listing: DirectoryListing, options: SyncOptions, projectBundle: String? = nil
+        project: PBXProject, listing: DirectoryListing, options: SyncOptions, projectBundle: String? = nil,
+        submodules: [String] = []
     ) throws -> SyncPlan {
         let tree: GroupTree
         do {
@@ -30,7 +34,8 @@ public enum SyncPlanner {
         } catch {
             throw SyncError.unreadableProject(path: (projectBundle ?? project.projectName + ".xcodeproj") + "/project.pbxproj", detail: errorText(error))
         }
-        return try plan(project: project, tree: tree, listing: listing, options: options, projectBundle: projectBundle)
+        return try plan(
+            project: project, tree: tree, listing: listing, options: options, projectBundle: projectBundle, submodules: submodules)
     }
 
     /// The plan for `project`, whose group tree (`project.groupTree()`) the caller already
@@ -38,7 +43,8 @@ public enum SyncPlanner {
     ///
     /// - Throws: `SyncError.unknownGroups` for exclusions that match no group.
     public static func plan(
-        project: PBXProject, tree: GroupTree, listing: DirectoryListing, options: SyncOptions, projectBundle: String? = nil
+        project: PBXProject, tree: GroupTree, listing: DirectoryListing, options: SyncOptions, projectBundle: String? = nil,
+        submodules: [String] = []
     ) throws -> SyncPlan {
         var builder = PlanBuilder(
             project: project, tree: tree, listing: listing, options: options,
@@ -47,7 +53,9 @@ public enum SyncPlanner {
         builder.computeOrder()
         builder.assignGroupFolders()
         builder.collectClaims()
+        builder.collectProtectedAreas(submodules: submodules)
         builder.placeUnits()
+        builder.reportRecoveredReferences()
         builder.carryAndPrune()
         builder.checkTargets()
         builder.computeEdits()
@@ -112,6 +120,16 @@ struct PlanBuilder {
     /// Keys of paths nothing may move out of or into besides `.xcodeproj`/`.xcworkspace`
     /// bundles: the project's own bundle and local Swift packages.
     var pinned: [String] = []
+    /// What never moves (see `collectProtectedAreas`): key → the area's path and why.
+    var protectedAreas: [String: (path: String, reason: UnmovedReference.Reason)] = [:]
+    /// True when the project folder itself is protected (it holds a `Package.swift`).
+    var protectsEverything = false
+    /// Keys of the top-level folders that groups' folders are in after the sync.
+    var groupTopFolders: Set<String> = []
+    /// Elements some target builds (a build file refers to them).
+    var builtElements: Set<ObjectID> = []
+    /// Xcode's "Recovered References" groups: left alone like excluded groups.
+    var recoveredRoots: Set<Int> = []
     /// Files that several references point at: source key → their nodes, the deciding one first.
     var sharedFiles: [String: [Int]] = [:]
     /// Source key → index in `plan.moves`.

@@ -89,6 +89,7 @@ public struct SyncReport: Codable, Sendable {
 
     static func describe(_ reference: UnmovedReference) -> String {
         let link = "'\(reference.link ?? "")' → '\(reference.linkDestination ?? "?")'"
+        let area = reference.area.map { $0.isEmpty ? "." : $0 } ?? ""
         switch reference.reason {
         case .missing: return "not on disk"
         case .outsideProject: return "outside the project folder"
@@ -96,6 +97,16 @@ public struct SyncReport: Codable, Sendable {
         case .behindSymbolicLink: return "behind the symbolic link \(link); links are not followed"
         case .behindLinkOutsideProject: return "behind the symbolic link \(link), which leads outside the project folder"
         case .toolManifest: return "a tool finds it where it is (a package manifest, Podfile, podspec or lockfile)"
+        case .repositoryFile:
+            return "'\(area)' is at the top of the project folder, where git, CI and people find it: nothing moves out of or into it"
+        case .documentation: return "a README, LICENSE or CHANGELOG never moves on its own"
+        case .notBuiltAtTop: return "built by no target, and at the top of the project folder or in a top-level folder that holds no group's folder: tools and scripts find it there"
+        case .insideSwiftPackage:
+            return "'\(area)' holds a Package.swift, which finds its files by their place: nothing moves into, out of or within it"
+        case .insideSubmodule: return "'\(area)' is a git submodule: nothing moves into, out of or within it"
+        case .folderReference: return "a folder reference stays where it is"
+        case .synchronizedFolder: return "a synchronized folder stays where it is"
+        case .recoveredReferences: return "listed by Xcode's 'Recovered References', which gets no folder"
         }
     }
 }

@@ -145,7 +145,7 @@ enum SyncBenchmark {
         let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem())
         var plan = SyncPlan()
         let planTime = try Bench.median(runs: runs) {
-            plan = try SyncPlanner.plan(project: loaded.project, listing: listing, options: SyncOptions(), projectBundle: loaded.projectBundle)
+            plan = try SyncPlanner.plan(project: loaded.project, listing: listing, options: SyncOptions(groupsWithoutPath: .folder), projectBundle: loaded.projectBundle)
         }
         let readTime = try Bench.median(runs: runs) { _ = try sync.load(bundle) }
         let scanTime = try Bench.median(runs: runs) { _ = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem()) }
@@ -172,7 +172,7 @@ enum SyncBenchmark {
                 try await Bench.run("/usr/bin/env", ["git", "-C", copy + "/project", "update-index", "-q", "--refresh"])
                 try await Bench.run("/bin/sync", [])
                 let start = ContinuousClock.now
-                try await Bench.run(slipway, ["sync", copy + "/project/" + name, "--quiet"] + extra)
+                try await Bench.run(slipway, ["sync", copy + "/project/" + name, "--quiet", "--groups-without-path", "folder"] + extra)
                 let elapsed = ContinuousClock.now - start
                 if index > 0 { samples[variant].append(Bench.seconds(elapsed)) }
                 try? FileManager.default.removeItem(atPath: copy)
@@ -185,8 +185,8 @@ enum SyncBenchmark {
         // `--check` on a synced copy (exit 0), as CI runs it.
         let synced = folder + "/synced"
         try await Bench.run("/bin/cp", ["-a", pristine, synced])
-        try await Bench.run(slipway, ["sync", synced + "/project/" + name, "--quiet"])
-        let check = try await Bench.median(runs: runs) { try await Bench.run(slipway, ["sync", synced + "/project/" + name, "--check", "--quiet"]) }
+        try await Bench.run(slipway, ["sync", synced + "/project/" + name, "--quiet", "--groups-without-path", "folder"])
+        let check = try await Bench.median(runs: runs) { try await Bench.run(slipway, ["sync", synced + "/project/" + name, "--check", "--quiet", "--groups-without-path", "folder"]) }
         Bench.report("\(label): whole 'slipway sync --check' (in sync)", Bench.ms(check), target: "—")
     }
 
@@ -195,7 +195,7 @@ enum SyncBenchmark {
         let loaded = try ProjectSync(fileSystem: LocalFileSystem(), environment: Environment()).load(bundle)
         let listing = try DirectoryListing.scan(root: loaded.root, fileSystem: LocalFileSystem())
         let time = try Bench.median(runs: count) {
-            _ = try SyncPlanner.plan(project: loaded.project, listing: listing, options: SyncOptions(), projectBundle: loaded.projectBundle)
+            _ = try SyncPlanner.plan(project: loaded.project, listing: listing, options: SyncOptions(groupsWithoutPath: .folder), projectBundle: loaded.projectBundle)
         }
         print("plan: \(Bench.ms(time)) median of \(count)")
     }
@@ -222,8 +222,8 @@ enum SyncBenchmark {
                 try await Bench.run("/bin/sync", [])
                 let start = ContinuousClock.now
                 let report = variant == 0
-                    ? try noGitSync.run(copy + "/App.xcodeproj", options: SyncOptions(useGit: false), mode: .apply)
-                    : try gitSync.run(copy + "/App.xcodeproj", options: SyncOptions(), mode: .apply)
+                    ? try noGitSync.run(copy + "/App.xcodeproj", options: SyncOptions(useGit: false, groupsWithoutPath: .folder), mode: .apply)
+                    : try gitSync.run(copy + "/App.xcodeproj", options: SyncOptions(groupsWithoutPath: .folder), mode: .apply)
                 let elapsed = ContinuousClock.now - start
                 moved = report.applied?.moved ?? 0
                 if index > 0 { samples[variant].append(Bench.seconds(elapsed)) }

@@ -99,9 +99,9 @@ struct FolderSourceTests {
         #expect(throws: StepError.invalidOption(name: "folders-from", problem: "must be 'paths' or 'names', not 'display'")) {
             try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "folders-from": .string("display")], for: SyncStep.description))
         }
-        #expect(standard.options.groupsWithoutPath == .folder)
-        let virtual = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "groups-without-path": .string("virtual")], for: SyncStep.description))
-        #expect(virtual.options.groupsWithoutPath == .virtual)
+        #expect(standard.options.groupsWithoutPath == .virtual, "name-only groups stay virtual by default")
+        let folder = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "groups-without-path": .string("folder")], for: SyncStep.description))
+        #expect(folder.options.groupsWithoutPath == .folder)
     }
 
     @Test("through the binary: --folders-from names moves to display-name folders, the default keeps path folders, --help teaches it, bad values are refused")

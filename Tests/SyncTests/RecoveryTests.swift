@@ -18,12 +18,12 @@ struct RecoveryTests {
         let before = repository.state()
         let environment = repository.binaryEnvironment
         let killed = try CommandResult.run(
-            Binaries.slipway, ["sync", repository.bundle, "--quiet"], environment: environment.merging([Self.hook: String(k)]) { $1 })
+            Binaries.slipway, ["sync", repository.bundle, "--groups-without-path", "folder", "--quiet"], environment: environment.merging([Self.hook: String(k)]) { $1 })
         #expect(killed.status == SIGKILL, "the process should die by SIGKILL, got \(killed.status): \(killed.standardError)")
         #expect(FileManager.default.fileExists(atPath: repository.syncState.journalPath))
         #expect(!FileManager.default.fileExists(atPath: repository.bundle + "/" + SyncJournal.legacyFileName), "nothing in the checkout")
         #expect(repository.state().tree != before.tree, "some files had moved")
-        let check = try CommandResult.run(Binaries.slipway, ["sync", repository.bundle, "--check"], environment: environment)
+        let check = try CommandResult.run(Binaries.slipway, ["sync", repository.bundle, "--groups-without-path", "folder", "--check"], environment: environment)
         #expect(check.status == 2 && check.standardError.contains("--recover"), "\(check.standardError)")
         let recover = try CommandResult.run(Binaries.slipway, ["sync", repository.bundle, "--recover"], environment: environment)
         #expect(recover.status == 0, "\(recover.standardError)")
@@ -40,11 +40,11 @@ struct RecoveryTests {
     func nextSyncRecovers() throws {
         let repository = try SyntheticRepository(files: 12, groups: 3)
         let environment = repository.binaryEnvironment
-        _ = try CommandResult.run(Binaries.slipway, ["sync", repository.bundle, "--quiet"], environment: environment.merging([Self.hook: "6"]) { $1 })
-        let sync = try CommandResult.run(Binaries.slipway, ["sync", repository.bundle], environment: environment)
+        _ = try CommandResult.run(Binaries.slipway, ["sync", repository.bundle, "--groups-without-path", "folder", "--quiet"], environment: environment.merging([Self.hook: "6"]) { $1 })
+        let sync = try CommandResult.run(Binaries.slipway, ["sync", repository.bundle, "--groups-without-path", "folder"], environment: environment)
         #expect(sync.status == 0, "\(sync.standardError)")
         #expect(sync.standardOutput.contains("Recovered an interrupted sync first"))
-        #expect(try CommandResult.run(Binaries.slipway, ["sync", repository.bundle, "--check"], environment: environment).status == 0)
+        #expect(try CommandResult.run(Binaries.slipway, ["sync", repository.bundle, "--groups-without-path", "folder", "--check"], environment: environment).status == 0)
         #expect(try porcelainStatus(repository.root).filter { $0.hasPrefix("R  ") }.count == 12)
     }
 
@@ -54,7 +54,7 @@ struct RecoveryTests {
         let before = repository.state()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binaries.slipway)
-        process.arguments = ["sync", repository.bundle, "--quiet"]
+        process.arguments = ["sync", repository.bundle, "--groups-without-path", "folder", "--quiet"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": repository.stateHome.path]) { $1 }
@@ -86,7 +86,7 @@ struct RecoveryTests {
         let environment = template.environment
         let probe = try TemporaryDirectory(prefix: "sync-probe")
         try GitFixture.run(["clone", "--quiet", template.root, probe.path + "/repo"], in: probe.path)
-        _ = try ProjectSync(fileSystem: counting, environment: environment).run(probe.path + "/repo/App.xcodeproj", options: SyncOptions(), mode: .apply)
+        _ = try ProjectSync(fileSystem: counting, environment: environment).run(probe.path + "/repo/App.xcodeproj", options: SyncOptions(groupsWithoutPath: .folder), mode: .apply)
         let writes = counting.writeCount
         #expect(writes >= 10, "every phase writes: backup, journal, events, pbxproj, index")
         for failing in 1...writes {
@@ -96,7 +96,7 @@ struct RecoveryTests {
             let before = (TreeSnapshot(root), fileBytes(root + "/.git/index"))
             let fileSystem = FaultyFileSystem(failingWrite: failing)
             do {
-                _ = try ProjectSync(fileSystem: fileSystem, environment: environment).run(root + "/App.xcodeproj", options: SyncOptions(), mode: .apply)
+                _ = try ProjectSync(fileSystem: fileSystem, environment: environment).run(root + "/App.xcodeproj", options: SyncOptions(groupsWithoutPath: .folder), mode: .apply)
                 Issue.record("write \(failing) of \(writes) failed and the sync still succeeded")
             } catch SyncError.applyFailed(_, let reason, let restored, _) {
                 #expect(restored, "write \(failing)")
@@ -112,7 +112,7 @@ struct RecoveryTests {
         let repository = try SyntheticRepository(files: 12, groups: 3)
         let before = repository.state()
         _ = try CommandResult.run(
-            Binaries.slipway, ["sync", repository.bundle, "--quiet"], environment: repository.binaryEnvironment.merging([Self.hook: "9"]) { $1 })
+            Binaries.slipway, ["sync", repository.bundle, "--groups-without-path", "folder", "--quiet"], environment: repository.binaryEnvironment.merging([Self.hook: "9"]) { $1 })
         let blocked = FaultyFileSystem(readOnlyFolder: repository.root + "/App/Module0002")
         let sync = ProjectSync(fileSystem: blocked, environment: repository.environment)
         #expect(throws: (any Error).self) { try sync.recover(repository.bundle) }
@@ -127,7 +127,7 @@ struct RecoveryTests {
     func committedJournalRollsForward() throws {
         let repository = try SyntheticRepository(files: 4, groups: 2, git: false)
         let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: repository.environment)
-        let report = try sync.run(repository.bundle, options: SyncOptions(useGit: false), mode: .apply)
+        let report = try sync.run(repository.bundle, options: SyncOptions(useGit: false, groupsWithoutPath: .folder), mode: .apply)
         let synced = TreeSnapshot(repository.root)
         let trash = repository.bundle + "/" + SyncJournal.trashFolderName
         try FileManager.default.createDirectory(atPath: trash, withIntermediateDirectories: true)

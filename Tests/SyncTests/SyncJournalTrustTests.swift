@@ -101,7 +101,7 @@ struct SyncJournalTrustTests {
         }
         let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: scene.repository.environment)
         for mode in [SyncMode.apply, .check, .dryRun] {
-            #expect(throws: SyncError.legacyJournal(path: legacy)) { try sync.run(scene.bundle, options: SyncOptions(), mode: mode) }
+            #expect(throws: SyncError.legacyJournal(path: legacy)) { try sync.run(scene.bundle, options: SyncOptions(groupsWithoutPath: .folder), mode: mode) }
         }
         #expect(throws: SyncError.legacyJournal(path: legacy)) { try sync.recover(scene.bundle) }
         #expect(SyncError.legacyJournal(path: legacy).errorDescription == message)
@@ -119,9 +119,9 @@ struct SyncJournalTrustTests {
         let error = SyncError.untrustedJournal(path: scene.state.journalPath, reason: "it carries no signature of this Slipway, so it was not written here")
         let sync = ProjectSync(fileSystem: LocalFileSystem(), environment: scene.repository.environment)
         #expect(throws: error) { try sync.recover(scene.bundle) }
-        #expect(throws: error) { try sync.run(scene.bundle, options: SyncOptions(), mode: .apply) }
+        #expect(throws: error) { try sync.run(scene.bundle, options: SyncOptions(groupsWithoutPath: .folder), mode: .apply) }
         scene.expectUntouched(before, "library")
-        let result = try CommandResult.run(Binaries.slipway, ["sync", scene.bundle], environment: scene.repository.binaryEnvironment)
+        let result = try CommandResult.run(Binaries.slipway, ["sync", scene.bundle, "--groups-without-path", "folder"], environment: scene.repository.binaryEnvironment)
         #expect(result.status == 2)
         #expect(result.standardError == "error: The sync journal '\(scene.state.journalPath)' was not used: it carries no signature of this Slipway, so it was not written here. Nothing was changed. It may be hostile: delete the folder '\(scene.state.folder)' (Slipway's sync state for this project), restore the project from git if a sync was really interrupted, and run again.\n")
         scene.expectUntouched(before, "binary")
@@ -207,7 +207,7 @@ struct SyncJournalTrustTests {
         try FileManager.default.removeItem(atPath: linkedState.path + "/sync")
         let tree = TreeSnapshot(scene.root)
         do {
-            _ = try sync.run(scene.bundle, options: SyncOptions(), mode: .apply)
+            _ = try sync.run(scene.bundle, options: SyncOptions(groupsWithoutPath: .folder), mode: .apply)
             Issue.record("a sync wrote its journal through a linked folder")
         } catch SyncError.applyFailed(let step, let reason, let restored, _) {
             #expect(step == "preparing the sync state folder '\(scene.state.folder)'")
@@ -238,7 +238,7 @@ struct SyncJournalTrustTests {
         let scene = try Scene()
         let before = scene.snapshot()
         for mode in ["--check", "--dry-run"] {
-            let result = try CommandResult.run(Binaries.slipway, ["sync", scene.bundle, mode], environment: scene.repository.binaryEnvironment)
+            let result = try CommandResult.run(Binaries.slipway, ["sync", scene.bundle, "--groups-without-path", "folder", mode], environment: scene.repository.binaryEnvironment)
             #expect(result.status == (mode == "--check" ? 1 : 0), "\(mode): \(result.standardError)")
             scene.expectUntouched(before, mode)
         }
@@ -250,7 +250,7 @@ struct SyncJournalTrustTests {
         let scene = try Scene()
         let before = scene.repository.state()
         let killed = try CommandResult.run(
-            Binaries.slipway, ["sync", scene.bundle, "--quiet"],
+            Binaries.slipway, ["sync", scene.bundle, "--groups-without-path", "folder", "--quiet"],
             environment: scene.repository.binaryEnvironment.merging([SyncApplier.testStopAfterMovesVariable: "2"]) { $1 })
         #expect(killed.status == SIGKILL)
         let journal = try SyncJournal.read(scene.state.journalPath)
@@ -281,7 +281,7 @@ struct SyncJournalTrustTests {
         let state = SyncState(root: tree, projectBundle: "App.xcodeproj", gitDirectory: gitDirectory, environment: scene.repository.environment)
         let before = TreeSnapshot(tree)
         let killed = try CommandResult.run(
-            Binaries.slipway, ["sync", bundle, "--quiet"],
+            Binaries.slipway, ["sync", bundle, "--groups-without-path", "folder", "--quiet"],
             environment: scene.repository.binaryEnvironment.merging([SyncApplier.testStopAfterMovesVariable: "1"]) { $1 })
         #expect(killed.status == SIGKILL)
         #expect(FileManager.default.fileExists(atPath: state.journalPath))

@@ -33,7 +33,7 @@ struct SyncPlannerTests {
         try expectSecondPlanEmpty(mini, files: files, plan: plan)
     }
 
-    @Test("asset catalogs, folder references, model versions, bundles and frameworks move whole")
+    @Test("model versions, bundles and frameworks move whole; asset catalogs and folder references (folder, folder.*) stay")
     func bundlesMoveWhole() throws {
         let mini = MiniProject(children: [.group("Resources", [
             .file("Assets.xcassets", type: "folder.assetcatalog"),
@@ -49,24 +49,27 @@ struct SyncPlannerTests {
         ]
         let plan = try mini.plan(files: files)
         #expect(Set(plan.moveList) == [
-            "Assets.xcassets → Resources/Assets.xcassets", "Fixtures → Resources/Fixtures",
             "Model.xcdatamodeld → Resources/Model.xcdatamodeld", "Settings.bundle → Resources/Settings.bundle",
             "Vendor.framework → Resources/Vendor.framework",
+        ])
+        #expect(plan.unmoved == [
+            UnmovedReference(path: "Assets.xcassets", reason: .folderReference), UnmovedReference(path: "Fixtures", reason: .folderReference),
         ])
         #expect(plan.edit(.path, of: "Model.xcdatamodel") == nil, "a model version's path is relative to its model")
         try expectSecondPlanEmpty(mini, files: files, plan: plan)
     }
 
-    @Test("a synchronized folder moves whole; its exception sets are untouched")
+    @Test("a synchronized folder stays where it is; its exception sets are untouched, its path follows its group's new folder")
     func synchronizedFolders() throws {
         let mini = MiniProject(children: [.group("Features", [.synchronized("Login", exceptions: ["Info.plist"])])])
         let files = ["Login/Info.plist", "Login/LoginView.swift", "Login/Deep/Nested.swift"]
         let plan = try mini.plan(files: files)
-        #expect(plan.moveList == ["Login → Features/Login"])
+        #expect(plan.moves.isEmpty, "\(plan.moveList)")
+        #expect(plan.unmoved == [UnmovedReference(path: "Login", reason: .synchronizedFolder)])
         let project = try mini.project()
         let exceptionIDs = Set(project.synchronizedRootGroups.flatMap(\.exceptions).map(\.rawValue))
         #expect(!plan.edits.contains { exceptionIDs.contains($0.object) })
-        #expect(plan.edit(.path, of: "Login") == nil, "its path is relative to its group, which moved with it")
+        #expect(plan.edit(.path, of: "Login")?.newValue == "../Login", "it keeps pointing at its folder from the group's new one")
         try expectSecondPlanEmpty(mini, files: files, plan: plan)
     }
 
@@ -91,13 +94,13 @@ struct SyncPlannerTests {
         }
     }
 
-    @Test("a SOURCE_ROOT reference inside a moving folder follows it")
+    @Test("a SOURCE_ROOT reference inside a moving bundle follows it")
     func sourceRootInsideMovedFolder() throws {
-        let mini = MiniProject(children: [.group("Resources", [.file("Fixtures", type: "folder")]),
-                                          .file("Fixtures/seed.json", sourceTree: "SOURCE_ROOT")])
-        let plan = try mini.plan(files: ["Fixtures/seed.json"])
-        #expect(plan.moveList == ["Fixtures → Resources/Fixtures"])
-        #expect(plan.edit(.path, of: "seed.json")?.newValue == "Resources/Fixtures/seed.json")
+        let mini = MiniProject(children: [.group("Resources", [.file("Fixtures.bundle", type: "wrapper.plug-in")]),
+                                          .file("Fixtures.bundle/seed.json", sourceTree: "SOURCE_ROOT")])
+        let plan = try mini.plan(files: ["Fixtures.bundle/seed.json"])
+        #expect(plan.moveList == ["Fixtures.bundle → Resources/Fixtures.bundle"])
+        #expect(plan.edit(.path, of: "seed.json")?.newValue == "Resources/Fixtures.bundle/seed.json")
     }
 
     @Test("a file listed by two groups goes where the first one (after sorting) puts it; the other keeps a valid path")
@@ -170,9 +173,9 @@ struct SyncPlannerTests {
             .group(nil, path: "App", [.group("Vendor", [.file("Lib.m")]), .group("Code", [.file("Main.swift")])]),
         ])
         let files = ["Vendor.framework/Vendor", "Pods.xcconfig", "App/Lib.m", "App/Main.swift"]
-        let plan = try mini.plan(files: files, options: SyncOptions(exclusions: ["App/Vendor"]))
+        let plan = try mini.plan(files: files, options: SyncOptions(exclusions: ["App/Vendor"], groupsWithoutPath: .folder))
         #expect(plan.moveList == ["App/Main.swift → App/Code/Main.swift"])
-        let all = try mini.plan(files: files, options: SyncOptions(defaultExclusions: false))
+        let all = try mini.plan(files: files, options: SyncOptions(defaultExclusions: false, groupsWithoutPath: .folder))
         #expect(all.moveList.contains("Pods.xcconfig → Pods/Pods.xcconfig"))
         #expect(throws: SyncError.unknownGroups(names: ["/App/Vendr"], suggestions: ["/App/Vendr": "/App/Vendor"])) {
             try mini.plan(files: files, options: SyncOptions(exclusions: ["/App/Vendr"]))
@@ -186,10 +189,11 @@ struct SyncPlannerTests {
             .group("Models", [.file("Item.swift")]),
         ])])
         let files = ["App/ListView.swift", "App/Item.swift", "Stray.swift"]
-        let byDefault = try mini.plan(files: files)
-        #expect(Set(byDefault.moveList) == ["App/ListView.swift → App/Views/ListView.swift", "Stray.swift → App/Views/Stray.swift", "App/Item.swift → App/Models/Item.swift"])
+        let folder = try mini.plan(files: files, options: SyncOptions(groupsWithoutPath: .folder))
+        #expect(Set(folder.moveList) == ["App/ListView.swift → App/Views/ListView.swift", "Stray.swift → App/Views/Stray.swift", "App/Item.swift → App/Models/Item.swift"])
         let virtual = SyncOptions(groupsWithoutPath: .virtual)
-        let plan = try mini.plan(files: files, options: virtual)
+        #expect(SyncOptions() == virtual, "virtual is the default")
+        let plan = try mini.plan(files: files, options: SyncOptions())
         #expect(plan.moveList == ["Stray.swift → App/Stray.swift"])
         #expect(plan.edits.allSatisfy { $0.key != .path || $0.newValue != "Views" })
         try expectSecondPlanEmpty(mini, files: files, plan: plan, options: virtual)
@@ -197,10 +201,10 @@ struct SyncPlannerTests {
 
     @Test("a file a tool finds by its place (Package.swift, a podspec, Podfile.lock) never moves; it is listed as not moved")
     func toolManifestsStay() throws {
-        let mini = MiniProject(children: [.group("Deployment", [.file("Package.swift"), .file("App.podspec"), .file("Podfile.lock"), .file("Notes.md")])])
-        let plan = try mini.plan(files: ["Package.swift", "App.podspec", "Podfile.lock", "Notes.md"])
+        let mini = MiniProject(children: [.group("Deployment", [.file("Tool/Package.swift"), .file("App.podspec"), .file("Podfile.lock"), .file("Notes.md")])])
+        let plan = try mini.plan(files: ["Tool/Package.swift", "App.podspec", "Podfile.lock", "Notes.md"])
         #expect(plan.moveList == ["Notes.md → Deployment/Notes.md"])
-        #expect(Set(plan.unmoved.filter { $0.reason == .toolManifest }.map(\.path)) == ["Package.swift", "App.podspec", "Podfile.lock"])
+        #expect(Set(plan.unmoved.filter { $0.reason == .toolManifest }.map(\.path)) == ["Tool/Package.swift", "App.podspec", "Podfile.lock"])
     }
 
     @Test("files nothing refers to go along when their group's folder moves, and are listed")
@@ -228,9 +232,9 @@ struct SyncPlannerTests {
             "App/A.swift", "App/stray.swift", "App/logo.png", "App/notes.txt", "App/Fixtures/x.swift",
             "App/Feature/unlisted.swift", "App/Vendor/Lib.m", "App/Vendor/old.m", "App/Loose/deep.m",
             "App/__Snapshots__/ATests/testA.1.png", "App/Server/main.swift", "App/Server/Package.swift", "App/Server/Other.swift",
-            "App/Demo/Demo.swift", "App/Demo/Demo.xcodeproj/project.pbxproj", "App/Demo/Helper.m", "README.md", "Package.swift",
+            "App/Demo/Demo.swift", "App/Demo/Demo.xcodeproj/project.pbxproj", "App/Demo/Helper.m", "README.md",
         ]
-        let plan = try mini.plan(files: files, options: SyncOptions(prune: true, exclusions: ["/App/Vendor"]))
+        let plan = try mini.plan(files: files, options: SyncOptions(prune: true, exclusions: ["/App/Vendor"], groupsWithoutPath: .folder))
         #expect(Set(plan.pruned) == ["App/stray.swift", "App/logo.png"])
         #expect(plan.moves.allSatisfy { $0.reason != .pruned || $0.destination.hasPrefix("App.xcodeproj/.slipway-sync-trash/") })
         #expect(try mini.plan(files: files).pruned.isEmpty, "nothing is deleted without --prune")
@@ -262,7 +266,7 @@ struct SyncPlannerTests {
         #expect(plan.moves.isEmpty)
         #expect(plan.edits.map(\.key) == [.children])
         #expect(plan.edits.first?.newValue == "Zed, A.swift, b.swift")
-        #expect(try mini.plan(files: files, options: SyncOptions(sortByName: false)).isEmpty)
+        #expect(try mini.plan(files: files, options: SyncOptions(sortByName: false, groupsWithoutPath: .folder)).isEmpty)
     }
 
     @Test("a name equal to the new path is dropped")
@@ -286,7 +290,7 @@ struct SyncPlannerTests {
     }
 
     /// Applies the plan to the listing and the project in memory and plans again: nothing left.
-    func expectSecondPlanEmpty(_ mini: MiniProject, files: [String], plan: SyncPlan, options: SyncOptions = SyncOptions()) throws {
+    func expectSecondPlanEmpty(_ mini: MiniProject, files: [String], plan: SyncPlan, options: SyncOptions = MiniProject.folderOptions) throws {
         var project = try mini.project()
         try plan.applyEdits(to: &project)
         let moved = files.map { file -> String in

@@ -28,11 +28,13 @@ struct SyncStepTests {
     @Test("plan lists the moves; check fails while out of place; run syncs; check then passes")
     func planCheckRun() async throws {
         let repository = try SyntheticRepository(files: 4, groups: 2)
-        let step = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj")], for: SyncStep.description))
+        // The synthetic project's groups have names and no paths: they get folders with `folder`.
+        let step = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "groups-without-path": .string("folder")], for: SyncStep.description))
         let effects = try await (step as any Step).plan(in: context(repository.root))
         #expect(effects.contains(Effect(.write, "move App/File000000.swift → App/Module0000/File000000.swift")))
         #expect(effects.contains { $0.kind == .write && $0.summary.hasPrefix("edit App.xcodeproj/project.pbxproj") })
-        let check = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj"), "check": .bool(true)], for: SyncStep.description))
+        let check = try SyncStep(options: StepOptions(
+            ["project": .string("App.xcodeproj"), "check": .bool(true), "groups-without-path": .string("folder")], for: SyncStep.description))
         await #expect(throws: StepError.self) { try await check.run(in: context(repository.root)) }
         let events = Collector()
         let outputs = try await step.run(in: context(repository.root, events))

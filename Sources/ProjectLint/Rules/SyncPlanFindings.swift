@@ -46,19 +46,22 @@ public struct GroupFolderMismatchRule: LintRule {
     /// A note by default: most projects never aligned folders with groups (830 findings over the corpus).
     public var defaultSeverity: LintSeverity { .note }
     public var examples: [LintExample] {
-        [LintExample("a file whose group is 'Model' lying at the top",
-                     objects: ["G = {isa = PBXGroup; children = (A); path = Model; sourceTree = \"<group>\"; };",
+        // In the app's folder: a file at the top that no target builds never moves (a tool finds it there).
+        [LintExample("a file whose group is 'Model' lying in the folder above",
+                     objects: ["P = {isa = PBXGroup; children = (G); path = App; sourceTree = \"<group>\"; };",
+                               "G = {isa = PBXGroup; children = (A); path = Model; sourceTree = \"<group>\"; };",
                                "A = {isa = PBXFileReference; path = ../User.swift; sourceTree = \"<group>\"; };"],
-                     mainChildren: ["G"], files: ["User.swift", "Model/.keep"],
-                     expected: ["9: 'User.swift' is not in its group's folder; 'slipway sync' moves it to 'Model/User.swift'"]),
-         LintExample("three files of group 'Model' lying at the top: one finding for the group",
-                     objects: ["G = {isa = PBXGroup; children = (A, B, C); path = Model; sourceTree = \"<group>\"; };",
+                     mainChildren: ["P"], files: ["App/User.swift", "App/Model/.keep"],
+                     expected: ["10: 'App/User.swift' is not in its group's folder; 'slipway sync' moves it to 'App/Model/User.swift'"]),
+         LintExample("three files of group 'Model' lying in the folder above: one finding for the group",
+                     objects: ["P = {isa = PBXGroup; children = (G); path = App; sourceTree = \"<group>\"; };",
+                               "G = {isa = PBXGroup; children = (A, B, C); path = Model; sourceTree = \"<group>\"; };",
                                "A = {isa = PBXFileReference; path = ../User.swift; sourceTree = \"<group>\"; };",
                                "B = {isa = PBXFileReference; path = ../Team.swift; sourceTree = \"<group>\"; };",
                                "C = {isa = PBXFileReference; path = ../Role.swift; sourceTree = \"<group>\"; };"],
-                     mainChildren: ["G"], files: ["User.swift", "Team.swift", "Role.swift", "Model/.keep"],
-                     expected: ["8: 3 files of group 'Model' are not in its folder 'Model'; 'slipway sync' moves them there "
-                                + "(first: 'User.swift' to 'Model/User.swift')"])]
+                     mainChildren: ["P"], files: ["App/User.swift", "App/Team.swift", "App/Role.swift", "App/Model/.keep"],
+                     expected: ["9: 3 files of group 'Model' are not in its folder 'App/Model'; 'slipway sync' moves them there "
+                                + "(first: 'App/User.swift' to 'App/Model/User.swift')"])]
     }
 
     public func check(_ context: LintContext) -> [LintFinding] {

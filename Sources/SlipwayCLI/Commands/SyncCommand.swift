@@ -10,10 +10,15 @@ struct SyncCommand: AsyncParsableCommand {
         abstract: "Move files so that the folders on disk match the project's Xcode groups, without losing a file.",
         discussion: """
             A group with a path keeps the folder its path names (Xcode ties the group to it); a \
-            group with a name and no path gets a folder named after its name; a file outside its \
-            group's folder moves into it, and a file already inside stays. '--folders-from names' \
+            group with a name and no path gets no folder by default (it only arranges the \
+            navigator; '--groups-without-path folder' gives it one named after it); a file outside \
+            its group's folder moves into it, and a file already inside stays. '--folders-from names' \
             gives synx's layout instead: every folder named after its group's display name, every \
-            file straight in its group's folder. The plan (moves, pbxproj edits, files --prune would delete) \
+            file straight in its group's folder. Never moved: dotfiles and dot-folders at the top \
+            (.github, .gitignore, .swiftlint.yml), fastlane/, README/LICENSE/CHANGELOG, files at \
+            the top that no target builds (Makefile), anything in a folder with a Package.swift \
+            or in a git submodule, folder references, synchronized folders and Xcode's \
+            'Recovered References'; the plan lists each with its reason. The plan (moves, pbxproj edits, files --prune would delete) \
             is worked out first and every conflict reported before anything moves, and so is every \
             file in the repository that names a path about to move (xcconfigs, script phases, \
             Package.swift, SwiftLint/SwiftGen configs, Makefiles, scripts, CI and fastlane files, \
@@ -29,15 +34,17 @@ struct SyncCommand: AsyncParsableCommand {
             EXAMPLES:
               slipway sync App.xcodeproj --dry-run
               slipway sync App.xcodeproj
-              slipway sync App.xcodeproj --check      # CI: exit 1 if out of place
+              slipway sync App.xcodeproj --check      # CI: exit 1 if a file is misplaced
+              slipway sync App.xcodeproj --check --check-order   # or children unsorted
               slipway sync App.xcodeproj --exclude /App/Vendor --prune
               slipway sync App.xcodeproj --folders-from names   # synx's layout
-              slipway sync App.xcodeproj --groups-without-path virtual   # name-only groups get no folder
+              slipway sync App.xcodeproj --groups-without-path folder   # synx's folders
               slipway sync App.xcodeproj --recover
 
             EXIT STATUS:
               0  in sync, or synced
-              1  --check found files out of place, or the sync failed
+              1  --check found files out of place (or, with --check-order,
+                 a group's children unsorted), or the sync failed
                  (the message says whether everything was restored)
               2  refused, nothing changed: no project, unreadable pbxproj,
                  unknown --exclude group, conflicts, dirty git tree, files
@@ -64,7 +71,7 @@ struct SyncCommand: AsyncParsableCommand {
     var foldersFrom: FolderSource?
 
     @Option(help: ArgumentHelp(
-        "What a group with a name and no path gets (with --folders-from paths): 'folder' (default) a folder named after it; 'virtual' none: its files stay wherever they are inside its parent's folder.",
+        "What a group with a name and no path gets (with --folders-from paths): 'virtual' (default) none: its files stay wherever they are inside its parent's folder; 'folder' a folder named after it (synx's layout).",
         valueName: "folder|virtual"))
     var groupsWithoutPath: PathlessGroups?
 
@@ -80,8 +87,11 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Print the plan (moves, pbxproj edits, deletions) and change nothing.")
     var dryRun = false
 
-    @Flag(help: "Change nothing; exit 1 and list what is out of place (for CI).")
+    @Flag(help: "Change nothing; exit 1 and list the files out of place (for CI). The children's order is not checked unless --check-order is given.")
     var check = false
+
+    @Flag(help: "With --check: also exit 1 when a group's children are not sorted by name.")
+    var checkOrder = false
 
     @Flag(help: "Print the report as JSON (sorted keys).")
     var json = false
@@ -100,6 +110,8 @@ struct SyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         if dryRun && check { throw ValidationError("--dry-run and --check cannot be combined; --check already changes nothing.") }
+        if checkOrder && !check { throw ValidationError("--check-order goes with --check: it makes the check fail on unsorted children too.") }
+        if checkOrder && noSortByName { throw ValidationError("--check-order and --no-sort-by-name cannot be combined: there is no order to check.") }
         if groupsWithoutPath != nil && foldersFrom == .names {
             throw ValidationError("--groups-without-path applies to --folders-from paths; with names every group gets a folder named after it.")
         }
@@ -124,7 +136,7 @@ struct SyncCommand: AsyncParsableCommand {
             let options = SyncOptions(
                 prune: prune, exclusions: exclude, sortByName: !noSortByName, defaultExclusions: !noDefaultExclusions,
                 allowDirty: allowDirty, useGit: !noGit, foldersFrom: foldersFrom ?? .paths,
-                groupsWithoutPath: groupsWithoutPath ?? .folder)
+                groupsWithoutPath: groupsWithoutPath ?? .virtual, checkOrder: checkOrder)
             let mode: SyncMode = check ? .check : (dryRun ? .dryRun : .apply)
             // On a thread of its own: the sync moves files with fsync and may wait on git's
             // hashing thread, neither of which may hold a thread of the cooperative pool.

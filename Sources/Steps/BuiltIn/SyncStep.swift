@@ -8,13 +8,14 @@ public struct SyncStep: Step {
         summary: "Move files so that the folders on disk match an Xcode project's groups, without losing a file",
         discussion: """
             The same as 'slipway sync': a group with a path keeps the folder its path names, a group \
-            with only a name gets a folder named after it, and files outside their group's folder \
-            move into it (folders-from: names gives synx's layout, folders named after display \
+            with only a name gets no folder (groups-without-path: folder gives it one), and files \
+            outside their group's folder move into it (folders-from: names gives synx's layout, folders named after display \
             names); conflicts are reported before \
             anything moves; the moves run as a journaled transaction that an interruption cannot \
             leave half done; project.pbxproj is rewritten last, changing only path and name lines; \
             in a git repository the moves are staged as renames. With check: true nothing changes \
-            and the step fails when a file is out of place (for CI). A dry run lists the moves.
+            and the step fails when a file is out of place (for CI; with check-order: true, also \
+            when a group's children are unsorted). A dry run lists the moves.
             """,
         options: [
             .required("project", .string, "The .xcodeproj folder (or the project.pbxproj in it)."),
@@ -25,11 +26,12 @@ public struct SyncStep: Step {
             .optional("allow-dirty", .bool, default: .bool(false), "Run even when the git working tree has uncommitted changes."),
             .optional("folders-from", .choice(FolderSource.allCases.map(\.rawValue)), default: .string("paths"),
                       "Where a group's folder comes from: paths (keep each group's path folder) or names (synx's: display names)."),
-            .optional("groups-without-path", .choice(PathlessGroups.allCases.map(\.rawValue)), default: .string("folder"),
-                      "With folders-from: paths, what a group with only a name gets: folder (named after it) or virtual (none)."),
+            .optional("groups-without-path", .choice(PathlessGroups.allCases.map(\.rawValue)), default: .string("virtual"),
+                      "With folders-from: paths, what a group with only a name gets: virtual (none, the default) or folder (named after it, synx's layout)."),
             .optional("check", .bool, default: .bool(false), "Change nothing; fail when files are out of place."),
             .optional("accept-path-references", .bool, default: .bool(false),
                       "Sync even when files Slipway does not rewrite (scripts, CI files, Package.swift, ...) name paths that move; they are logged as warnings."),
+            .optional("check-order", .bool, default: .bool(false), "With check: also fail when a group's children are not sorted by name."),
         ],
         outputs: [
             OutputSpec("moved", "How many files and folders moved (or, with check, would move)."),
@@ -73,9 +75,12 @@ public struct SyncStep: Step {
             sortByName: try options.bool("sort-by-name"),
             defaultExclusions: try options.bool("default-exclusions"),
             allowDirty: try options.bool("allow-dirty"),
-            foldersFrom: foldersFrom, groupsWithoutPath: groupsWithoutPath)
+            foldersFrom: foldersFrom, groupsWithoutPath: groupsWithoutPath, checkOrder: try options.bool("check-order"))
         check = try options.bool("check")
         acceptPathReferences = try options.bool("accept-path-references")
+        if self.options.checkOrder && !check {
+            throw StepError.invalidOption(name: "check-order", problem: "goes with check: true (it makes the check fail on unsorted children too)")
+        }
     }
 
     private func sync(_ context: StepContext) -> ProjectSync {

@@ -20,11 +20,15 @@ struct MiniProject {
     var settings: [String: String] = [:]
     /// Local Swift packages (relative paths).
     var localPackages: [String] = []
+    /// The file references (by `path`) the target builds; nil: every file reference and model.
+    var built: Set<String>? = nil
 
     private final class Writer {
         var counter = 0
         var objects: [String] = []
         var labels: [String: String] = [:]
+        /// File references and version groups written so far, with their paths.
+        var files: [(id: String, path: String)] = []
         func next() -> String {
             counter += 1
             return String(format: "AA%022X", counter)
@@ -39,11 +43,19 @@ struct MiniProject {
         let products = writer.next()
         writer.objects.append("\t\t\(products) /* Products */ = {isa = PBXGroup; children = (); name = Products; sourceTree = \"<group>\"; };")
         writer.objects.append("\t\t\(main) = {isa = PBXGroup; children = (\(childIDs.map { $0 + "," }.joined(separator: " ")) \(products),); sourceTree = \"<group>\"; };")
+        var buildFiles: [String] = []
+        for file in writer.files where built?.contains(file.path) ?? true {
+            let id = writer.next()
+            buildFiles.append(id)
+            writer.objects.append("\t\t\(id) = {isa = PBXBuildFile; fileRef = \(file.id); };")
+        }
+        let phase = writer.next()
+        writer.objects.append("\t\t\(phase) = {isa = PBXSourcesBuildPhase; files = (\(buildFiles.map { $0 + "," }.joined(separator: " "))); };")
         let configuration = writer.next(), list = writer.next(), target = writer.next(), project = writer.next()
         let settingsText = settings.sorted { $0.key < $1.key }.map { "\($0.key) = \"\($0.value)\";" }.joined(separator: " ")
         writer.objects.append("\t\t\(configuration) /* Debug */ = {isa = XCBuildConfiguration; buildSettings = {\(settingsText)}; name = Debug; };")
         writer.objects.append("\t\t\(list) = {isa = XCConfigurationList; buildConfigurations = (\(configuration),); };")
-        writer.objects.append("\t\t\(target) /* App */ = {isa = PBXNativeTarget; buildConfigurationList = \(list); buildPhases = (); name = App; };")
+        writer.objects.append("\t\t\(target) /* App */ = {isa = PBXNativeTarget; buildConfigurationList = \(list); buildPhases = (\(phase),); name = App; };")
         var packages: [String] = []
         for path in localPackages {
             let id = writer.next()
@@ -71,6 +83,7 @@ struct MiniProject {
             break
         case .file(let path, let name, let sourceTree, let type, let label):
             if let label { writer.labels[label] = id }
+            writer.files.append((id, path))
             let nameText = name.map { " name = \(quoted($0));" } ?? ""
             writer.objects.append("\t\t\(id) = {isa = PBXFileReference; lastKnownFileType = \(type);\(nameText) path = \(quoted(path)); sourceTree = \(quoted(sourceTree)); };")
         case .variant(let name, let path, let children):
@@ -79,6 +92,7 @@ struct MiniProject {
             writer.objects.append("\t\t\(id) = {isa = PBXVariantGroup; children = (\(ids.map { $0 + "," }.joined(separator: " "))); name = \(quoted(name));\(pathText) sourceTree = \"<group>\"; };")
         case .version(let path, let children):
             let ids = children.map { write($0, writer) }
+            writer.files.append((id, path))
             writer.objects.append("\t\t\(id) = {isa = XCVersionGroup; children = (\(ids.map { $0 + "," }.joined(separator: " "))); path = \(quoted(path)); sourceTree = \"<group>\"; versionGroupType = wrapper.xcdatamodel; };")
         case .synchronized(let path, let exceptions):
             var exceptionIDs: [String] = []
@@ -97,9 +111,13 @@ struct MiniProject {
         try PBXProject(bytes: Array(text().utf8), projectName: "App")
     }
 
+    /// Options for the planner tests: name-only groups get folders (`--groups-without-path
+    /// folder`), which most of them are about; tests of the default pass `SyncOptions()`.
+    static let folderOptions = SyncOptions(groupsWithoutPath: .folder)
+
     /// Plans this project against a listing of `files` (folders implied; a trailing `/` makes
     /// an empty folder).
-    func plan(files: [String], caseSensitive: Bool = true, options: SyncOptions = SyncOptions(),
+    func plan(files: [String], caseSensitive: Bool = true, options: SyncOptions = MiniProject.folderOptions,
               links: [String: String] = [:]) throws -> SyncPlan {
         var entries = files.map { path in
             path.hasSuffix("/")

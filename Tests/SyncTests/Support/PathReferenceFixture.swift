@@ -53,9 +53,19 @@ struct PathReferenceFixture {
         let settingsText = settings.sorted { $0.key < $1.key }.map { "\($0.key) = \(Self.quoted($0.value));" }.joined(separator: " ")
         objects.append("\t\t\(configuration) /* Debug */ = {isa = XCBuildConfiguration;\(base) buildSettings = {\(settingsText)}; name = Debug; };")
         objects.append("\t\t\(list) = {isa = XCConfigurationList; buildConfigurations = (\(configuration),); };")
-        var phases = ""
+        // The moving files are the target's resources: a file no target builds at the top of the
+        // project folder never moves (tools and scripts find it there).
+        let resources = next()
+        var buildFiles: [String] = []
+        for file in movingIDs {
+            let buildFile = next()
+            buildFiles.append(buildFile)
+            objects.append("\t\t\(buildFile) = {isa = PBXBuildFile; fileRef = \(file); };")
+        }
+        objects.append("\t\t\(resources) /* Resources */ = {isa = PBXResourcesBuildPhase; buildActionMask = 2147483647; files = (\(buildFiles.map { $0 + "," }.joined(separator: " "))); runOnlyForDeploymentPostprocessing = 0; };")
+        var phases = "\(resources),"
         if let script {
-            phases = "\(phase),"
+            phases += " \(phase),"
             let inputs = inputPaths.map { Self.quoted($0) + "," }.joined(separator: " ")
             objects.append("\t\t\(phase) /* Run Script */ = {isa = PBXShellScriptBuildPhase; buildActionMask = 2147483647; files = (); inputPaths = (\(inputs)); name = \"Run Script\"; outputPaths = (); runOnlyForDeploymentPostprocessing = 0; shellPath = /bin/sh; shellScript = \(Self.quoted(script)); };")
         }

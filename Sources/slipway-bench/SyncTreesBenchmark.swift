@@ -70,7 +70,7 @@ enum SyncTreesBenchmark {
             for row in rows { printDetails(row, limit: limit) }
             return printTable(rows)
         }
-        let valued: Set<String> = ["--slipway", "--only", "--details", "--json-out"]
+        let valued: Set<String> = ["--slipway", "--only", "--details", "--json-out", "--groups-without-path"]
         var folder: String?
         var index = 0
         while index < arguments.count {
@@ -79,7 +79,7 @@ enum SyncTreesBenchmark {
             index += 1
         }
         guard let folder else {
-            throw BenchError("usage: slipway-bench sync-trees FOLDER [--slipway PATH] [--only a,b] [--no-git] [--no-lint] [--details N] [--json | --json-out FILE] | --self-test")
+            throw BenchError("usage: slipway-bench sync-trees FOLDER [--slipway PATH] [--only a,b] [--no-git] [--no-lint] [--details N] [--groups-without-path folder|virtual] [--json | --json-out FILE] | --self-test")
         }
         let slipway = Bench.slipwayBinary(arguments)
         guard FileManager.default.isExecutableFile(atPath: slipway) else {
@@ -90,6 +90,7 @@ enum SyncTreesBenchmark {
         let json = arguments.contains("--json")
         let useGit = !arguments.contains("--no-git")
         let lint = !arguments.contains("--no-lint")
+        let layout = Bench.option("--groups-without-path", arguments)
         let help = try await call(slipway, ["sync", "--help"]).output
         let canAccept = help.contains(acceptOption)
         let trees = try FileManager.default.contentsOfDirectory(atPath: folder).sorted().filter { name in
@@ -106,7 +107,7 @@ enum SyncTreesBenchmark {
         do {
             for tree in trees {
                 let measured = try await measure(tree: tree, source: folder + "/" + tree, work: work, slipway: slipway,
-                                                 useGit: useGit, lint: lint, canAccept: canAccept)
+                                                 useGit: useGit, lint: lint, canAccept: canAccept, layout: layout)
                 if !json { for row in measured { printDetails(row, limit: details) } }
                 rows += measured
             }
@@ -127,11 +128,12 @@ enum SyncTreesBenchmark {
     // MARK: - Measuring
 
     private static func measure(tree: String, source: String, work: String, slipway: String,
-                                useGit: Bool, lint: Bool, canAccept: Bool) async throws -> [Row] {
+                                useGit: Bool, lint: Bool, canAccept: Bool, layout: String?) async throws -> [Row] {
         let pristine = work + "/" + tree + "-pristine"
         try await Bench.run("/bin/cp", ["-a", source, pristine])
         do {
-            let rows = try await measure(pristine: pristine, tree: tree, work: work, slipway: slipway, useGit: useGit, lint: lint, canAccept: canAccept)
+            let rows = try await measure(pristine: pristine, tree: tree, work: work, slipway: slipway, useGit: useGit, lint: lint,
+                                         canAccept: canAccept, layout: layout)
             try await Bench.run("/bin/rm", ["-rf", pristine])
             return rows
         } catch {
@@ -141,7 +143,7 @@ enum SyncTreesBenchmark {
     }
 
     private static func measure(pristine: String, tree: String, work: String, slipway: String,
-                                useGit: Bool, lint: Bool, canAccept: Bool) async throws -> [Row] {
+                                useGit: Bool, lint: Bool, canAccept: Bool, layout: String?) async throws -> [Row] {
         if useGit {
             // A checkout's own .git (its config may name hooks or an fsmonitor command) is never
             // used: the copy gets a fresh repository holding exactly the tree's files.
@@ -180,7 +182,9 @@ enum SyncTreesBenchmark {
             _ = try? await Bench.run("/bin/rm", ["-rf", copy])
             try await Bench.run("/bin/cp", ["-a", pristine, copy])
             if useGit { try await git(copy, ["update-index", "-q", "--refresh"]) }
-            let extra = useGit ? [] : ["--no-git"]
+            // The real sync (and its check and second run) in the layout asked for: the default, or
+            // `--groups-without-path folder` (synx's folders), which moves far more.
+            let extra = (useGit ? [] : ["--no-git"]) + (layout.map { ["--groups-without-path", $0] } ?? [])
             let began = ContinuousClock.now
             var result = try await call(slipway, ["sync", copy + "/" + bundle, "--json"] + extra)
             row.seconds["sync"] = Bench.seconds(ContinuousClock.now - began)

@@ -37,6 +37,12 @@ import TestThreads
         #expect(next.standardOutput == "20.7.1\n", "\(next.standardError)")
         let minor = try slipway(["version", "--next", "--strategy", "minor"], in: repo.path)
         #expect(minor.standardOutput == "20.8\n")
+        // --json with --next, for a package: the next version and what the tags said, one object.
+        let json = try slipway(["version", "--next", "--strategy", "minor", "--json"], in: repo.path)
+        #expect(json.standardOutput.hasPrefix("{") && json.standardOutput.contains("\"version\":\"20.8\"")
+                && json.standardOutput.contains("\"latestReleaseTag\":\"20.7\"") && json.standardOutput.contains("\"source\":\"tags\""),
+                "\(json.standardOutput)")
+        #expect(json.standardError == "")
         // The changelog counts from 20.7, not from the year-old hotfix; --release-version takes X.Y.
         let changelog = try slipway(["changelog", "--release-version", "20.8", "--format", "text", "--json"], in: repo.path)
         #expect(changelog.status == 0, "\(changelog.standardError)")

@@ -92,17 +92,25 @@ struct VersionCommand: ParsableCommand {
                 try runForApp(project: projectPath, planner: planner, state: state, env: env)
                 return
             }
-            if json {
+            if json, !next, state.previous != nil {
                 let report = Report(version: state.previousWritten ?? "", build: nil, source: "tags", project: nil, places: [], targets: [],
                                     latestReleaseTag: state.previousTag, latestRelease: state.previousWritten, notes: state.notes,
                                     warnings: state.warnings)
-                if !next, state.previous != nil { env.print(try JSONFormatting.line(report)); return }
+                env.print(try JSONFormatting.line(report))
+                return
             }
-            env.printTagWarnings(state)
+            if !json { env.printTagWarnings(state) }
             if next {
                 let remedy = "run 'slipway version --next --strategy patch' (or minor, major)"
                 let explained = try planner.nextVersionExplained(try VersionStrategy(parsing: strategy), state: state, remedy: remedy,
                                                                  choose: "run 'slipway version --next --strategy minor' (or major, or a version such as 1.4.0)")
+                if json {
+                    let report = Report(version: state.written(explained.version), build: nil, source: "tags", project: nil, places: [],
+                                        targets: [], latestReleaseTag: state.previousTag, latestRelease: state.previousWritten,
+                                        notes: state.notes + [explained.note].compactMap { $0 }, warnings: state.warnings)
+                    env.print(try JSONFormatting.line(report))
+                    return
+                }
                 if let note = explained.note { env.standardError.write(env.style.paint("note: ", .yellow) + note.displaySafe + "\n") }
                 env.print(state.written(explained.version))
             } else {

@@ -87,14 +87,20 @@ enum Bench {
         return result.outputText
     }
 
-    /// The peak resident memory (MiB) of the largest child process reaped so far.
-    static func peakChildMemoryMiB() -> Double {
+    /// The resource usage of every child process reaped so far.
+    static func childUsage() -> rusage {
         var usage = rusage()
         #if canImport(Glibc)
         getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
         #else
         getrusage(RUSAGE_CHILDREN, &usage)
         #endif
+        return usage
+    }
+
+    /// The peak resident memory (MiB) of the largest child process reaped so far.
+    static func peakChildMemoryMiB() -> Double {
+        let usage = childUsage()
         #if canImport(Darwin)
         return Double(usage.ru_maxrss) / 1024 / 1024
         #else

@@ -71,12 +71,7 @@ extension MergeBenchmark {
 
     /// User and system CPU seconds of every child process reaped so far.
     private static func childCPUSeconds() -> Double {
-        var usage = rusage()
-        #if canImport(Glibc)
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_CHILDREN, &usage)
-        #endif
+        let usage = Bench.childUsage()
         let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }

@@ -111,8 +111,8 @@ public struct VersionBumpStep: Step {
 
     /// Refuses a build number that is not above App Store Connect's latest for the app (when a
     /// key is given): App Store Connect takes each build number once, increasing.
-    func checkAgainstAppStoreConnect(_ context: StepContext) async throws {
-        guard let connection, let bundleID, let number = try buildNumber(context) else { return }
+    func checkAgainstAppStoreConnect(_ context: StepContext, buildNumber number: String?) async throws {
+        guard let connection, let bundleID, let number else { return }
         _ = try await AppStoreStepSupport.masked(context) { context, _ in
             let client = try await connection.client(context: context)
             let app = try await client.app(bundleID: bundleID)
@@ -290,10 +290,11 @@ public struct VersionBumpStep: Step {
             effects.append(Effect(.other, "version \(state.previousWritten ?? "(none)") → \(next) (strategy \(strategy), \(state.commits.count) commit(s) since \(state.previousTag ?? "the first commit"))"))
         }
         let stamper = stamper(context)
-        let stamp = try stamper.plan(resolved(context), version: next, buildNumber: try buildNumber(context))
+        let number = try buildNumber(context)
+        let stamp = try stamper.plan(resolved(context), version: next, buildNumber: number)
         effects += stamp.notes.map { Effect(.check, "note: " + $0) }
         if connection != nil, let bundleID {
-            effects.append(Effect(.network, "check that build number \(try buildNumber(context) ?? "") is above App Store Connect's latest for \(bundleID)"))
+            effects.append(Effect(.network, "check that build number \(number ?? "") is above App Store Connect's latest for \(bundleID)"))
         }
         // The plan fails where the run would: a file that is a link is never written through.
         try stamper.checkWritable(stamp.edits)
@@ -304,8 +305,10 @@ public struct VersionBumpStep: Step {
 
     public func run(in context: StepContext) async throws -> StepOutputs {
         let (state, next, note) = try compute(context)
-        try await checkAgainstAppStoreConnect(context)
-        let stamp = try stamper(context).stamp(resolved(context), version: next, buildNumber: try buildNumber(context))
+        // Worked out once: for 'increment' it reads the project.
+        let number = try buildNumber(context)
+        try await checkAgainstAppStoreConnect(context, buildNumber: number)
+        let stamp = try stamper(context).stamp(resolved(context), version: next, buildNumber: number)
         for note in stamp.notes { context.events.log(.info, note) }
         for note in state.notes { context.events.log(.info, note) }
         for warning in state.warnings { context.events.log(.warning, warning) }

@@ -63,7 +63,8 @@ struct XcodeSettingLocator {
         pbxprojLines = pbxprojText.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
-    /// While set, problems are not recorded (and chains not cached): `peek` looks without judging.
+    /// While set, problems and notes are not recorded: `peek` looks without judging. A chain read
+    /// meanwhile is cached with its problems, which are recorded when it is used to write.
     var quiet = false
 
     mutating func problem(_ message: String) {

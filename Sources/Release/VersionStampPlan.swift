@@ -17,6 +17,9 @@ public struct VersionChange: Sendable, Hashable, CustomStringConvertible {
     /// Whether the value is the version or the build number, whatever the key is called where it
     /// is written (`APP_SHORT_VERSION` for `MARKETING_VERSION = ${APP_SHORT_VERSION}`).
     public let role: Role
+    /// The targets of an Xcode project whose value this is (several when they share the place,
+    /// an `.xcconfig` line or an Info.plist); empty outside a project.
+    public var targets: [String]
 
     /// What a written value is.
     public enum Role: Sendable, Hashable {
@@ -25,7 +28,7 @@ public struct VersionChange: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a change.
     public init(file: String, line: Int? = nil, key: String? = nil, old: String, new: String, reason: String? = nil,
-                role: Role = .version) {
+                role: Role = .version, targets: [String] = []) {
         self.file = file
         self.line = line
         self.key = key
@@ -33,6 +36,12 @@ public struct VersionChange: Sendable, Hashable, CustomStringConvertible {
         self.new = new
         self.reason = reason
         self.role = role
+        self.targets = targets
+    }
+
+    /// `Config/Version.xcconfig:3 MARKETING_VERSION`: where the value is, without the values.
+    public var place: String {
+        (line.map { "\(file):\($0)" } ?? file) + (key.map { " " + $0 } ?? "")
     }
 
     /// The role of the value `key` holds: the build number for `CURRENT_PROJECT_VERSION` and

@@ -16,6 +16,8 @@ struct VersionStampPlanner {
     var texts: [(path: String, text: String)] = []
     var sites: [(site: SettingSite, new: String)] = []
     var siteIndex: [SettingSite.Place: Int] = [:]
+    /// The index in `changes` of each site's change (to add the targets that share it).
+    var siteChange: [SettingSite.Place: Int] = [:]
 
     init(fileSystem: any FileSystem, root: String?, targets: [VersionStamper.Target]) throws {
         self.fileSystem = fileSystem
@@ -39,8 +41,11 @@ struct VersionStampPlanner {
     }
 
     /// Records that `site` gets `new`; a site asked for two different values is a problem.
-    mutating func write(_ site: SettingSite, _ new: String, reason: String? = nil, role: VersionChange.Role) {
+    mutating func write(_ site: SettingSite, _ new: String, reason: String? = nil, role: VersionChange.Role, target: String? = nil) {
         if let index = siteIndex[site.place] {
+            if let target, let change = siteChange[site.place], !changes[change].targets.contains(target) {
+                changes[change].targets.append(target)
+            }
             if sites[index].new != new, let locator {
                 problem("\(locator.describe(site)): \(site.key) would be written both as '\(sites[index].new)' and as '\(new)' (it defines both the version and the build number); define MARKETING_VERSION and CURRENT_PROJECT_VERSION separately")
             }
@@ -51,9 +56,10 @@ struct VersionStampPlanner {
             return
         }
         siteIndex[site.place] = sites.count
+        siteChange[site.place] = changes.count
         sites.append((site, new))
         changes.append(VersionChange(file: paths.display(site.file), line: site.line, key: site.key, old: site.value, new: new, reason: reason,
-                                     role: role))
+                                     role: role, targets: target.map { [$0] } ?? []))
     }
 
     /// MARKETING_VERSION (and CURRENT_PROJECT_VERSION) of the named targets, where defined.
@@ -86,7 +92,7 @@ struct VersionStampPlanner {
                 let found = locator.sites(of: key, in: owned)
                 for site in found ?? [] {
                     write(site, value, reason: site.key.prefix(while: { $0 != "[" }) == key ? nil : "for \(key)",
-                          role: VersionChange.role(of: key))
+                          role: VersionChange.role(of: key), target: owned.targetName)
                 }
                 let name = owned.targetName ?? ""
                 if let index = defined.firstIndex(where: { $0.target == name }) {
@@ -105,7 +111,7 @@ struct VersionStampPlanner {
 
     /// The keys of an Info.plist: literal values are replaced; `$(SETTING)` writes SETTING where
     /// the targets using this Info.plist define it.
-    mutating func stampPlist(_ path: String, values: [(key: String, value: String)]) throws {
+    mutating func stampPlist(_ path: String, values: [(key: String, value: String)], targets: [String] = []) throws {
         var text = try fileSystem.readText(path, as: .propertyList)
         let shown = paths.display(path)
         for (key, value) in values {
@@ -113,7 +119,7 @@ struct VersionStampPlanner {
             if !old.contains("$") {
                 let escaped = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 text.replaceSubrange(range, with: escaped)
-                changes.append(VersionChange(file: shown, key: key, old: old, new: value, role: VersionChange.role(of: key)))
+                changes.append(VersionChange(file: shown, key: key, old: old, new: value, role: VersionChange.role(of: key), targets: targets))
             } else if let setting = XcodeSettingLocator.reference(in: old) {
                 stampReferenced(setting, plist: path, key: key, old: old, value: value)
             } else {
@@ -139,7 +145,7 @@ struct VersionStampPlanner {
         for owned in users {
             if let found = locator.sites(of: setting, in: owned) {
                 self.locator = locator
-                for site in found { write(site, value, reason: reason, role: VersionChange.role(of: key)) }
+                for site in found { write(site, value, reason: reason, role: VersionChange.role(of: key), target: owned.targetName) }
             } else {
                 problem("'\(shown)': \(key) is '\(old)', but \(setting) is defined nowhere for \(locator.label(owned)); define it in the target's build settings or its .xcconfig")
             }
@@ -175,6 +181,7 @@ struct VersionStampPlanner {
         let shipping = locator.project.shippingTargets()
         guard !shipping.shipping.isEmpty, let owned = try? locator.project.configurations(targets: shipping.shipping) else { return nil }
         var plists: [String] = []
+        var plistTargets: [String: [String]] = [:]
         var generated: [String] = []
         for name in shipping.shipping {
             let configurations = owned.filter { $0.targetName == name }
@@ -193,6 +200,7 @@ struct VersionStampPlanner {
             }
             if let plist {
                 if !plists.contains(plist) { plists.append(plist) }
+                plistTargets[plist, default: []].append(name)
             } else {
                 generated.append(name)
             }
@@ -211,7 +219,7 @@ struct VersionStampPlanner {
             if let text = try? fileSystem.readText(plist, as: .propertyList), VersionStamper.plistString("CFBundleVersion", in: text) == nil {
                 values.removeAll { $0.key == "CFBundleVersion" }
             }
-            do { try stampPlist(plist, values: values) } catch { problem("\(paths.display(plist)): \(error.localizedDescription)") }
+            do { try stampPlist(plist, values: values, targets: plistTargets[plist] ?? []) } catch { problem("\(paths.display(plist)): \(error.localizedDescription)") }
         }
         if let updated = self.locator { locator = updated }
         return generated

@@ -48,6 +48,12 @@ public struct VersionStamper: Sendable {
     ///   (file:line and what to do); `.plistKeyMissing`, `.patternNotFound`, `.invalidPattern`;
     ///   read and parse errors.
     public func plan(_ targets: [Target], version: String, buildNumber: String?) throws -> VersionStampPlan {
+        try planWithProject(targets, version: version, buildNumber: buildNumber).plan
+    }
+
+    /// `plan(_:version:buildNumber:)` and the model of the Xcode project it read (nil without
+    /// one), so that a caller needing the model does not parse the pbxproj a second time.
+    func planWithProject(_ targets: [Target], version: String, buildNumber: String?) throws -> (plan: VersionStampPlan, project: PBXProject?) {
         var planner = try VersionStampPlanner(fileSystem: fileSystem, root: root, targets: targets)
         planner.locator?.includesIgnoreCase = includesIgnoreCase
         for target in targets {
@@ -74,7 +80,7 @@ public struct VersionStamper: Sendable {
                 try planner.stampProject(path: path, targets: targets, settings: settings)
             }
         }
-        return try planner.finish()
+        return (try planner.finish(), planner.locator?.project)
     }
 
     /// The new contents of each target's file (nothing is written): `plan(_:version:buildNumber:)`'s edits.

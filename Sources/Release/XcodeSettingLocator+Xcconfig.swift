@@ -7,14 +7,60 @@ extension XcodeSettingLocator {
     /// deep, too large) are recorded and that branch is left out.
     mutating func chain(of owned: OwnedConfiguration) -> [(file: String, assignment: XcconfigFile.Assignment)] {
         let configuration = owned.configuration
-        if let cached = chains[configuration.id] { return cached }
-        var result: [(file: String, assignment: XcconfigFile.Assignment)] = []
-        if let path = basePath(of: owned) {
-            let origin = "\(label(owned)): its base configuration '\(paths.display(path))'"
-            load(path, origin: origin, optional: false, stack: [], into: &result)
+        if let cached = chains[configuration.id] {
+            replay(cached)
+            return cached.assignments
         }
-        chains[configuration.id] = result
-        return result
+        // Read once per configuration (and once per base file for all the configurations based
+        // on it); what it finds is kept with it and said each time it is used (unless quiet).
+        let entry = recording { locator in
+            guard let path = locator.basePath(of: owned) else { return [] }
+            let shared: Chain
+            if let cached = locator.fileChains[path] {
+                shared = cached
+            } else {
+                shared = locator.recording { locator in
+                    var result: [(file: String, assignment: XcconfigFile.Assignment)] = []
+                    locator.load(path, origin: Chain.origin + ": its base configuration '\(locator.paths.display(path))'", optional: false,
+                                 stack: [], into: &result)
+                    return result
+                }
+                locator.fileChains[path] = shared
+            }
+            locator.replay(shared, label: locator.label(owned))
+            return shared.assignments
+        }
+        chains[configuration.id] = entry
+        replay(entry)
+        return entry.assignments
+    }
+
+    /// A base configuration's assignments and the problems and notes reading them gave.
+    struct Chain {
+        /// Stands for the configuration's label in a shared chain's messages.
+        static let origin = "\u{1}configuration\u{1}"
+        var assignments: [(file: String, assignment: XcconfigFile.Assignment)]
+        var problems: [String]
+        var notes: [String]
+    }
+
+    /// Runs `body` recording, whether quiet or not, the problems and notes it gives apart from
+    /// those recorded before (which are kept as they were).
+    private mutating func recording(_ body: (inout XcodeSettingLocator) -> [(file: String, assignment: XcconfigFile.Assignment)]) -> Chain {
+        let saved = (problems, notes, quiet)
+        (problems, notes, quiet) = ([], [], false)
+        let assignments = body(&self)
+        let entry = Chain(assignments: assignments, problems: problems, notes: notes)
+        (problems, notes, quiet) = saved
+        return entry
+    }
+
+    /// Records a chain's problems and notes (nothing while quiet), the configuration's label in
+    /// place of `Chain.origin`.
+    private mutating func replay(_ chain: Chain, label: String? = nil) {
+        func filled(_ text: String) -> String { label.map { text.replacingOccurrences(of: Chain.origin, with: $0) } ?? text }
+        for message in chain.problems { problem(filled(message)) }
+        for message in chain.notes { note(filled(message)) }
     }
 
     /// The absolute path of the configuration's base `.xcconfig`, or nil (none, or a problem).

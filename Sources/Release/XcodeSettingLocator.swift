@@ -37,17 +37,22 @@ struct XcodeSettingLocator {
     let file: ProjectFile
     let paths: ConfinedPaths
     let pbxprojLines: [Substring]
-    private(set) var problems: [String] = []
+    var problems: [String] = []
     /// What the reader should know but need not fix: an optional `#include?` skipped, an
     /// `#include` found only by ignoring case (as macOS does).
-    private(set) var notes: [String] = []
+    var notes: [String] = []
     /// Resolve an `#include` whose exact name is missing by ignoring case, as Xcode does on a
     /// case-insensitive disk (macOS's default): set when the lane is planned for macOS.
     var includesIgnoreCase = false
     /// Parsed xcconfig files by real path.
     var parsed: [String: XcconfigFile] = [:]
-    /// The flattened base-configuration chain of each configuration.
-    var chains: [ObjectID: [(file: String, assignment: XcconfigFile.Assignment)]] = [:]
+    /// The flattened base-configuration chain of each configuration, with what reading it found.
+    var chains: [ObjectID: Chain] = [:]
+    /// The chain read from each base `.xcconfig` (by path), shared by the configurations based on
+    /// it; its messages say `Chain.origin` where the configuration's label goes.
+    var fileChains: [String: Chain] = [:]
+    /// The project's own configurations (the level below each target's).
+    private var projectConfigurations: [OwnedConfiguration]?
     private lazy var locations: [ObjectID: PBXProj.SourceLocation] = project.locations(of: project.targets.flatMap { project.buildConfigurations(of: $0.id).map(\.id) }
         + (project.rootObjectID.map { project.buildConfigurations(of: $0).map(\.id) } ?? []))
 
@@ -58,8 +63,9 @@ struct XcodeSettingLocator {
         pbxprojLines = pbxprojText.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
-    /// While set, problems are not recorded (and chains not cached): `peek` looks without judging.
-    private var quiet = false
+    /// While set, problems and notes are not recorded: `peek` looks without judging. A chain read
+    /// meanwhile is cached with its problems, which are recorded when it is used to write.
+    var quiet = false
 
     mutating func problem(_ message: String) {
         if !quiet && !problems.contains(message) { problems.append(message) }
@@ -73,9 +79,10 @@ struct XcodeSettingLocator {
     /// unconditional assignment at the highest level), recording no problem: for finding which
     /// targets use an Info.plist, where a target that is not written must not fail the stamp.
     mutating func peek(_ key: String, in owned: OwnedConfiguration) -> String? {
-        let saved = (quiet, chains)
+        // A chain read while quiet keeps its problems: they are recorded when it is used to write.
+        let saved = quiet
         quiet = true
-        defer { (quiet, chains) = saved }
+        defer { quiet = saved }
         for level in levels(of: owned) {
             if let site = assignments(of: key, at: level).unconditional.last(where: { !Self.isInherited($0.value) }) { return site.value }
         }
@@ -162,8 +169,9 @@ struct XcodeSettingLocator {
 
     mutating func levels(of owned: OwnedConfiguration) -> [Level] {
         var levels: [Level] = [.settings(owned.configuration), .xcconfig(chain(of: owned))]
+        if projectConfigurations == nil { projectConfigurations = (try? project.configurations(targets: [])) ?? [] }
         if owned.targetName != nil,
-           let projectOwned = ((try? project.configurations(targets: [])) ?? []).first(where: { $0.configuration.name == owned.configuration.name }) {
+           let projectOwned = projectConfigurations?.first(where: { $0.configuration.name == owned.configuration.name }) {
             levels += [.settings(projectOwned.configuration), .xcconfig(chain(of: projectOwned))]
         }
         return levels

@@ -14,7 +14,10 @@ struct VersionCommand: ParsableCommand {
             version is the project's MARKETING_VERSION for the targets that ship (the applications \
             and the extensions they embed; test bundles are left out): standard error shows it with \
             the build number (CURRENT_PROJECT_VERSION), where it is written, the latest release \
-            tag, and a warning when the two disagree (the project below the tag). --next bumps the \
+            tag, and a warning when the two disagree (the project below the tag). When embedded \
+            targets (extensions, a widget) hold another version than the application, the version \
+            is the application's and a warning names each of them with file:line (App Store \
+            Connect warns about it on upload, ITMS-90473). --next bumps the \
             project's version (auto: the project's version itself when it is above the latest \
             release tag). For a package (no project), the current version is the latest release \
             tag reachable from HEAD. Tags are read as apps write them: 1.2.3, 20.7 (two parts), \
@@ -133,7 +136,7 @@ extension VersionCommand {
         let read = try ProjectVersion.read(project: path, fileSystem: env.fileSystem, root: env.projectDirectory,
                                            includesIgnoreCase: includesIgnoreCase)
         var notes = state.notes + read.notes
-        var warnings = state.warnings
+        var warnings = state.warnings + read.warnings
         let places = read.places.joined(separator: ", ")
         notes.append("the project '\(read.project)' holds version \(read.version)\(read.build.map { ", build \($0)" } ?? "") "
                      + "(\(places)); the latest release tag is \(state.previousTag.map { "'\($0)'" } ?? "none")")

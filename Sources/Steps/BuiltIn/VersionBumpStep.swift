@@ -162,18 +162,19 @@ public struct VersionBumpStep: Step {
             return (state, version, "strategy keep: the version stays \(version) (\(places.joined(separator: ", "))); only the build number changes")
         }
         if writesAppVersion {
-            let (values, places) = try projectVersions(context)
+            let (values, places, listed, example) = try projectVersions(context)
             if values.count == 1, let current = values.first, Self.isVersion(current) {
                 return try nextFromProject(current, places: places, planner: planner, state: state, context: context)
             }
             // The files hold no one version to start from: a given version is written as given
             // (nothing to compare it with, said in the plan); a bump needs one.
             guard case .exact(let given) = strategy else {
-                let listed = zip(places, values).map { "\($0) = \($1)" }.joined(separator: ", ")
                 throw StepError.invalidOption(name: "strategy", problem: values.isEmpty
                     ? "'\(strategy)' bumps the project's version, but this step writes no version; give xcodeproj, info-plists, version-file or files"
                     : values.count == 1 ? "'\(strategy)' bumps the project's version, but '\(values[0])' (\(places.joined(separator: ", "))) is not a version (one to three numbers, such as 1.2.0 or 2021.1); write one there, or give the version as the strategy"
-                    : "'\(strategy)' bumps the project's version, but the files hold several (\(listed)); make them agree, or give the version as the strategy")
+                    : "'\(strategy)' bumps the project's version, but the files hold several (\(listed)); choose the targets to bump with "
+                      + "the step's option 'targets' (targets: [\(example.joined(separator: ", "))]), make them agree, or give the version as the strategy "
+                      + "(written to every one of them)")
             }
             try planner.checkTagIsFree(for: given, state: state)
             return (state, state.written(given), nil)
@@ -244,13 +245,23 @@ public struct VersionBumpStep: Step {
     }
 
     /// The distinct versions the files to be written hold now, and where (one entry per place).
-    func projectVersions(_ context: StepContext) throws -> (values: [String], places: [String]) {
+    /// With them, each place and value listed (`App/Info.plist = 2.1 ('App')`), naming the
+    /// targets, and the targets holding the first value (an example of the option 'targets').
+    func projectVersions(_ context: StepContext) throws -> (values: [String], places: [String], listed: String, example: [String]) {
         let probe = try stamper(context).plan(resolved(context), version: "0.0.0", buildNumber: nil)
         let versions = probe.changes.filter { $0.role == .version }
         var values: [String] = []
         for change in versions where !values.contains(change.old) { values.append(change.old) }
         let places = versions.map { change in (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "") }
-        return (values, values.count == 1 ? places : versions.map { change in (change.line.map { "\(change.file):\($0)" } ?? change.file) })
+        let listed = versions.map { change in
+            "\(change.line.map { "\(change.file):\($0)" } ?? change.file) = \(change.old)"
+                + (change.targets.isEmpty ? "" : " (\(change.targets.map { "'\($0)'" }.joined(separator: ", ")))")
+        }.joined(separator: ", ")
+        var example: [String] = []
+        for change in versions where change.old == values.first {
+            for target in change.targets where !example.contains(target) { example.append(target) }
+        }
+        return (values, values.count == 1 ? places : versions.map { change in (change.line.map { "\(change.file):\($0)" } ?? change.file) }, listed, example)
     }
 
     /// One to three numbers (`7.75`, `1.2.0`, `2021`).

@@ -9,21 +9,8 @@ struct LosslessWriter {
     /// The edited file.
     func write() throws -> [UInt8] {
         guard !project.changes.isEmpty else { return tree.bytes }
-        let style = DocumentStyle.detect(tree: tree, table: table)
-        var patches: [Patch] = []
-        try objectPatches(style: style, into: &patches)
-        try rootPatches(style: style, into: &patches)
-        let (draft, fresh) = LosslessWriter.apply(patches, to: tree.bytes)
-        let draftTree: SyntaxTree, draftTable: ObjectTable
-        do {
-            draftTree = try PropertyListParser.parse(draft)
-            draftTable = try ObjectTable(tree: draftTree)
-        } catch let error as PBXProjError {
-            // Never hand back text that does not read: this is a bug, reported as one.
-            throw PBXProjError.invalidStructure(
-                message: "internal error: the edited project does not read back (\(error.errorDescription ?? error.message)); nothing was written. Please report this to Slipway with the project file",
-                at: nil)
-        }
+        let (draft, fresh, style) = try spliced()
+        let (draftTree, draftTable) = try Self.readBack(draft)
         guard style.usesComments else { return draft }
         let fixer = CommentFixer(
             original: tree, originalTable: table, draft: draftTree, draftTable: draftTable,
@@ -31,11 +18,45 @@ struct LosslessWriter {
         return fixer.fixed()
     }
 
-    private func objectPatches(style: DocumentStyle, into patches: inout [Patch]) throws {
+    /// The edited project read back from the spliced text, whose comments may still name what
+    /// objects were called before the edit: what the canonical writer needs, since it derives
+    /// every comment anew (one read of the text instead of two, and no comment fixing).
+    func edited() throws -> (tree: SyntaxTree, table: ObjectTable) {
+        try Self.readBack(try spliced().text)
+    }
+
+    /// The original text with the edits spliced in, the ranges written anew, and the style.
+    private func spliced() throws -> (text: [UInt8], fresh: [Range<Int>], style: DocumentStyle) {
+        let style = DocumentStyle.detect(tree: tree, table: table)
+        // Table entries of removed objects, found once (no String made per entry).
+        var removedEntries = Set<Int>()
+        for id in project.changes.removed {
+            if let index = table.find(id.rawValue, in: tree) { removedEntries.insert(index) }
+        }
+        var patches: [Patch] = []
+        try objectPatches(style: style, removedEntries: removedEntries, into: &patches)
+        try rootPatches(style: style, into: &patches)
+        let (text, fresh) = LosslessWriter.apply(patches, to: tree.bytes)
+        return (text, fresh, style)
+    }
+
+    /// Reads the spliced text back; never hands back text that does not read.
+    private static func readBack(_ draft: [UInt8]) throws -> (tree: SyntaxTree, table: ObjectTable) {
+        do {
+            let draftTree = try PropertyListParser.parse(draft)
+            return (draftTree, try ObjectTable(tree: draftTree))
+        } catch let error as PBXProjError {
+            // A bug, reported as one.
+            throw PBXProjError.invalidStructure(
+                message: "internal error: the edited project does not read back (\(error.errorDescription ?? error.message)); nothing was written. Please report this to Slipway with the project file",
+                at: nil)
+        }
+    }
+
+    private func objectPatches(style: DocumentStyle, removedEntries: Set<Int>, into patches: inout [Patch]) throws {
         let editor = EntryEditor(tree: tree, style: style)
         let changes = project.changes
-        for id in changes.removed {
-            guard let index = table.find(id.rawValue, in: tree) else { continue }
+        for index in removedEntries {
             let entry = table.entries[index]
             let range = editor.removalRange((Int(entry.key), Int(entry.value)), oneLine: false)
             patches.append(Patch(range: range, bytes: [], fresh: []))
@@ -50,17 +71,17 @@ struct LosslessWriter {
             editor.editDictionary(body, to: object.properties, into: &patches)
         }
         added.sort { ($0.isa.utf8.lexicographicallyPrecedes($1.isa.utf8)) || ($0.isa == $1.isa && $0.id < $1.id) }
-        AdditionPlanner(tree: tree, table: table, style: style, removed: changes.removed)
+        AdditionPlanner(tree: tree, table: table, style: style, removed: removedEntries)
             .plan(added, into: &patches)
-        if style.usesSections && !changes.removed.isEmpty {
-            emptiedSectionPatches(keeping: Set(changes.objects.values.map(\.isa)), into: &patches)
+        if style.usesSections && !removedEntries.isEmpty {
+            emptiedSectionPatches(keeping: Set(changes.objects.values.map(\.isa)), removed: removedEntries, into: &patches)
         }
     }
 
     /// When every object of an isa is removed, its `/* Begin ... section */` block goes too (with
     /// the blank line before it), as Xcode writes no empty sections. The block's patch covers the
     /// removed objects' own patches.
-    private func emptiedSectionPatches(keeping isas: Set<String>, into patches: inout [Patch]) {
+    private func emptiedSectionPatches(keeping isas: Set<String>, removed: Set<Int>, into patches: inout [Patch]) {
         let bytes = tree.bytes
         var remaining = [Int](repeating: 0, count: table.isaNames.count)
         var first = [Int?](repeating: nil, count: table.isaNames.count)
@@ -69,7 +90,7 @@ struct LosslessWriter {
             let code = Int(entry.isa)
             if first[code] == nil { first[code] = index }
             last[code] = index
-            if !project.changes.removed.contains(ObjectID(tree.string(Int(entry.key)))) { remaining[code] += 1 }
+            if !removed.contains(index) { remaining[code] += 1 }
         }
         for (code, isa) in table.isaNames.enumerated() where remaining[code] == 0 && !isas.contains(isa) {
             guard let firstEntry = first[code], let lastEntry = last[code] else { continue }
@@ -183,14 +204,16 @@ private struct AdditionPlanner {
     let tree: SyntaxTree
     let table: ObjectTable
     let style: DocumentStyle
-    let removed: Set<ObjectID>
+    /// Table entries of removed objects.
+    let removed: Set<Int>
 
     func plan(_ added: [PBXObject], into patches: inout [Patch]) {
         guard !added.isEmpty else { return }
         let renderer = ValueRenderer(style: style)
+        let classes = ClassMembers(tree: tree, table: table, removed: removed)
         var newSections: [String: [PBXObject]] = [:]
         for (order, object) in added.enumerated() {
-            guard let code = table.isaIndex(object.isa), let (point, before) = positionAmongIsa(code, id: object.id) else {
+            guard let code = table.isaIndex(object.isa), let (point, before) = positionAmongIsa(code, id: object.id, classes) else {
                 newSections[object.isa, default: []].append(object)
                 continue
             }
@@ -204,18 +227,49 @@ private struct AdditionPlanner {
         }
     }
 
+    /// The objects of each isa that stay (entry indexes in file order), and whether their ids
+    /// are in increasing order, as in every file Xcode writes: then the place of an added object
+    /// is found by binary search instead of a scan of the whole class for each addition.
+    private struct ClassMembers {
+        var members: [[Int]]
+        var increasing: [Bool]
+
+        init(tree: SyntaxTree, table: ObjectTable, removed: Set<Int>) {
+            members = [[Int]](repeating: [], count: table.isaNames.count)
+            increasing = [Bool](repeating: true, count: table.isaNames.count)
+            for (index, entry) in table.entries.enumerated() where removed.isEmpty || !removed.contains(index) {
+                let code = Int(entry.isa)
+                if increasing[code], let previous = members[code].last {
+                    increasing[code] = tree.withContent(Int(table.entries[previous].key)) { before in
+                        tree.withContent(Int(entry.key)) { before.lexicographicallyPrecedes($0) }
+                    }
+                }
+                members[code].append(index)
+            }
+        }
+    }
+
     /// Where an object of an isa that has objects goes: before the first one with a greater id,
     /// or after the last. `before` tells which side of the point the existing text is on.
-    private func positionAmongIsa(_ code: Int32, id: ObjectID) -> (InsertionPoint, before: Bool)? {
-        var last: Int?
-        for entry in table.entries where entry.isa == code {
-            let key = Int(entry.key)
-            if !removed.isEmpty, removed.contains(ObjectID(tree.string(key))) { continue }
-            let precedes = tree.withContent(key) { existing in id.rawValue.utf8.lexicographicallyPrecedes(existing) }
-            if precedes { return (InsertionPoint.before(Int(tree.nodes[key].start), in: tree.bytes), true) }
-            last = Int(tree.nodes[Int(entry.value)].end)
+    private func positionAmongIsa(_ code: Int32, id: ObjectID, _ classes: ClassMembers) -> (InsertionPoint, before: Bool)? {
+        let members = classes.members[Int(code)]
+        guard let lastMember = members.last else { return nil }
+        var id = id.rawValue
+        let following: Int? = id.withUTF8 { id in
+            let precedes = { (member: Int) in tree.withContent(Int(table.entries[member].key)) { id.lexicographicallyPrecedes($0) } }
+            guard classes.increasing[Int(code)] else { return members.first(where: precedes) }
+            // The first member whose id is greater: `precedes` is false, then true, along the class.
+            var low = 0, high = members.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(members[middle]) { high = middle } else { low = middle + 1 }
+            }
+            return low < members.count ? members[low] : nil
         }
-        guard let last else { return nil }
+        if let following {
+            return (InsertionPoint.before(Int(tree.nodes[Int(table.entries[following].key)].start), in: tree.bytes), true)
+        }
+        let last = Int(tree.nodes[Int(table.entries[lastMember].value)].end)
         let end = TextScan.terminatorEnd(after: last, terminator: UInt8(ascii: ";"), in: tree.bytes) ?? last
         return (InsertionPoint.after(end, in: tree.bytes), false)
     }

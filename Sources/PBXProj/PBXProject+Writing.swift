@@ -20,9 +20,8 @@ extension PBXProject {
         guard hasChanges else {
             return CanonicalWriter.write(tree: tree, table: table, projectName: projectName, dialect: dialect)
         }
-        let edited = try PropertyListParser.parse(serialized())
-        return CanonicalWriter.write(
-            tree: edited, table: try ObjectTable(tree: edited), projectName: projectName, dialect: dialect)
+        let edited = try LosslessWriter(project: self).edited()
+        return CanonicalWriter.write(tree: edited.tree, table: edited.table, projectName: projectName, dialect: dialect)
     }
 
     /// Whether the file as read is already in Xcode's canonical form.

@@ -47,7 +47,7 @@ extension MergeBenchmark {
 
     /// Runs a command to its end (clean or conflicted) and returns its wall-clock
     /// time and the CPU time it and its children used.
-    private static func measure(_ command: [String], in folder: String) async throws -> ProcessFigures {
+    static func measure(_ command: [String], in folder: String) async throws -> ProcessFigures {
         let runner = LocalProcessRunner()
         let spec = ProcessSpec(
             executable: command[0], arguments: Array(command.dropFirst()), environment: Environment.current.variables,

@@ -7,7 +7,12 @@ import PBXProj
 /// (base, parent 1, parent 2) and `git merge-file` on the same three files, and compares the
 /// driver's clean merges with what the developers committed (both in Xcode's form).
 ///
-/// `slipway-bench merge eval CLONE [--max N] [--symmetry]`
+/// `slipway-bench merge eval CLONE [--max N] [--symmetry] [--results FILE] [--slipway PATH --time]`
+///
+/// `--results FILE` writes one line per merge (what the driver did, its notes and a digest of
+/// the merged bytes), so that two builds can be compared merge by merge. `--time` also runs the
+/// driver as git runs it (`--slipway PATH`, a whole process) and `git merge-file` on each
+/// merge's three versions, interleaved, and reports the medians and the worst ratio.
 enum MergeEvaluation {
     struct Tally {
         var merges = 0
@@ -45,11 +50,22 @@ enum MergeEvaluation {
         var reasons: [String: Int] = [:]
         var differing: [String] = []
         var fallbacks: [String] = []
+        /// With `--results`: one line per merge.
+        var results: [String] = []
+        /// With `--time`: each merge's process figures.
+        var timings: [MergeTiming] = []
     }
 
     static func run(_ arguments: [String]) async throws {
-        guard let clone = arguments.first(where: { !$0.hasPrefix("--") }) else {
-            throw BenchError("usage: slipway-bench merge eval CLONE_PATH [--max N] [--symmetry]")
+        let valued: Set<String> = ["--max", "--results", "--slipway"]
+        let positional = arguments.indices.filter { !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1])) }
+        guard let clone = positional.first.map({ arguments[$0] }) else {
+            throw BenchError("usage: slipway-bench merge eval CLONE_PATH [--max N] [--symmetry] [--results FILE] [--slipway PATH --time]")
+        }
+        let resultsFile = Bench.option("--results", arguments)
+        let slipway: String? = arguments.contains("--time") ? Bench.slipwayBinary(arguments) : nil
+        if let slipway, !FileManager.default.isExecutableFile(atPath: slipway) {
+            throw BenchError("no slipway binary at \(slipway): build it with '\(Bench.buildCommand)' or pass --slipway PATH")
         }
         let limit = Bench.option("--max", arguments).flatMap { Int($0) } ?? Int.max
 
@@ -71,9 +87,12 @@ enum MergeEvaluation {
                 let subject = "\(merge.prefix(10)) \(path)" + (bases.count > 1 ? " (criss-cross: \(bases.count) merge bases)" : "")
                 if bases.count > 1 { tally.crissCross += 1 }
                 try await evaluate(git: git, merge: merge, versions: [base, first, second], path: path, subject: subject, scratch: scratch, tally: &tally)
+                if let slipway { tally.timings.append(try await time(subject: subject, scratch: scratch, slipway: slipway)) }
             }
         }
         report(clone: clone, tally)
+        if !tally.timings.isEmpty { reportTimings(tally.timings) }
+        if let resultsFile { try Data((tally.results.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: resultsFile)) }
     }
 
     private static func report(clone: String, _ tally: Tally) {
@@ -127,6 +146,7 @@ enum MergeEvaluation {
         } catch {
             tally.driverFallback += 1
             let reason = (error as? PBXProjMergeError)?.message ?? "\(error)"
+            tally.results.append("\(subject)\tfallback\t\(reason)")
             tally.fallbacks.append("\(subject): \(reason); git merge-file: \(lineClean ? "clean" : "conflicted")")
             return
         }
@@ -137,6 +157,7 @@ enum MergeEvaluation {
                 tally.asymmetric.append("\(subject): \(result.conflicts.count) conflicts, swapped \(swapped.map { "\($0.conflicts.count)" } ?? "unreadable")")
             }
         }
+        tally.results.append(resultLine(subject: subject, result))
         for conflict in result.conflicts { tally.conflictKeys[conflict.keyPath.last ?? "(object)", default: 0] += 1 }
         if !result.conflicts.isEmpty {
             let labels = Set(result.conflicts.map { $0.kind.map { "CONFLICT (\($0))" } ?? $0.keyPath.last ?? "(object)" }).sorted()

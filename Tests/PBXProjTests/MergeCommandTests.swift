@@ -247,6 +247,71 @@ struct MergeCommandTests {
         #expect(try String(contentsOfFile: directory.path + "/ours", encoding: .utf8) == theirs)
     }
 
+    /// The sample project with an odd key order in one configuration: it reads, but is not in
+    /// Xcode's form.
+    static let oddText = SampleProject.text.replacingOccurrences(
+        of: "\t\t\t\tSDKROOT = iphoneos;\n\t\t\t\tVALIDATE_PRODUCT = YES;", with: "\t\t\t\tVALIDATE_PRODUCT = YES;\n\t\t\t\tSDKROOT = iphoneos;")
+
+    /// Runs the driver as git does on three versions, in a fresh folder; returns its result, the
+    /// merged text, and checks that base and theirs are untouched and nothing else was left.
+    private func runDriver(_ binary: String, base: String, ours: String, theirs: String) throws -> (CommandResult, String) {
+        let directory = try TemporaryDirectory(prefix: "pbx-merge")
+        try directory.write("base", base)
+        try directory.write("ours", ours)
+        try directory.write("theirs", theirs)
+        let result = try CommandResult.run(binary, ["xcodeproj", "merge", "base", "ours", "theirs"], in: directory.path, environment: gitEnvironment(binary))
+        let merged = try String(contentsOfFile: directory.path + "/ours", encoding: .utf8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["base", "ours", "theirs"])
+        #expect(try String(contentsOfFile: directory.path + "/base", encoding: .utf8) == base)
+        #expect(try String(contentsOfFile: directory.path + "/theirs", encoding: .utf8) == theirs)
+        return (result, merged)
+    }
+
+    @Test("ours and theirs byte for byte equal (read once): each repeats a definition, a note for each side, ours' text with one definition")
+    func equalSidesRepeatingADefinition() throws {
+        guard let binary = try slipway("equalSidesRepeatingADefinition") else { return }
+        let line = "\t\t0D0000000000000000000002 /* ContentView.swift in Sources */ = {isa = PBXBuildFile; fileRef = 0B0000000000000000000002 /* ContentView.swift */; };\n"
+        let repeated = SampleProject.text.replacingOccurrences(of: line, with: line + line)
+        let (result, merged) = try runDriver(binary, base: SampleProject.text, ours: repeated, theirs: repeated)
+        #expect(result.status == 0)
+        let note = " defines 0D0000000000000000000002 twice with the same value (left by a line merge); merged with one definition, as Xcode reads it\n"
+        #expect(result.standardError == "note: ours: the ours version" + note + "note: ours: the theirs version" + note)
+        #expect(result.standardOutput == "")
+        #expect(merged == SampleProject.text)
+    }
+
+    @Test("three byte-equal versions that do not read: git's line merge, the reason naming the base, exit 1")
+    func equalVersionsUnreadable() throws {
+        guard let binary = try slipway("equalVersionsUnreadable") else { return }
+        let broken = String(SampleProject.text.prefix(3000))
+        let (result, merged) = try runDriver(binary, base: broken, ours: broken, theirs: broken)
+        #expect(result.status == 1)
+        let reason = try Self.readError(broken, side: "base")
+        #expect(result.standardError == "error: ours: \(reason); merging line by line instead\n")
+        #expect(merged == broken)
+    }
+
+    @Test("three byte-equal versions not in Xcode's form: ours comes back byte for byte, exit 0, nothing printed")
+    func equalVersionsKeepTheirForm() throws {
+        guard let binary = try slipway("equalVersionsKeepTheirForm") else { return }
+        let (result, merged) = try runDriver(binary, base: Self.oddText, ours: Self.oddText, theirs: Self.oddText)
+        #expect(result.status == 0)
+        #expect(result.standardError == "" && result.standardOutput == "")
+        #expect(merged == Self.oddText)
+    }
+
+    @Test("theirs equal to the base and in Xcode's form, ours not: ours written in Xcode's form")
+    func theirsIsBaseCanonical() throws {
+        guard let binary = try slipway("theirsIsBaseCanonical") else { return }
+        let (result, merged) = try runDriver(binary, base: SampleProject.text, ours: Self.oddText, theirs: SampleProject.text)
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        #expect(merged == SampleProject.text)
+        let (odd, oddMerged) = try runDriver(binary, base: Self.oddText, ours: Self.oddText + "\n", theirs: Self.oddText)
+        #expect(odd.status == 0)
+        #expect(oddMerged == Self.oddText + "\n")
+    }
+
     @Test("wrong arguments: a usage error naming what is expected")
     func wrongArguments() throws {
         guard let binary = try slipway("wrongArguments") else { return }

@@ -251,6 +251,24 @@ struct MergeTests {
         #expect(text.contains("SWIFT_VERSION = 6.0;") && text.contains("MARKETING_VERSION = 2.0;"))
     }
 
+    @Test("byte-equal versions: whether the result is in Xcode's form is what it was (worked out when asked)")
+    func equalVersionsCanonicalForm() throws {
+        let odd = Array(SampleProject.text.replacingOccurrences(
+            of: "\t\t\t\tSDKROOT = iphoneos;\n\t\t\t\tVALIDATE_PRODUCT = YES;", with: "\t\t\t\tVALIDATE_PRODUCT = YES;\n\t\t\t\tSDKROOT = iphoneos;").utf8)
+        let canonical = Array(SampleProject.text.utf8)
+        let same = try PBXProjMerge.merge(base: odd, ours: odd, theirs: odd)
+        #expect(!same.isCanonical && same.bytes == odd && same.conflicts.isEmpty && same.notes.isEmpty)
+        let sameCanonical = try PBXProjMerge.merge(base: odd, ours: canonical, theirs: canonical)
+        #expect(sameCanonical.isCanonical && sameCanonical.bytes == canonical)
+        let theirsIsBase = try PBXProjMerge.merge(base: canonical, ours: odd, theirs: canonical)
+        #expect(theirsIsBase.isCanonical && theirsIsBase.bytes == canonical)
+        let neither = try PBXProjMerge.merge(base: odd, ours: odd + [0x0A], theirs: odd)
+        #expect(!neither.isCanonical && neither.bytes == odd + [0x0A])
+        var overridden = same
+        overridden.isCanonical = true
+        #expect(overridden.isCanonical)
+    }
+
     @Test("a side with conflict markers or a base that does not parse: an error naming the side and the line")
     func unreadableInput() throws {
         let marked = SampleProject.text.replacingOccurrences(of: "/* Begin PBXGroup section */\n", with: "/* Begin PBXGroup section */\n<<<<<<< HEAD\n")

@@ -25,12 +25,51 @@ public struct PBXProjMergeResult: Sendable {
     /// The entries both sides changed differently, in the order met.
     public var conflicts: [PBXProjMergeConflict]
     /// Whether the result is in Xcode's canonical form (false: the sides' own shared style).
-    public var isCanonical: Bool
+    public var isCanonical: Bool {
+        get {
+            switch canonicalForm {
+            case .known(let value): value
+            case .asRead(let project): project.isCanonical
+            }
+        }
+        set { canonicalForm = .known(newValue) }
+    }
+    /// Whether the result is canonical, or the project whose text it is when that is worked out
+    /// only if asked: the driver writes the same bytes either way, so it does not pay for a
+    /// canonical write to find out.
+    private var canonicalForm: CanonicalForm
     /// What was repaired in the inputs to merge them (an object a version defines twice with
     /// the same text), one sentence each; the version choices are among them too.
     public var notes: [String] = []
     /// Version numbers both sides raised, and the higher one the merge kept (`.higher`).
     public var versionChoices: [PBXProjVersionChoice] = []
+
+    private enum CanonicalForm: Sendable {
+        case known(Bool)
+        /// The result is this project's text as read, canonical when that is.
+        case asRead(PBXProject)
+    }
+
+    /// A result; `isCanonical` says whether `bytes` are in Xcode's canonical form.
+    public init(
+        bytes: [UInt8], conflicts: [PBXProjMergeConflict], isCanonical: Bool, notes: [String] = [],
+        versionChoices: [PBXProjVersionChoice] = []
+    ) {
+        self.bytes = bytes
+        self.conflicts = conflicts
+        self.canonicalForm = .known(isCanonical)
+        self.notes = notes
+        self.versionChoices = versionChoices
+    }
+
+    /// A clean result that is `project`'s text as read; whether it is canonical is worked out
+    /// when asked.
+    init(unchanged project: PBXProject, notes: [String]) {
+        bytes = project.originalBytes
+        conflicts = []
+        canonicalForm = .asRead(project)
+        self.notes = notes
+    }
 }
 
 /// A three-way merge of `project.pbxproj` files on their object graph (a git merge driver's
@@ -54,17 +93,31 @@ public enum PBXProjMerge {
     ) throws -> PBXProjMergeResult {
         let projectName = projectName ?? detectProjectName(ours) ?? "Project"
         var notes: [String] = []
-        let baseProject = try read(base, side: "base", projectName: projectName, notes: &notes)
-        let ourProject = try read(ours, side: "ours", projectName: projectName, notes: &notes)
-        let theirProject = try read(theirs, side: "theirs", projectName: projectName, notes: &notes)
-        if theirs == ours || theirs == base {
-            // Nothing of theirs to take: the merge is our version (each check below would find
-            // nothing), written as a merge writes it. All three are still read, so that a
+        // A version byte for byte equal to one read before reads the same (or fails the same
+        // way, and then the earlier one has already failed): it is read once, and its note is
+        // repeated under its own name.
+        let (oursIsBase, theirsIsOurs, theirsIsBase) = (same(ours, base), same(theirs, ours), same(theirs, base))
+        let baseRead = try read(base, side: "base", projectName: projectName)
+        let ourRead = oursIsBase ? baseRead : try read(ours, side: "ours", projectName: projectName)
+        let theirRead = theirsIsOurs ? ourRead : theirsIsBase ? baseRead : try read(theirs, side: "theirs", projectName: projectName)
+        for (side, version) in [("base", baseRead), ("ours", ourRead), ("theirs", theirRead)] where !version.repeated.isEmpty {
+            notes.append(repeatedNote(side: side, repeated: version.repeated))
+        }
+        let (baseProject, ourProject, theirProject) = (baseRead.project, ourRead.project, theirRead.project)
+        if theirsIsOurs {
+            // Nothing of theirs to take: the merge is our version as read (the form the merge
+            // writes it in is ours, whichever that is). All three are still read, so that a
             // version that does not read is merged line by line as always.
-            let oursCanonical = ourProject.isCanonical
-            let canonical = oursCanonical || (theirs != ours && theirProject.isCanonical)
-            // Our text, when it is already in the form the merge writes.
-            let bytes = oursCanonical && !ourProject.hasChanges ? ourProject.originalBytes : try write(ourProject, canonical: canonical)
+            return PBXProjMergeResult(unchanged: ourProject, notes: notes)
+        }
+        if theirsIsBase {
+            // Nothing of theirs to take either (each check below would find nothing): our
+            // version, in Xcode's form when theirs is, as a merge writes it.
+            let ourCanonicalText = CanonicalWriter.write(
+                tree: ourProject.tree, table: ourProject.table, projectName: ourProject.projectName, dialect: ourProject.commentDialect)
+            let oursCanonical = ourCanonicalText == ourProject.originalBytes
+            let canonical = oursCanonical || theirProject.isCanonical
+            let bytes = canonical ? ourCanonicalText : ourProject.originalBytes
             return PBXProjMergeResult(bytes: bytes, conflicts: [], isCanonical: canonical, notes: notes)
         }
         var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject, versions: versions)
@@ -109,17 +162,21 @@ public enum PBXProjMerge {
         return nil
     }
 
-    private static func read(_ bytes: [UInt8], side: String, projectName: String, notes: inout [String]) throws -> PBXProject {
+    private static func read(_ bytes: [UInt8], side: String, projectName: String) throws -> (project: PBXProject, repeated: [String]) {
         do {
-            let (project, repeated) = try RepeatedDefinitions.removeIdentical(bytes, projectName: projectName)
-            if !repeated.isEmpty {
-                let ids = repeated.prefix(3).joined(separator: ", ") + (repeated.count > 3 ? " and \(repeated.count - 3) more" : "")
-                notes.append("the \(side) version defines \(ids) twice with the same value (left by a line merge); merged with one definition, as Xcode reads it")
-            }
-            return project
+            return try RepeatedDefinitions.removeIdentical(bytes, projectName: projectName)
         } catch let error as PBXProjError {
             throw PBXProjMergeError.unreadable(side: side, error: error)
         }
+    }
+
+    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in ByteCompare.equal(a, b) } }
+    }
+
+    private static func repeatedNote(side: String, repeated: [String]) -> String {
+        let ids = repeated.prefix(3).joined(separator: ", ") + (repeated.count > 3 ? " and \(repeated.count - 3) more" : "")
+        return "the \(side) version defines \(ids) twice with the same value (left by a line merge); merged with one definition, as Xcode reads it"
     }
 
     private static func write(_ project: PBXProject, canonical: Bool) throws -> [UInt8] {

@@ -82,6 +82,9 @@ public struct FastlaneTranslator: Sendable {
             }
             result.lanes.append(translated)
         }
+        for constant in fastfile.constants where !Self.isLiteral(constant.value, in: fastfile, seen: [constant.name]) {
+            result.notes.append("\(constant.statement.file):\(constant.statement.line): '\(constant.statement.text.prefix(80))' is a top-level value only Ruby knows; every argument that uses \(constant.name) is listed")
+        }
         for item in skippedImports { result.notes.append("\(item.location): '\(item.what)' was not read: \(item.reason)") }
         for file in [appfile, matchfile, gymfile, scanfile].compactMap({ $0 }) {
             for entry in file.skipped {
@@ -89,6 +92,25 @@ public struct FastlaneTranslator: Sendable {
             }
         }
         return result
+    }
+
+    /// Whether a top-level value is known without Ruby: literals, and other such constants.
+    static func isLiteral(_ value: RubyValue, in fastfile: Fastfile, seen: Set<String>) -> Bool {
+        switch value {
+        case .string, .symbol, .number, .bool, .nil, .environment: return true
+        case .array(let items): return items.allSatisfy { isLiteral($0, in: fastfile, seen: seen) }
+        case .hash(let pairs): return pairs.allSatisfy { isLiteral($0.value, in: fastfile, seen: seen) }
+        case .interpolated(let parts):
+            return parts.allSatisfy { part in
+                guard case .code(let code) = part else { return true }
+                return isLiteral(.expression(code.trimmingCharacters(in: " ")), in: fastfile, seen: seen)
+            }
+        case .expression(let name):
+            if RubyCallReader.environmentName(name) != nil { return true }
+            guard !seen.contains(name), let constant = fastfile.constant(named: name) else { return false }
+            return isLiteral(constant.value, in: fastfile, seen: seen.union([name]))
+        case .laneOption: return false
+        }
     }
 
     /// A setting from the Matchfile, else the Appfile, as fastlane sees it in `lane`.

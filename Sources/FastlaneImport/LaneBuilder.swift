@@ -148,6 +148,15 @@ struct LaneBuilder {
         if call.positional.isEmpty, call.keywords.isEmpty, assignedNames.contains(call.name) || bindings[call.name] != nil {
             return // a lane's return value
         }
+        // Ruby calls a method the Fastfile defines before a lane or an action of that name.
+        if let method = translator.fastfile.method(named: call.name) {
+            if let condition = call.condition {
+                skip(statement, "runs only '\(condition)'; Slipway lanes have no Ruby conditions: keep the step or drop it by hand")
+            } else {
+                callMethod(method, call, statement)
+            }
+            return
+        }
         if let reason = FastlaneActionRegistry.translator(for: call.name)?.notNeeded {
             differ("\(call.name): not needed; \(reason)")
             output.translated.append(call.name)
@@ -155,11 +164,6 @@ struct LaneBuilder {
         }
         if let condition = call.condition {
             skip(statement, "runs only '\(condition)'; Slipway lanes have no Ruby conditions: keep the step or drop it by hand")
-            return
-        }
-        // Ruby calls a method the Fastfile defines before a lane or an action of that name.
-        if let method = translator.fastfile.method(named: call.name) {
-            callMethod(method, call, statement)
             return
         }
         if let inlined = translator.fastfile.lanes.first(where: { $0.name == call.name }) {

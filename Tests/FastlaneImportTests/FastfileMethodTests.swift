@@ -77,4 +77,10 @@ import TestThreads
         let lane = try #require(FastlaneTranslator(fastfile: fastfile, appfile: nil, matchfile: nil, survey: FastlaneTranslatorTests.survey).translate().lanes.first)
         #expect(lane.draft.steps.first?.option("strategy") == .string("minor"))
     }
+
+    @Test func aDefShadowsEvenAnActionSlipwayNeedsNot() throws {
+        let lane = try ActionCase("setup_ci", before: "def setup_ci\n  sh('./ci/setup.sh')\nend\n")
+        #expect(try lane.step("run").option("command") == .string("cd fastlane && ./ci/setup.sh"))
+        #expect(!lane.differences.contains { $0.hasPrefix("setup_ci: not needed") })
+    }
 }

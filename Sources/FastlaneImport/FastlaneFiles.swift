@@ -9,6 +9,11 @@ public struct FastlaneFiles: Sendable {
     /// Defaults of gym and scan (`Gymfile`, `Scanfile`).
     public var gymfile: FastlaneSettings?
     public var scanfile: FastlaneSettings?
+    /// deliver's defaults (`Deliverfile`).
+    public var deliverfile: FastlaneSettings?
+    /// Whether a Gemfile is in the project folder (beside the fastlane folder): fastlane then runs
+    /// `pod install` through `bundle exec`.
+    public var projectHasGemfile = false
     /// `import` statements that were not followed, with the reason.
     public var skippedImports: [UntranslatedItem] = []
 
@@ -77,6 +82,9 @@ public struct FastlaneFiles: Sendable {
         files.matchfile = try text("Matchfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
         files.gymfile = try text("Gymfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
         files.scanfile = try text("Scanfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
+        files.deliverfile = try text("Deliverfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
+        // Only whether it is there (fastlane's File.exist?): it is never read.
+        files.projectHasGemfile = fileSystem.kind(of: directory + "/Gemfile") != nil
         // `import 'relative/path.rb'`, followed inside the fastlane folder only.
         var queue = files.fastfile.imports.map { (folder, $0.path, $0.statement) }
         var seen: Set<String> = [path]

@@ -18,7 +18,12 @@ enum FastlaneActionRegistry {
         CommitVersionBumpTranslator.self,
         ShTranslator.self,
         NotarizeTranslator.self,
-        CocoapodsTranslator.self,
+        CocoaPodsTranslator.self,
+        DeployGateTranslator.self,
+        UploadToAppStoreTranslator.self,
+        SlackTranslator.self,
+        SynxTranslator.self,
+        PushCertificateTranslator.self,
         XcodesTranslator.self,
         BuildNumberQueryTranslator.self,
         SetupCITranslator.self,
@@ -42,7 +47,7 @@ enum FastlaneActionRegistry {
 
 extension LaneBuilder {
     /// Translates one action through its translator, listing every argument that is not carried
-    /// over; false (and listed) when Slipway has no step for it.
+    /// over; false (and listed) when Slipway has no step for it, or does it with a command.
     mutating func translateAction(_ call: RubyCall, _ statement: Fastfile.Statement) -> Bool {
         guard let translator = FastlaneActionRegistry.translator(for: call.name) else {
             return translateUnmigratedAction(call, statement)
@@ -51,7 +56,7 @@ extension LaneBuilder {
         listArguments(call, statement, translator)
         translator.translate(call, statement, into: &self)
         listRubyOnlyValues(call, statement)
-        return true
+        return translator.makesSteps
     }
 
     /// Before translating: keywords fastlane does not document, `.listed` parameters, splats and

@@ -57,6 +57,9 @@ protocol FastlaneActionTranslator {
     static var notNeeded: String? { get }
     /// Whether the call takes positional arguments (most actions take none; `sh` does).
     static var takesPositionalArguments: Bool { get }
+    /// False for an action Slipway does with a command rather than a step (`pem`): its
+    /// translator lists the call with that command, and it is not counted as translated.
+    static var makesSteps: Bool { get }
     /// The call as fastlane sees it, before its arguments are checked: gym and scan add their
     /// Gymfile's and Scanfile's settings.
     static func prepare(_ call: RubyCall, builder: LaneBuilder) -> RubyCall
@@ -69,6 +72,7 @@ extension FastlaneActionTranslator {
     static var defaults: [String] { [] }
     static var takesPositionalArguments: Bool { false }
     static var notNeeded: String? { nil }
+    static var makesSteps: Bool { true }
     static func prepare(_ call: RubyCall, builder: LaneBuilder) -> RubyCall { call }
 
     /// The table's entry for `name`.

@@ -37,22 +37,6 @@ enum NotarizeTranslator: FastlaneActionTranslator {
     }
 }
 
-/// `cocoapods` → `run: pod install`, as it was before the translators (its behaviour is being
-/// worked on separately).
-enum CocoapodsTranslator: FastlaneActionTranslator {
-    static let names = ["cocoapods"]
-    static let documentation = docs("cocoapods")
-    private static let byHand = "write the pod command line in the run step"
-    static let parameters: [FastlaneParameter] = [
-        "repo_update", "clean_install", "silent", "verbose", "ansi", "use_bundle_exec", "podfile", "error_callback",
-        "try_repo_update_on_error", "deployment", "allow_root", "clean", "integrate",
-    ].map { FastlaneParameter.listed($0, byHand) }
-
-    static func translate(_ call: RubyCall, _ statement: Fastfile.Statement, into builder: inout LaneBuilder) {
-        builder.add("run", [DraftPair("command", .string("pod install"))], from: statement)
-    }
-}
-
 /// `xcodes` → `xcode.select`.
 enum XcodesTranslator: FastlaneActionTranslator {
     static let names = ["xcodes"]

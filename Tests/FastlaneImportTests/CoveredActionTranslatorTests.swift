@@ -173,3 +173,20 @@ import TestThreads
         #expect(lane.lane.untranslated.map(\.reason).contains("cocoapods with a podfile only Ruby knows: write the run step by hand (cd FOLDER && pod install)"))
     }
 }
+
+/// The covered actions' translators are registered under every name, and each parameter is in its
+/// table once.
+@Suite struct CoveredActionRegistryTests {
+    @Test func everyNameFindsItsTranslatorAndEveryParameterIsListedOnce() {
+        let translators: [any FastlaneActionTranslator.Type] = [DeployGateTranslator.self, UploadToAppStoreTranslator.self, SlackTranslator.self,
+                                                               SynxTranslator.self, PushCertificateTranslator.self, CocoaPodsTranslator.self]
+        for translator in translators {
+            for name in translator.names { #expect(FastlaneActionRegistry.translator(for: name) == translator, "\(name)") }
+            let names = translator.parameters.map(\.name)
+            #expect(Set(names).count == names.count, "\(translator.names[0]) lists a parameter twice")
+            #expect(translator.documentation.hasPrefix("https://"))
+        }
+        #expect(UploadToAppStoreTranslator.parameters.count == 75)  // deliver/lib/deliver/options.rb
+        #expect(!PushCertificateTranslator.makesSteps)
+    }
+}

@@ -84,18 +84,19 @@ import TestThreads
     @Test func deploygateDefaultsAndAKeyInTheFastfile() throws {
         let folder = try project("""
             lane :beta do
-              deploygate(api_token: "0123456789abcdef", apk: "app/build/app.apk")
+              deploygate(api_token: "0123456789abcdef", apk: "app/build/app.apk", release_note: "QA build")
             end
             """)
         let (output, lane) = try translate(folder, lane: "beta")
         #expect(lane.contains("""
-              # fastlane/Fastfile:2 deploygate(api_token: "…", apk: "app/build/app.apk")
+              # fastlane/Fastfile:2 deploygate(api_token: "…", apk: "app/build/app.apk", release_note: "QA build")
               - upload:
                   to: deploygate
                   files: [app/build/app.apk]
                   owner: "${{ env.DEPLOYGATE_USER }}"
                   token: "${{ secrets.DEPLOYGATE_API_TOKEN }}"
                   message: No changelog provided
+                  release-note: QA build
                 id: deploygate
             """), "\(lane)")
         #expect(!lane.contains("0123456789abcdef") && !output.contains("0123456789abcdef"))
@@ -214,6 +215,38 @@ import TestThreads
         }
     }
 
+    /// Every option the translator writes for deliver is one the steps take (validate passes), and
+    /// the Deliverfile's settings count where the call does not give them.
+    @Test func deliverWithAPackageAScheduledReleaseAndADeliverfileValidates() throws {
+        let folder = try project("""
+            lane :mac do
+              deliver(pkg: "build/App.pkg", platform: "osx", app_version: "3.0", submit_for_review: true,
+                      auto_release_date: 1767225600000, phased_release: true, release_notes: { 'en-US' => "Fixes" })
+            end
+            """, files: ["fastlane/Appfile": "app_identifier 'com.example.app'\n",
+                         "fastlane/Deliverfile": "skip_screenshots true\noverwrite_screenshots true\nlanguages ['en-US']\n"])
+        let (output, lane) = try translate(folder, lane: "mac")
+        #expect(output.hasPrefix("read     fastlane/Fastfile: 1 lane, fastlane/Appfile, fastlane/Deliverfile\n"), "\(output)")
+        #expect(lane.contains("""
+                  metadata-path: fastlane/metadata
+                  platform: MAC_OS
+                  version: "3.0"
+                  create-version: true
+                  locales: [en-US]
+                  skip-screenshots: true
+                id: metadata
+            """), "\(lane)")
+        #expect(lane.contains("""
+                  release-notes: { en-US: Fixes }
+                  release-type: SCHEDULED
+                  earliest-release-date: "2026-01-01T00:00:00Z"
+                  phased-release: true
+                id: submit
+            """), "\(lane)")
+        let validated = try validate("mac", in: folder)
+        #expect(validated.status == 0, "\(validated.standardOutput)\(validated.standardError)")
+    }
+
     // MARK: - slack
 
     /// fastlane's two documented examples.
@@ -259,6 +292,30 @@ import TestThreads
               not translated: fastlane/Fastfile:3 slack(default_payloads: …) — notify names the lane and its status, not git_branch, git_author: put them in message
 
             """), "\(output)")
+        let validated = try validate("announce", in: folder)
+        #expect(validated.status == 0, "\(validated.standardOutput)\(validated.standardError)")
+    }
+
+    /// A webhook URL written in the Fastfile is a credential: the lane reads it from a secret and
+    /// repeats it nowhere.
+    @Test func aSlackURLInTheFastfileIsNotCopied() throws {
+        let folder = try project("""
+            lane :announce do
+              slack(message: "Out", slack_url: "https://hooks.slack.com/services/T000/B000/XXXXsecretXXXX", fail_on_error: false)
+            end
+            """)
+        let (output, lane) = try translate(folder, lane: "announce")
+        #expect(!lane.contains("XXXXsecretXXXX") && !output.contains("XXXXsecretXXXX"))
+        #expect(lane.contains("""
+              # fastlane/Fastfile:2 slack(message: "Out", slack_url: "…", fail_on_error: false)
+              - notify:
+                  service: slack
+                  url: "${{ secrets.SLACK_URL }}"
+                  message: Out
+                  fail-on-error: false
+
+            """), "\(lane)")
+        #expect(output.contains("  differs:        slack's slack_url is written in the Fastfile: the lane takes it from the secret SLACK_URL instead; set that secret, and revoke the one in the Fastfile (it stays in the repository's history)\n"), "\(output)")
         let validated = try validate("announce", in: folder)
         #expect(validated.status == 0, "\(validated.standardOutput)\(validated.standardError)")
     }

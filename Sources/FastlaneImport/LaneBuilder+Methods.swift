@@ -107,4 +107,37 @@ extension LaneBuilder {
         }
         return expanded
     }
+
+    /// The call with each keyword whose value is a bound variable, a constant, an inlined lane's
+    /// option or an interpolation of those, and is plain data (no `${{ … }}`), written as that
+    /// literal: translators read `.text` and see what Ruby would pass.
+    func resolvingLiterals(_ call: RubyCall, _ statement: Fastfile.Statement) -> RubyCall {
+        var resolved = call
+        for index in resolved.keywords.indices {
+            switch resolved.keywords[index].value {
+            case .expression, .laneOption, .interpolated: break
+            default: continue
+            }
+            var copy = self
+            if let value = copy.value(resolved.keywords[index].value, statement: statement), let literal = Self.rubyLiteral(value) {
+                resolved.keywords[index].value = literal
+            }
+        }
+        return resolved
+    }
+
+    /// A lane value as the Ruby literal it came from; nil when it holds an expression.
+    static func rubyLiteral(_ value: DraftValue) -> RubyValue? {
+        switch value {
+        case .string(let text): return text.contains("${{") ? nil : .string(text)
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .number(String(number))
+        case .list(let items):
+            let converted = items.compactMap(rubyLiteral)
+            return converted.count == items.count ? .array(converted) : nil
+        case .map(let pairs):
+            let converted = pairs.compactMap { pair in rubyLiteral(pair.value).map { RubyPair(key: pair.key, value: $0) } }
+            return converted.count == pairs.count ? .hash(converted) : nil
+        }
+    }
 }

@@ -203,6 +203,12 @@ struct LaneBuilder {
         if inHook { output.hookUntranslated.append(item) }
     }
 
+    /// Marks the argument `key` as translated although only Ruby knows its value (match's
+    /// `readonly: is_ci` is signing.sync's default): the registry does not list it.
+    mutating func accountFor(_ action: String, _ key: String, _ statement: Fastfile.Statement) {
+        listedArguments.insert("\(statement.file):\(statement.line) \(action)(\(key)")
+    }
+
     /// Whether the argument `key` of `action` at `statement` (or a part of it, `key[part]`) was
     /// listed already.
     func isListed(_ action: String, _ key: String, _ statement: Fastfile.Statement) -> Bool {

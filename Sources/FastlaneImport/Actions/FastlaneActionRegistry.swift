@@ -3,46 +3,41 @@ import Basics
 /// The fastlane actions Slipway translates, one translator per action (or family of aliases).
 /// Add a translator here to have it used (see FastlaneActionTranslator.swift).
 enum FastlaneActionRegistry {
-    static let translators: [any FastlaneActionTranslator.Type] = [
-        EnsureGitStatusCleanTranslator.self,
-        GymTranslator.self,
-        ScanTranslator.self,
-        MatchTranslator.self,
-        PilotTranslator.self,
-        IncrementVersionNumberTranslator.self,
-        IncrementBuildNumberTranslator.self,
-        ChangelogFromGitCommitsTranslator.self,
-        AddGitTagTranslator.self,
-        PushToGitRemoteTranslator.self,
-        GitCommitTranslator.self,
-        CommitVersionBumpTranslator.self,
-        ShTranslator.self,
-        NotarizeTranslator.self,
-        CocoaPodsTranslator.self,
-        DeployGateTranslator.self,
-        UploadToAppStoreTranslator.self,
-        SlackTranslator.self,
-        SynxTranslator.self,
-        PushCertificateTranslator.self,
-        XcodesTranslator.self,
-        BuildNumberQueryTranslator.self,
-        SetupCITranslator.self,
-        AppStoreConnectAPIKeyTranslator.self,
-        ClearDerivedDataTranslator.self,
-        XcversionTranslator.self,
-    ]
-
-    /// Translators by every name they answer to.
-    static let byName: [String: any FastlaneActionTranslator.Type] = {
-        var map: [String: any FastlaneActionTranslator.Type] = [:]
-        for translator in translators {
-            for name in translator.names { map[name] = translator }
-        }
-        return map
-    }()
+    static var translators: [any FastlaneActionTranslator.Type] {
+        [
+            EnsureGitStatusCleanTranslator.self,
+            GymTranslator.self,
+            ScanTranslator.self,
+            MatchTranslator.self,
+            PilotTranslator.self,
+            IncrementVersionNumberTranslator.self,
+            IncrementBuildNumberTranslator.self,
+            ChangelogFromGitCommitsTranslator.self,
+            AddGitTagTranslator.self,
+            PushToGitRemoteTranslator.self,
+            GitCommitTranslator.self,
+            CommitVersionBumpTranslator.self,
+            ShTranslator.self,
+            NotarizeTranslator.self,
+            CocoaPodsTranslator.self,
+            DeployGateTranslator.self,
+            UploadToAppStoreTranslator.self,
+            SlackTranslator.self,
+            SynxTranslator.self,
+            PushCertificateTranslator.self,
+            XcodesTranslator.self,
+            BuildNumberQueryTranslator.self,
+            SetupCITranslator.self,
+            AppStoreConnectAPIKeyTranslator.self,
+            ClearDerivedDataTranslator.self,
+            XcversionTranslator.self,
+        ]
+    }
 
     /// The translator for an action called `name` (an alias included).
-    static func translator(for name: String) -> (any FastlaneActionTranslator.Type)? { byName[name] }
+    static func translator(for name: String) -> (any FastlaneActionTranslator.Type)? {
+        translators.first { $0.names.contains(name) }
+    }
 }
 
 extension LaneBuilder {
@@ -52,7 +47,7 @@ extension LaneBuilder {
         guard let translator = FastlaneActionRegistry.translator(for: call.name) else {
             return translateUnmigratedAction(call, statement)
         }
-        let call = translator.prepare(expandingSplats(call), builder: self)
+        let call = translator.prepare(resolvingLiterals(expandingSplats(call), statement), builder: self)
         listArguments(call, statement, translator)
         translator.translate(call, statement, into: &self)
         listRubyOnlyValues(call, statement)
@@ -93,6 +88,9 @@ extension LaneBuilder {
     /// Whether `value` converts to a lane value (without changing the lane being built).
     func isKnown(_ value: RubyValue, _ statement: Fastfile.Statement) -> Bool {
         if case .nil = value { return true }
+        // A variable bound to what a step made (changelog_from_git_commits' text): the
+        // translator that takes it knows what it is.
+        if case .expression(let name) = value, bindings[name] != nil { return true }
         var copy = self
         return copy.value(value, statement: statement) != nil
     }

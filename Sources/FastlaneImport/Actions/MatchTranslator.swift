@@ -104,6 +104,7 @@ enum MatchTranslator: FastlaneActionTranslator {
     static func behaviour(_ call: RubyCall, _ statement: Fastfile.Statement, _ settings: Settings, into options: inout [DraftPair],
                           _ builder: inout LaneBuilder) {
         if case .expression("is_ci")? = settings.argument("readonly") {
+            builder.accountFor(call.name, "readonly", statement)
             builder.differ("match's readonly: is_ci: signing.sync is read-only by default when CI=true")
         } else if let readonly = builder.literal(call, "readonly", statement, settings: true) {
             options.append(DraftPair("readonly", readonly))
@@ -122,14 +123,16 @@ enum MatchTranslator: FastlaneActionTranslator {
     /// app_identifier as bundle-ids; when the call's is only known to Ruby (listed) or missing,
     /// the Matchfile's or Appfile's, else the project's targets, said either way.
     static func bundleIDs(_ call: RubyCall, _ statement: Fastfile.Statement, _ settings: Settings, _ builder: inout LaneBuilder) -> DraftValue {
+        var unknown = false
         if let given = call.argument("app_identifier") {
             if let list = builder.value(.array(given.list), statement: statement) { return list }
             builder.skipArgument(call.name, "app_identifier", statement,
                                  "its value (\(LaneBuilder.source(of: given))) is only known when Ruby runs; check bundle-ids, which the lane takes from \(fallbackSource(builder))")
+            unknown = true
         }
         if let file = builder.translator.setting("app_identifier", lane: builder.lane),
            let list = builder.value(.array(file.list), statement: statement) {
-            builder.differ("match's bundle ids are the Matchfile's or Appfile's app_identifier (\(LaneBuilder.source(of: file)))")
+            if unknown { builder.differ("match's bundle ids are the Matchfile's or Appfile's app_identifier (\(LaneBuilder.source(of: file)))") }
             return list
         }
         let ids = builder.translator.survey.bundleIDs

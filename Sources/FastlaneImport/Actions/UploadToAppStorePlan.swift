@@ -12,6 +12,9 @@ struct UploadToAppStorePlan {
     /// `app_version`.
     private(set) var version: DraftValue?
     private(set) var submit = false
+    /// deliver sets the release options and notes while sending the metadata: not with
+    /// skip_metadata.
+    private(set) var skipMetadata = false
 
     init(call: RubyCall, statement: Fastfile.Statement) {
         self.call = call
@@ -34,6 +37,7 @@ struct UploadToAppStorePlan {
         }
         if call.argument("app_version") != nil { version = builder.literal(call, "app_version", statement)?.asString }
         submit = builder.flag(call, "submit_for_review", statement, default: false)
+        skipMetadata = builder.flag(call, "skip_metadata", statement, default: false)
     }
 
     /// appstore.upload, unless skip_binary_upload or build_number (deliver then uploads
@@ -61,7 +65,6 @@ struct UploadToAppStorePlan {
 
     /// appstore.metadata, unless both the metadata and the screenshots are skipped.
     func metadata(_ builder: inout LaneBuilder, upload: String?) {
-        let skipMetadata = builder.flag(call, "skip_metadata", statement, default: false)
         let skipScreenshots = builder.flag(call, "skip_screenshots", statement, default: false)
         guard !(skipMetadata && skipScreenshots) else { return }
         guard !skipMetadata else {
@@ -116,15 +119,20 @@ struct UploadToAppStorePlan {
             builder.draft.requireInput("build-number", "The build to submit (deliver takes the version's latest build)")
             options.append(DraftPair("build-number", .string("${{ inputs.build-number }}")))
         }
-        if call.argument("release_notes") != nil {
-            if case .map(let notes)? = builder.literal(call, "release_notes", statement) { options.append(DraftPair("release-notes", .map(notes))) }
+        if skipMetadata {
+            ignoredWithoutMetadata(&builder)
         } else {
-            builder.differ("appstore.submit sets What's New from CHANGELOG.md's entry for the version when there is one, "
-                           + "over the release_notes.txt deliver sent: give release-notes, or remove the entry, to keep the folder's")
+            if call.argument("release_notes") != nil {
+                if case .map(let notes)? = builder.literal(call, "release_notes", statement) { options.append(DraftPair("release-notes", .map(notes))) }
+            }
+            releaseType(&builder, into: &options)
+            let phased = builder.flag(call, "phased_release", statement, default: false)
+            options.append(DraftPair("phased-release", .bool(phased)))
         }
-        releaseType(&builder, into: &options)
-        let phased = builder.flag(call, "phased_release", statement, default: false)
-        options.append(DraftPair("phased-release", .bool(phased)))
+        if call.argument("release_notes") == nil || skipMetadata {
+            builder.differ("appstore.submit sets What's New from CHANGELOG.md's entry for the version when there is one; deliver leaves "
+                           + "the metadata folder's release_notes.txt (or what App Store Connect has): give release-notes, or remove the entry, to keep it")
+        }
         if builder.flag(call, "run_precheck_before_submit", statement, default: true) {
             builder.differ("deliver runs precheck before submitting; Slipway has none (appstore.metadata checks Apple's text limits)")
         }
@@ -147,8 +155,21 @@ struct UploadToAppStorePlan {
         }
     }
 
+    /// deliver sets the release options and notes with the metadata; with skip_metadata it
+    /// ignores them, and so does the lane.
+    private func ignoredWithoutMetadata(_ builder: inout LaneBuilder) {
+        let ignored = ["automatic_release", "auto_release_date", "phased_release", "release_notes"].filter { call.argument($0) != nil }
+        guard !ignored.isEmpty else { return }
+        builder.differ("\(call.name)'s \(ignored.joined(separator: ", ")): deliver sets them while sending the metadata, so with skip_metadata: true "
+                       + "it ignores them; the lane does too (set them on appstore.submit if they were meant)")
+    }
+
     /// Without a submission, the release options deliver sets on the version are listed.
     func listReleaseOptions(_ builder: inout LaneBuilder) {
+        if skipMetadata {
+            ignoredWithoutMetadata(&builder)
+            return
+        }
         for key in ["automatic_release", "auto_release_date", "phased_release"] where call.argument(key) != nil {
             builder.skipArgument(call.name, key, statement, "deliver sets it on the version without submitting; Slipway sets it with appstore.submit "
                                  + "(submit: false prepares the version with a build without submitting): add that step, or set it in App Store Connect")

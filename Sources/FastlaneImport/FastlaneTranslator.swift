@@ -52,6 +52,8 @@ public struct FastlaneTranslator: Sendable {
     public var projectHasGemfile = false
     /// Imports that were not followed, listed with every lane's untranslated items.
     public var skippedImports: [UntranslatedItem] = []
+    /// The top-level constants known without Ruby, written out (see `FastlaneConstants`).
+    var literalConstants: [String: RubyValue] = [:]
 
     public init(fastfile: Fastfile, appfile: FastlaneSettings?, matchfile: FastlaneSettings?, survey: XcodeProjectSurvey) {
         self.fastfile = fastfile
@@ -72,6 +74,12 @@ public struct FastlaneTranslator: Sendable {
 
     /// Translates every public lane.
     public func translate() -> FastlaneTranslation {
+        var translator = self
+        translator.literalConstants = FastlaneConstants.literals(of: fastfile)
+        return translator.translateLanes()
+    }
+
+    private func translateLanes() -> FastlaneTranslation {
         var result = FastlaneTranslation()
         let names = Dictionary(fastfile.lanes.map { ($0.name, 1) }, uniquingKeysWith: +)
         for lane in fastfile.lanes where !lane.isPrivate {
@@ -88,7 +96,7 @@ public struct FastlaneTranslator: Sendable {
             }
             result.lanes.append(translated)
         }
-        for constant in fastfile.constants where !Self.isLiteral(constant.value, in: fastfile, seen: [constant.name]) {
+        for constant in fastfile.constants where literalConstants[constant.name] == nil {
             result.notes.append("\(constant.statement.file):\(constant.statement.line): '\(constant.statement.text.prefix(80))' is a top-level value only Ruby knows; every argument that uses \(constant.name) is listed")
         }
         for item in skippedImports { result.notes.append("\(item.location): '\(item.what)' was not read: \(item.reason)") }
@@ -98,25 +106,6 @@ public struct FastlaneTranslator: Sendable {
             }
         }
         return result
-    }
-
-    /// Whether a top-level value is known without Ruby: literals, and other such constants.
-    static func isLiteral(_ value: RubyValue, in fastfile: Fastfile, seen: Set<String>) -> Bool {
-        switch value {
-        case .string, .symbol, .number, .bool, .nil, .environment: return true
-        case .array(let items): return items.allSatisfy { isLiteral($0, in: fastfile, seen: seen) }
-        case .hash(let pairs): return pairs.allSatisfy { isLiteral($0.value, in: fastfile, seen: seen) }
-        case .interpolated(let parts):
-            return parts.allSatisfy { part in
-                guard case .code(let code) = part else { return true }
-                return isLiteral(.expression(code.trimmingCharacters(in: " ")), in: fastfile, seen: seen)
-            }
-        case .expression(let name):
-            if RubyCallReader.environmentName(name) != nil { return true }
-            guard !seen.contains(name), let constant = fastfile.constant(named: name) else { return false }
-            return isLiteral(constant.value, in: fastfile, seen: seen.union([name]))
-        case .laneOption: return false
-        }
     }
 
     /// A setting from the Matchfile, else the Appfile, as fastlane sees it in `lane`.

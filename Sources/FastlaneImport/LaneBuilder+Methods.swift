@@ -81,14 +81,10 @@ extension LaneBuilder {
         assignedNames = savedNames
     }
 
-    /// A top-level constant's value when it is literal (or made of literals); nil otherwise.
+    /// A top-level constant's value when it is known without Ruby (see `FastlaneConstants`).
     mutating func constantValue(_ name: String, _ statement: Fastfile.Statement) -> DraftValue? {
-        guard let constant = translator.fastfile.constant(named: name), resolvingConstants.insert(name).inserted else { return nil }
-        defer { resolvingConstants.remove(name) }
-        switch constant.value {
-        case .laneOption: return nil
-        default: return value(constant.value, statement: statement)
-        }
+        guard let constant = translator.literalConstants[name] else { return nil }
+        return value(constant, statement: statement)
     }
 
     /// `**NAME` where NAME is a top-level literal hash: its pairs become keyword arguments (a
@@ -98,8 +94,7 @@ extension LaneBuilder {
         expanded.positional = []
         for argument in call.positional {
             guard case .expression(let source) = argument, source.hasPrefix("**"),
-                  let constant = translator.fastfile.constant(named: String(source.dropFirst(2))),
-                  case .hash(let pairs) = constant.value else {
+                  case .hash(let pairs)? = translator.literalConstants[String(source.dropFirst(2))] else {
                 expanded.positional.append(argument)
                 continue
             }

@@ -23,8 +23,11 @@ struct LaneBuilder {
     private var passThroughInputs = false
     /// Ruby variables bound to values a step makes (`log = changelog_from_git_commits`).
     var bindings: [String: Binding] = [:]
-    /// Constants being resolved, against `A = B` / `B = A`.
-    var resolvingConstants: Set<String> = []
+    /// Statements walked so far (inlined lanes and methods included), against a Fastfile whose
+    /// lanes or helpers call each other in a doubling chain.
+    var walked = 0
+    /// The most statements walked for one lane.
+    static let maximumStatements = 20_000
     /// Arguments already listed as not translated (`file:line action(key`), so none is listed twice.
     private var listedArguments: Set<String> = []
 
@@ -54,7 +57,8 @@ struct LaneBuilder {
     var path: String { translator.fastfile.path }
     var draft: LaneDraft {
         get { output.draft }
-        set { output.draft = newValue }
+        // In place: a step appended through `draft` must not copy the lane's steps each time.
+        _modify { yield &output.draft }
     }
 
     mutating func run() {
@@ -74,6 +78,13 @@ struct LaneBuilder {
 
     mutating func walk(_ statements: [Fastfile.Statement]) {
         for statement in statements {
+            walked += 1
+            guard walked <= Self.maximumStatements else {
+                if walked == Self.maximumStatements + 1 {
+                    skip(statement, "the lane's private lanes and helper methods call each other for more than \(Self.maximumStatements) statements; the rest of the lane is not translated")
+                }
+                return
+            }
             switch statement.kind {
             case .compound(let keyword):
                 let lines = statement.line == statement.endLine ? "line \(statement.line)" : "lines \(statement.line)-\(statement.endLine)"
@@ -148,6 +159,15 @@ struct LaneBuilder {
         if call.positional.isEmpty, call.keywords.isEmpty, assignedNames.contains(call.name) || bindings[call.name] != nil {
             return // a lane's return value
         }
+        // Ruby calls a method the Fastfile defines before a lane or an action of that name.
+        if let method = translator.fastfile.method(named: call.name) {
+            if let condition = call.condition {
+                skip(statement, "runs only '\(condition)'; Slipway lanes have no Ruby conditions: keep the step or drop it by hand")
+            } else {
+                callMethod(method, call, statement)
+            }
+            return
+        }
         if let reason = FastlaneActionRegistry.translator(for: call.name)?.notNeeded {
             differ("\(call.name): not needed; \(reason)")
             output.translated.append(call.name)
@@ -155,11 +175,6 @@ struct LaneBuilder {
         }
         if let condition = call.condition {
             skip(statement, "runs only '\(condition)'; Slipway lanes have no Ruby conditions: keep the step or drop it by hand")
-            return
-        }
-        // Ruby calls a method the Fastfile defines before a lane or an action of that name.
-        if let method = translator.fastfile.method(named: call.name) {
-            callMethod(method, call, statement)
             return
         }
         if let inlined = translator.fastfile.lanes.first(where: { $0.name == call.name }) {

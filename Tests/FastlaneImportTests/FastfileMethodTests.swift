@@ -77,4 +77,25 @@ import TestThreads
         let lane = try #require(FastlaneTranslator(fastfile: fastfile, appfile: nil, matchfile: nil, survey: FastlaneTranslatorTests.survey).translate().lanes.first)
         #expect(lane.draft.steps.first?.option("strategy") == .string("minor"))
     }
+
+    @Test func aDefShadowsEvenAnActionSlipwayNeedsNot() throws {
+        let lane = try ActionCase("setup_ci", before: "def setup_ci\n  sh('./ci/setup.sh')\nend\n")
+        #expect(try lane.step("run").option("command") == .string("cd fastlane && ./ci/setup.sh"))
+        #expect(!lane.differences.contains { $0.hasPrefix("setup_ci: not needed") })
+    }
+
+    /// A hostile Fastfile whose helpers double at each level would take 2^40 steps: the walk
+    /// stops at its budget and says so; constants that double stop at theirs.
+    @Test func doublingHelpersAndConstantsStopAtABudget() throws {
+        var source = "def f0\n  sh('true')\nend\n"
+        for level in 1...40 { source += "def f\(level)\n  f\(level - 1)\n  f\(level - 1)\nend\n" }
+        source += "C0 = ['x']\n"
+        for level in 1...40 { source += "C\(level) = [C\(level - 1), C\(level - 1)]\n" }
+        let lane = try ActionCase("f40\ngit_commit(path: C40, message: 'x')", before: source)
+        #expect(lane.listed.filter { $0.hasSuffix(": the lane's private lanes and helper methods call each other for more than 20000 statements; the rest of the lane is not translated") }.count == 1)
+        #expect(lane.steps.count < LaneBuilder.maximumStatements)
+        let constants = FastlaneConstants.literals(of: try Fastfile(source: source, path: "fastlane/Fastfile"))
+        #expect(constants["C10"]?.size == 3071)
+        #expect(constants["C40"] == nil)
+    }
 }

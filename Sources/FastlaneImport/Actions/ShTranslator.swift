@@ -42,8 +42,8 @@ enum ShTranslator: FastlaneActionTranslator {
     /// The export step and the product named, when `command` names a file of gym's kinds after
     /// the lane archived or exported.
     static func madeByGym(_ command: String, _ builder: LaneBuilder) -> (id: String, folder: String, product: String)? {
-        guard let export = builder.draft.steps.last(where: { $0.kind == "xcode.export" || $0.kind == "xcode.archive" }),
-              let product = gymProducts.first(where: { command.contains($0) }) else { return nil }
+        guard let product = gymProducts.first(where: { command.contains($0) }),
+              let export = builder.draft.steps.last(where: { $0.kind == "xcode.export" || $0.kind == "xcode.archive" }) else { return nil }
         let exportStep = builder.draft.steps.last(where: { $0.kind == "xcode.export" })
         let folder = exportStep.flatMap { step -> String? in
             if case .string(let path)? = step.option("export-path") { return path }

@@ -73,13 +73,13 @@ import TestThreads
         before.removeValue(forKey: "lanes")
         #expect(after == before)
 
-        try compareWithGolden(name, listing: result.standardOutput, lanes: copy.folder.path + "/lanes")
         try expectLocationsExist(in: result.standardOutput, root: copy.folder.path)
-        try expectEveryCallAccountedFor(copy)
+        let summary = try expectEveryCallAccountedFor(copy)
+        try compareWithGolden(name, listing: result.standardOutput, summary: summary, lanes: copy.folder.path + "/lanes")
     }
 
     /// Each written lane file and the listing, byte for byte.
-    func compareWithGolden(_ name: String, listing: String, lanes: String) throws {
+    func compareWithGolden(_ name: String, listing: String, summary: String, lanes: String) throws {
         let golden = Self.fixtures + "/" + name + "/golden"
         let manager = FileManager.default
         let files = ((try? manager.contentsOfDirectory(atPath: lanes)) ?? []).filter { $0.hasSuffix(".yml") }.sorted()
@@ -87,11 +87,14 @@ import TestThreads
             try? manager.removeItem(atPath: golden)
             try manager.createDirectory(atPath: golden + "/lanes", withIntermediateDirectories: true)
             try listing.write(toFile: golden + "/listing.txt", atomically: true, encoding: .utf8)
+            try summary.write(toFile: golden + "/summary.txt", atomically: true, encoding: .utf8)
             for file in files { try manager.copyItem(atPath: lanes + "/" + file, toPath: golden + "/lanes/" + file) }
             return
         }
         let expected = try String(contentsOfFile: golden + "/listing.txt", encoding: .utf8)
         #expect(listing == expected, "the listing differs from \(golden)/listing.txt (SLIPWAY_REGENERATE_GOLDEN=1 re-records it)")
+        let expectedSummary = try String(contentsOfFile: golden + "/summary.txt", encoding: .utf8)
+        #expect(summary == expectedSummary, "the counts differ from \(golden)/summary.txt")
         let goldenFiles = ((try? manager.contentsOfDirectory(atPath: golden + "/lanes")) ?? []).sorted()
         #expect(files == goldenFiles)
         for file in files where goldenFiles.contains(file) {
@@ -120,7 +123,8 @@ import TestThreads
 
     /// Every call the reader finds in a lane is listed at its `file:line`, or its action is
     /// among the lane's translated ones (or it calls another lane, whose calls are checked there).
-    func expectEveryCallAccountedFor(_ copy: Copy) throws {
+    /// Returns the counts docs/from-fastlane.md's table gives (golden/summary.txt).
+    func expectEveryCallAccountedFor(_ copy: Copy) throws -> String {
         let files = try FastlaneFiles.load(from: copy.folder.path, fileSystem: LocalFileSystem())
         let json = try copy.slipway(["init", "--from-fastlane", "--json", "--force"])
         #expect(json.status == 0, "\(json.standardError)")
@@ -131,7 +135,8 @@ import TestThreads
         func listed(_ lane: [String: Any]) -> Set<String> {
             Set(((lane["untranslated"] as? [[String: Any]]) ?? []).compactMap { $0["location"] as? String })
         }
-        var calls = 0, unaccounted: [String] = []
+        var calls = 0, unaccounted: [String] = [], translatedCalls = 0, listedCalls = 0, laneCalls = 0, helperCalls = 0
+        var actions: [String: Int] = [:]
         for lane in files.fastfile.lanes {
             // The translation names a platform's lane "ios beta", as fastlane does; a private lane
             // is not written on its own but followed where it is called, so its calls are looked
@@ -145,6 +150,10 @@ import TestThreads
             let scope = lane.isPrivate && own.isEmpty ? lanes : own
             let names = scope.reduce(into: Set<String>()) { $0.formUnion(names($1)) }
             let listed = scope.reduce(into: Set<String>()) { $0.formUnion(listed($1)) }
+            // A `def` in the Fastfile shadows an action and is followed where it is called (its
+            // calls are listed or translated at the def's lines); the lane says so.
+            let differences = scope.flatMap { ($0["differences"] as? [String]) ?? [] }
+            func inlinedHelper(_ name: String) -> Bool { differences.contains { $0.hasPrefix("'\(name)' is a helper method") } }
             var variables = Set<String>()
             for statement in lane.statements {
                 let call: RubyCall?
@@ -157,11 +166,24 @@ import TestThreads
                 guard let call, !(variables.contains(call.name) && call.positional.isEmpty && call.keywords.isEmpty) else { continue }
                 calls += 1
                 let location = "\(statement.file):\(statement.line)"
-                if listed.contains(location) || names.contains(call.name) || laneNames.contains(call.name) { continue }
+                if laneNames.contains(call.name) { laneCalls += 1; continue }
+                actions[call.name, default: 0] += 1
+                if listed.contains(location) { listedCalls += 1; continue }
+                if names.contains(call.name) { translatedCalls += 1; continue }
+                if inlinedHelper(call.name) { helperCalls += 1; continue }
                 unaccounted.append("\(location) \(call.name) in lane '\(lane.name)'")
             }
         }
         #expect(calls > 0)
         #expect(unaccounted.isEmpty, "neither translated nor listed: \(unaccounted.joined(separator: "; "))")
+        let written = lanes.filter { ($0["lane"] as? String) != nil }.count
+        let items = lanes.reduce(0) { $0 + (($1["untranslated"] as? [Any])?.count ?? 0) }
+        return """
+            lanes: \(files.fastfile.lanes.count) (\(files.fastfile.lanes.filter(\.isPrivate).count) private), \(written) written
+            calls in lanes (the reader): \(calls): \(translatedCalls) translated, \(listedCalls) listed at their line, \(helperCalls) of the Fastfile's helper methods (followed), \(laneCalls) of other lanes
+            items listed (every lane, before_all's repeated): \(items)
+            actions called: \(actions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+
+            """
     }
 }

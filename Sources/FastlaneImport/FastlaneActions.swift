@@ -9,11 +9,6 @@ extension LaneBuilder {
     }
 }
 
-extension [String: DraftValue] {
-    /// Pairs in key order.
-    var pairs: [DraftPair] { sorted { $0.key < $1.key }.map { DraftPair($0.key, $0.value) } }
-}
-
 extension String {
     /// fastlane's gym export methods in Xcode 15.3's names.
     init(fastlaneExportMethod name: String) {

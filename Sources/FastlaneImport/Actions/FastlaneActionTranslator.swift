@@ -18,7 +18,12 @@
 // Ruby knows (a constant, a method call) as such. After `translate` it lists any keyword whose
 // value only Ruby knows and that `translate` did not list. So an argument is never dropped
 // without a line; `translate` only has to carry the `.maps` and `.handled` ones (use
-// `builder.carry` and `builder.literal`, which list what they cannot convert).
+// `builder.carry` and `builder.literal`, which list what they cannot convert; call
+// `builder.accountFor` for a Ruby-only value the translator did handle, such as match's
+// `readonly: is_ci`). Before that, `**CONSTANT` splats of literal hashes are expanded and
+// arguments bound to known literals (a `def`'s parameters, constants) are written out, so
+// `call.argument(key)?.text` sees what Ruby would pass. `prepare` adds defaults (gym's Gymfile);
+// `notNeeded` says why an action needs no step (setup_ci).
 
 /// One parameter of a fastlane action and what becomes of it in a Slipway lane.
 struct FastlaneParameter: Sendable, Hashable {

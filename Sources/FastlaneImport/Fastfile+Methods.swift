@@ -21,6 +21,9 @@ extension Fastfile {
         public var parameters: [Parameter]
         /// The body's statements.
         public var statements: [Statement]
+        /// Whether the body could not be split into statements (the method still shadows
+        /// actions; its calls are listed).
+        public var isUnread = false
         public var file: String
         public var line: Int
     }
@@ -63,9 +66,10 @@ extension Fastfile {
         }
         let body = Array(tokens[index..<(tokens.count - 1)])
         var parser = RubyStatementParser(tokens: body, file: file)
-        guard let parsed = try? parser.parse() else { return nil }
+        let parsed = try? parser.parse()
         return Method(name: name, parameters: parameters(parameterTokens.filter { !$0.isNewline }, reader: reader),
-                      statements: parsed.map { Self.statement($0, reader: reader, file: file) }, file: file, line: statement.line)
+                      statements: (parsed ?? []).map { Self.statement($0, reader: reader, file: file) }, isUnread: parsed == nil,
+                      file: file, line: statement.line)
     }
 
     private static func parameters(_ tokens: [RubyToken], reader: RubyCallReader) -> [Method.Parameter] {

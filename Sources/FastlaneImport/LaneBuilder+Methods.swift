@@ -18,6 +18,7 @@ extension LaneBuilder {
 
     /// Why `method` cannot be inlined for `call`; nil when it can.
     func notInlinable(_ method: Fastfile.Method, _ call: RubyCall) -> String? {
+        if method.isUnread { return "its body could not be read" }
         if let rest = method.parameters.first(where: { if case .rest = $0 { return true } else { return false } }) {
             return "it takes \(rest.name), which only Ruby fills"
         }

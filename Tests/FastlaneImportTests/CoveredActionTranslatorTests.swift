@@ -171,6 +171,9 @@ import TestThreads
         #expect(lane.lane.untranslated.count == 3)
         #expect(lane.lane.untranslated.allSatisfy { $0.reason.hasPrefix("not a lane step: Apple's API cannot make push certificates") })
         #expect(lane.lane.untranslated.last?.reason.contains("'slipway push check push.p12 --topic net.sunapps.9'") == true)
+        // A value only Ruby knows is in the listed call already.
+        let constant = try ActionCase("pem(app_identifier: APP_ID, development: true)")
+        #expect(constant.lane.untranslated.count == 1)
     }
 
     // https://docs.fastlane.tools/actions/cocoapods/

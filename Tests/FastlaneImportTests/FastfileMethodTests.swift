@@ -98,4 +98,15 @@ import TestThreads
         #expect(constants["C10"]?.size == 3071)
         #expect(constants["C40"] == nil)
     }
+
+    /// The same budget holds for private lanes calling each other (before, 2^40 statements).
+    @Test func doublingPrivateLanesStopAtTheBudget() throws {
+        var source = "private_lane :l0 do\n  sh('true')\nend\n"
+        for level in 1...40 { source += "private_lane :l\(level) do\n  l\(level - 1)\n  l\(level - 1)\nend\n" }
+        source += "lane :release do\n  l40\nend\n"
+        let translation = FastlaneTranslator(fastfile: try Fastfile(source: source, path: "fastlane/Fastfile"), appfile: nil, matchfile: nil,
+                                             survey: FastlaneTranslatorTests.survey).translate()
+        let lane = try #require(translation.lanes.first { $0.draft.name == "release" })
+        #expect(lane.untranslated.filter { $0.reason.hasPrefix("the lane's private lanes and helper methods call each other for more than 20000") }.count == 1)
+    }
 }

@@ -92,6 +92,14 @@ import TestThreads
         ])
     }
 
+    @Test func anExportMethodOnlyRubyKnowsIsListedWithTheChoices() throws {
+        let lane = try ActionCase("gym(scheme: 'App', export_method: beta ? 'ad-hoc' : 'app-store')")
+        #expect(try lane.step("xcode.export").option("method") == nil)
+        #expect(lane.listed == [
+            "gym(export_method: …): its value (beta ? 'ad-hoc' : 'app-store') is only known when Ruby runs; give xcode.export's method (app-store-connect, release-testing, debugging, enterprise, developer-id, mac-application)",
+        ])
+    }
+
     // https://docs.fastlane.tools/actions/run_tests/
     @Test func runTestsDocumentedExamples() throws {
         for alias in ["run_tests", "scan"] {

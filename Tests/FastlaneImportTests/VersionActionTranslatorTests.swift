@@ -122,6 +122,14 @@ import TestThreads
         ])
     }
 
+    @Test func pushToARemoteOnlyRubyKnowsCannotGoToOrigin() throws {
+        let lane = try ActionCase("push_to_git_remote(remote: REMOTE)")
+        #expect(try lane.step("git.push").options == [DraftPair("remote", .string("${{ inputs.git-push-remote }}"))])
+        #expect(lane.listed == [
+            "push_to_git_remote(remote: …): its value (REMOTE) is only known when Ruby runs: git.push without it would push to origin. The step's remote is ${{ inputs.git-push-remote }}, an input the lane does not declare, so 'slipway validate' fails until you write the remote there",
+        ])
+    }
+
     // https://docs.fastlane.tools/actions/changelog_from_git_commits/
     @Test func changelogFromGitCommitsDocumentedExamples() throws {
         #expect(try ActionCase("changelog_from_git_commits").kinds == ["changelog.update"])

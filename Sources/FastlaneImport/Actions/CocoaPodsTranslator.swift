@@ -7,16 +7,16 @@ enum CocoaPodsTranslator: FastlaneActionTranslator {
     static let names = ["cocoapods"]
     static let documentation = docs("cocoapods")
     static let parameters: [FastlaneParameter] = [
-        .handled("repo_update", "--repo-update"),
+        .handled("repo_update", "--repo-update on the pod install line"),
         .handled("clean_install", "--clean-install (fastlane passes it only to CocoaPods 1.7 and later; the lane always does)"),
-        .handled("silent", "--silent"),
-        .handled("verbose", "--verbose"),
+        .handled("silent", "--silent on the pod install line"),
+        .handled("verbose", "--verbose on the pod install line"),
         .handled("ansi", "--no-ansi when false"),
         .handled("use_bundle_exec", "bundle exec when true (the default) and the project has a Gemfile"),
         .handled("podfile", "cd to the Podfile's folder first, as fastlane does"),
         .listed("error_callback", "a Ruby block: the run step fails with pod's output instead; add a step under finally: for what the block did"),
         .handled("try_repo_update_on_error", "when the install fails, it runs again with --repo-update (… || … --repo-update)"),
-        .handled("deployment", "--deployment"),
+        .handled("deployment", "--deployment on the pod install line"),
         .handled("allow_root", "--allow-root (fastlane passes it only to CocoaPods 1.10 and later; the lane always does)"),
         .handled("clean", "--no-clean when false (deprecated in fastlane)"),
         .handled("integrate", "--no-integrate when false (deprecated in fastlane)"),

@@ -33,11 +33,15 @@ extension GymTranslator {
             method = method ?? pairs.first(where: { $0.key == "method" })?.value.text
         }
         if let method { return .string(String(fastlaneExportMethod: method)) }
+        if let given = call.argument("export_method"), !builder.isKnown(given, statement) {
+            builder.skipArgument(call.name, "export_method", statement,
+                                 "its value (\(LaneBuilder.source(of: given))) is only known when Ruby runs; give xcode.export's method (app-store-connect, release-testing, debugging, enterprise, developer-id, mac-application)")
+            return nil
+        }
         if let given = builder.literal(call, "export_method", statement) {
             builder.differ("gym's export_method comes from the lane's input: give it in Xcode's names (app-store-connect, release-testing, debugging, enterprise)")
             return given
         }
-        if call.argument("export_method") != nil { return nil } // listed by literal(_:_:_:)
         builder.differ("gym without export_method: fastlane asks or defaults to app-store; the lane says app-store-connect")
         return .string("app-store-connect")
     }

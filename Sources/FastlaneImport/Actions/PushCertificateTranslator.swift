@@ -47,5 +47,7 @@ enum PushCertificateTranslator: FastlaneActionTranslator {
 
     static func translate(_ call: RubyCall, _ statement: Fastfile.Statement, into builder: inout LaneBuilder) {
         builder.skip(statement, replacement(call))
+        // The whole call is listed: its arguments are not listed once more, one by one.
+        for pair in call.keywords { builder.accountFor(call.name, pair.key, statement) }
     }
 }

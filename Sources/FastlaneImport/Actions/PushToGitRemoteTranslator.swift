@@ -17,9 +17,20 @@ enum PushToGitRemoteTranslator: FastlaneActionTranslator {
         .listed("push_options", "git.push sends no push options; run 'git push --push-option' in a 'run' step"),
     ]
 
+    /// The input a Ruby-only remote becomes (never declared).
+    static let remoteInput = "git-push-remote"
+
     static func translate(_ call: RubyCall, _ statement: Fastfile.Statement, into builder: inout LaneBuilder) {
         var options: [DraftPair] = []
-        builder.carry(call, optionMap, into: &options, statement)
+        if let remote = call.argument("remote"), !builder.isKnown(remote, statement) {
+            // git.push without remote pushes to origin, which may not be the remote fastlane
+            // pushed to: the lane names an input it does not declare, so validate fails.
+            options.append(DraftPair("remote", .string("${{ inputs.\(remoteInput) }}")))
+            builder.skipArgument(call.name, "remote", statement,
+                                 "its value (\(LaneBuilder.source(of: remote))) is only known when Ruby runs: git.push without it would push to origin. The step's remote is ${{ inputs.\(remoteInput) }}, an input the lane does not declare, so 'slipway validate' fails until you write the remote there")
+        } else {
+            builder.carry(call, optionMap, into: &options, statement)
+        }
         if case .bool(false)? = call.argument("tags") {
         } else if let tag = builder.draft.steps.last(where: { $0.kind == "git.tag" })?.id {
             options.append(DraftPair("tags", .list([.string("${{ steps.\(tag).outputs.tag }}")])))

@@ -93,6 +93,10 @@ struct UploadToAppStorePlan {
             if builder.flag(call, "overwrite_screenshots", statement, default: false) { options.append(DraftPair("remove-screenshots", .bool(true))) }
         }
         builder.add("appstore.metadata", id: "metadata", options, from: statement)
+        if upload != nil {
+            builder.differ("deliver sends the listing, then the binary; the lane uploads the binary first, so that appstore.metadata "
+                           + "edits the version of that build (deliver reads it from the .ipa)")
+        }
         if !submit, call.argument("phased_release") == nil {
             builder.differ("deliver turns a phased release off when sending the metadata (phased_release defaults to false); "
                            + "the lane leaves it as it is: appstore.submit's phased-release sets it")

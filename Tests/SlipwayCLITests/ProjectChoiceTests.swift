@@ -203,6 +203,38 @@ import TestThreads
         #expect(try Snapshot.of(folder.path) == before)
     }
 
+    /// A hostile checkout: the scheme's target and a workspace member point at projects outside
+    /// the folder (one with an app target built for macOS). Neither is read: validate does not
+    /// check the SDK of a project outside, and init does not choose it.
+    @Test func projectsOutsideTheFolderAreNeverRead() throws {
+        let outside = try TemporaryDirectory(prefix: "slipway-choice-outside")
+        try outside.write("Evil/Evil.xcodeproj/project.pbxproj", VersionedXcodeProject.pbxproj(targets: [
+            VersionedXcodeProject.Target("Evil", settings: [("PRODUCT_BUNDLE_IDENTIFIER", "com.evil"), ("SDKROOT", "macosx")]),
+        ]))
+        let folder = try TemporaryDirectory(prefix: "slipway-choice-inside")
+        let relative = "../" + (outside.path as NSString).lastPathComponent + "/Evil/Evil.xcodeproj"
+        try folder.write("App.xcodeproj/project.pbxproj", VersionedXcodeProject.pbxproj(targets: [
+            VersionedXcodeProject.Target("Kit", productType: Self.framework),
+        ]))
+        try folder.write("App.xcodeproj/xcshareddata/xcschemes/App.xcscheme", Self.scheme("Evil", project: relative))
+        try folder.write("App.xcworkspace/contents.xcworkspacedata", Self.workspace([relative, "App.xcodeproj"]))
+        try folder.write("lanes/ship.yml", """
+            steps:
+              - xcode.archive: { project: App.xcodeproj, scheme: App, destinations: ["generic/platform=iOS"] }
+
+            """)
+        let before = try Snapshot.of(folder.path)
+        let result = try slipway(["validate", "ship", "--platform", "macos"], in: folder.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "✓ ship: 1 step, valid (checked as on macos)\n")
+        #expect(try Snapshot.of(folder.path) == before)
+        let initialized = try slipway(["init", "--template", "ios"], in: folder.path)
+        #expect(initialized.status == 0, "\(initialized.standardError)")
+        #expect(initialized.standardOutput.hasPrefix("found    App.xcworkspace (project App.xcodeproj)\n"), "\(initialized.standardOutput)")
+        #expect(!initialized.standardOutput.contains("Evil"))
+        #expect(try Self.outsideLanes(folder.path) == before.filter { $0.key != "lanes" })
+    }
+
     /// The folder's snapshot without the lane file init writes (nothing else may change).
     static func outsideLanes(_ path: String) throws -> [String: String] {
         try Snapshot.of(path).filter { $0.key != "lanes" && $0.key != "lanes/ios-release.yml" }

@@ -81,6 +81,12 @@ public struct DiagnosticCollector: Sendable {
         diagnostics.append(Diagnostic(.warning, at: location, message))
     }
 
+    /// Records a note, unless the same note (same place, same words) is already there.
+    public mutating func noteOnce(_ message: String, at location: SourceLocation?) {
+        let note = Diagnostic(.note, at: location, message)
+        if !diagnostics.contains(note) { diagnostics.append(note) }
+    }
+
     /// Appends diagnostics found elsewhere.
     public mutating func append(contentsOf other: [Diagnostic]) {
         diagnostics.append(contentsOf: other)

@@ -47,6 +47,10 @@ public struct Fastfile: Sendable {
     public var beforeAll: [Statement] = []
     /// Other top-level things that are not lanes (`after_all`, `error`, `import`, helpers).
     public var otherTopLevel: [Statement] = []
+    /// `def` methods, in the order read (imports after the file that imports them).
+    public var methods: [Method] = []
+    /// Top-level assignments (`VERSION_FILE = 'Config/Version.xcconfig'`).
+    public var constants: [Constant] = []
 
     /// The largest Fastfile, Appfile or Matchfile read (they are a few KB; this bounds memory on
     /// an untrusted checkout).
@@ -97,6 +101,15 @@ public struct Fastfile: Sendable {
             if let call, ["default_platform", "fastlane_version", "min_fastlane_version", "fastlane_require"].contains(call.name) {
                 continue
             }
+            if statement.compound == "def", let method = Self.method(statement, reader: reader, file: path) {
+                methods.append(method)
+                continue
+            }
+            let read = Self.statement(statement, reader: reader, file: path)
+            if case .assignment(let name, _, _) = read.kind, statement.head.count > 2 {
+                constants.append(Constant(name: name, value: reader.value(statement.head.dropFirst(2)[...]), statement: read))
+                continue
+            }
             otherTopLevel.append(Self.statement(statement, reader: reader, file: path))
         }
     }
@@ -106,6 +119,8 @@ public struct Fastfile: Sendable {
         lanes += other.lanes
         beforeAll += other.beforeAll
         otherTopLevel += other.otherTopLevel
+        methods += other.methods
+        constants += other.constants
     }
 
     /// The paths of `import 'path'` statements with a literal path, and their statements.

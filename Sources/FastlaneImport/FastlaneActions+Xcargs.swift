@@ -35,7 +35,7 @@ extension LaneBuilder {
                 left.append(word)
             }
         }
-        if !settings.isEmpty { options.append(DraftPair("build-settings", .map(settings))) }
+        Self.addBuildSettings(settings, to: &options)
         if !left.isEmpty {
             skipArgument(call.name, "xcargs", statement,
                          "\(step) has no option for '\(left.joined(separator: " "))'; add it by hand (build-settings, or a 'run' step) if it is needed")

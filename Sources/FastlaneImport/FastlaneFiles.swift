@@ -9,6 +9,11 @@ public struct FastlaneFiles: Sendable {
     /// Defaults of gym and scan (`Gymfile`, `Scanfile`).
     public var gymfile: FastlaneSettings?
     public var scanfile: FastlaneSettings?
+    /// deliver's defaults (`Deliverfile`).
+    public var deliverfile: FastlaneSettings?
+    /// Whether a Gemfile is in the project folder (beside the fastlane folder): fastlane then runs
+    /// `pod install` through `bundle exec`.
+    public var projectHasGemfile = false
     /// `import` statements that were not followed, with the reason.
     public var skippedImports: [UntranslatedItem] = []
 
@@ -77,33 +82,41 @@ public struct FastlaneFiles: Sendable {
         files.matchfile = try text("Matchfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
         files.gymfile = try text("Gymfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
         files.scanfile = try text("Scanfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
-        // `import 'relative/path.rb'`, followed inside the fastlane folder only.
-        var queue = files.fastfile.imports.map { (folder, $0.path, $0.statement) }
+        files.deliverfile = try text("Deliverfile").map { try FastlaneSettings(source: $0.0, path: $0.1) }
+        // Only whether it is there (fastlane's File.exist?): it is never read.
+        files.projectHasGemfile = fileSystem.kind(of: directory + "/Gemfile") != nil
+        try files.followImports(folder: folder, from: path, read: text)
+        files.fastfile.otherTopLevel.removeAll { statement in
+            if case .call(let call) = statement.kind, call.name == "import" { return true } else { return false }
+        }
+        return files
+    }
+
+    /// `import 'relative/path.rb'`, followed inside the fastlane folder only; each file's lanes,
+    /// hooks, methods and constants are merged into the Fastfile.
+    private mutating func followImports(folder: String, from path: String, read text: (String) throws -> (String, String)?) throws {
+        var queue = fastfile.imports.map { (folder, $0.path, $0.statement) }
         var seen: Set<String> = [path]
         while !queue.isEmpty {
             let (base, relative, statement) = queue.removeFirst()
             let location = "\(statement.file):\(statement.line)"
             guard let normalized = Self.normalize(base, relative), normalized.hasPrefix(folder + "/") else {
-                files.skippedImports.append(UntranslatedItem(location: location, what: statement.text,
+                skippedImports.append(UntranslatedItem(location: location, what: statement.text,
                                                              reason: "imports a file outside the \(folder) folder; Slipway reads only files inside it"))
                 continue
             }
             guard seen.insert(normalized).inserted else { continue }
-            guard seen.count <= maximumImports else {
-                throw FastlaneImportError.unreadable(file: normalized, reason: "more than \(maximumImports) imported files")
+            guard seen.count <= Self.maximumImports else {
+                throw FastlaneImportError.unreadable(file: normalized, reason: "more than \(Self.maximumImports) imported files")
             }
             guard let (importedSource, importedPath) = try text(String(normalized.dropFirst(folder.count + 1))) else {
-                files.skippedImports.append(UntranslatedItem(location: location, what: statement.text, reason: "the file does not exist"))
+                skippedImports.append(UntranslatedItem(location: location, what: statement.text, reason: "the file does not exist"))
                 continue
             }
             let imported = try Fastfile(source: importedSource, path: importedPath)
             let importedFolder = String(importedPath[..<(importedPath.lastIndex(of: "/") ?? importedPath.startIndex)])
             queue += imported.imports.map { (importedFolder, $0.path, $0.statement) }
-            files.fastfile.merge(imported)
+            fastfile.merge(imported)
         }
-        files.fastfile.otherTopLevel.removeAll { statement in
-            if case .call(let call) = statement.kind, call.name == "import" { return true } else { return false }
-        }
-        return files
     }
 }

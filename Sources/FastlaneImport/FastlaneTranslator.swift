@@ -46,8 +46,14 @@ public struct FastlaneTranslator: Sendable {
     /// gym's and scan's defaults.
     public var gymfile: FastlaneSettings?
     public var scanfile: FastlaneSettings?
+    /// deliver's defaults.
+    public var deliverfile: FastlaneSettings?
+    /// Whether the project folder has a Gemfile (cocoapods runs `bundle exec pod install`).
+    public var projectHasGemfile = false
     /// Imports that were not followed, listed with every lane's untranslated items.
     public var skippedImports: [UntranslatedItem] = []
+    /// The top-level constants known without Ruby, written out (see `FastlaneConstants`).
+    var literalConstants: [String: RubyValue] = [:]
 
     public init(fastfile: Fastfile, appfile: FastlaneSettings?, matchfile: FastlaneSettings?, survey: XcodeProjectSurvey) {
         self.fastfile = fastfile
@@ -61,11 +67,19 @@ public struct FastlaneTranslator: Sendable {
         self.init(fastfile: files.fastfile, appfile: files.appfile, matchfile: files.matchfile, survey: survey)
         gymfile = files.gymfile
         scanfile = files.scanfile
+        deliverfile = files.deliverfile
+        projectHasGemfile = files.projectHasGemfile
         skippedImports = files.skippedImports
     }
 
     /// Translates every public lane.
     public func translate() -> FastlaneTranslation {
+        var translator = self
+        translator.literalConstants = FastlaneConstants.literals(of: fastfile)
+        return translator.translateLanes()
+    }
+
+    private func translateLanes() -> FastlaneTranslation {
         var result = FastlaneTranslation()
         let names = Dictionary(fastfile.lanes.map { ($0.name, 1) }, uniquingKeysWith: +)
         for lane in fastfile.lanes where !lane.isPrivate {
@@ -82,8 +96,11 @@ public struct FastlaneTranslator: Sendable {
             }
             result.lanes.append(translated)
         }
+        for constant in fastfile.constants where literalConstants[constant.name] == nil {
+            result.notes.append("\(constant.statement.file):\(constant.statement.line): '\(constant.statement.text.prefix(80))' is a top-level value only Ruby knows; every argument that uses \(constant.name) is listed")
+        }
         for item in skippedImports { result.notes.append("\(item.location): '\(item.what)' was not read: \(item.reason)") }
-        for file in [appfile, matchfile, gymfile, scanfile].compactMap({ $0 }) {
+        for file in [appfile, matchfile, gymfile, scanfile, deliverfile].compactMap({ $0 }) {
             for entry in file.skipped {
                 result.notes.append("\(file.path):\(entry.line): '\(entry.text.prefix(80))' was not read (only plain settings are)")
             }

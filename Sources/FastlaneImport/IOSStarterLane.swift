@@ -33,6 +33,12 @@ public enum IOSStarterLane {
         if !survey.schemes.isEmpty {
             findings.append("schemes  \(survey.schemes.map(\.name).joined(separator: ", "))" + (scheme.map { "; the app's: \($0)" } ?? ""))
         }
+        // A Mac-and-iOS app: say why the iOS scheme was taken over the other app's.
+        let notIOS = survey.shippingTargets.filter { $0.isApplication && $0.sdks.map { !$0.contains("iphoneos") } ?? false }
+        if let scheme, !notIOS.isEmpty {
+            findings.append("         \(scheme) builds the iOS app; not for iOS: "
+                            + notIOS.map { "\($0.name) (\($0.sdks?.sorted().joined(separator: " ") ?? ""))" }.joined(separator: ", "))
+        }
         let test = survey.testScheme?.name
         if let test, test != scheme { lane.requireInput("test-scheme", "The scheme whose tests run", default: test) }
         for target in survey.shippingTargets {

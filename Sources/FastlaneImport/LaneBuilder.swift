@@ -9,12 +9,12 @@ struct LaneBuilder {
     let lane: Fastfile.Lane
     private(set) var output: FastlaneTranslation.Lane
     /// Lanes being inlined, against recursion.
-    private var inlining: Set<String> = []
+    var inlining: Set<String> = []
     /// What `options[:name]` means: the lane's inputs (the lane itself), or the arguments an
     /// inlined lane was called with (nil where only Ruby knows the value).
-    private var optionFrames: [[String: DraftValue?]?] = [nil]
+    var optionFrames: [[String: DraftValue?]?] = [nil]
     /// Local variables assigned so far (a bare name is a lane's return value, not an action).
-    private var assignedNames: Set<String> = []
+    var assignedNames: Set<String> = []
     /// Whether the statements being walked are `before_all`'s.
     private var inHook = false
     /// fastlane's own environment variables set with `ENV[…] =`.
@@ -23,6 +23,13 @@ struct LaneBuilder {
     private var passThroughInputs = false
     /// Ruby variables bound to values a step makes (`log = changelog_from_git_commits`).
     var bindings: [String: Binding] = [:]
+    /// Statements walked so far (inlined lanes and methods included), against a Fastfile whose
+    /// lanes or helpers call each other in a doubling chain.
+    var walked = 0
+    /// The most statements walked for one lane.
+    static let maximumStatements = 20_000
+    /// Arguments already listed as not translated (`file:line action(key`), so none is listed twice.
+    private var listedArguments: Set<String> = []
 
     /// What a Ruby variable stands for.
     enum Binding: Hashable {
@@ -50,7 +57,8 @@ struct LaneBuilder {
     var path: String { translator.fastfile.path }
     var draft: LaneDraft {
         get { output.draft }
-        set { output.draft = newValue }
+        // In place: a step appended through `draft` must not copy the lane's steps each time.
+        _modify { yield &output.draft }
     }
 
     mutating func run() {
@@ -68,8 +76,15 @@ struct LaneBuilder {
         }
     }
 
-    private mutating func walk(_ statements: [Fastfile.Statement]) {
+    mutating func walk(_ statements: [Fastfile.Statement]) {
         for statement in statements {
+            walked += 1
+            guard walked <= Self.maximumStatements else {
+                if walked == Self.maximumStatements + 1 {
+                    skip(statement, "the lane's private lanes and helper methods call each other for more than \(Self.maximumStatements) statements; the rest of the lane is not translated")
+                }
+                return
+            }
             switch statement.kind {
             case .compound(let keyword):
                 let lines = statement.line == statement.endLine ? "line \(statement.line)" : "lines \(statement.line)-\(statement.endLine)"
@@ -91,9 +106,19 @@ struct LaneBuilder {
         if let call, call.condition == nil, call.name == "changelog_from_git_commits" {
             handle(call, statement)
             bindings[name] = .changelog
-        } else if let call, call.condition == nil, ["gym", "build_app", "build_ios_app"].contains(call.name) {
+        } else if let call, call.condition == nil, translator.fastfile.method(named: call.name) != nil {
+            // A helper's calls are inlined or listed; what it returns stays unknown.
             handle(call, statement)
-            bindings[name] = .value(.string("${{ steps.export.outputs.path }}"))
+        } else if let call, call.condition == nil, GymTranslator.names.contains(call.name) {
+            // gym returns the .ipa's path (the archive's with skip_package_ipa).
+            let before = draft.steps.count
+            handle(call, statement)
+            let made = draft.steps[min(before, draft.steps.count)...]
+            if let export = made.last(where: { $0.kind == "xcode.export" })?.id {
+                bindings[name] = .value(.string("${{ steps.\(export).outputs.path }}"))
+            } else if let archive = made.last(where: { $0.kind == "xcode.archive" })?.id {
+                bindings[name] = .value(.string("${{ steps.\(archive).outputs.archive }}"))
+            }
         } else if let call, call.condition == nil, translator.fastfile.lanes.contains(where: { $0.name == call.name }) {
             // `ipa = create_archive`: the lane runs where it is called; what it returns is its
             // last export's file when it made one.
@@ -134,7 +159,16 @@ struct LaneBuilder {
         if call.positional.isEmpty, call.keywords.isEmpty, assignedNames.contains(call.name) || bindings[call.name] != nil {
             return // a lane's return value
         }
-        if let reason = Self.absorbed[call.name] {
+        // Ruby calls a method the Fastfile defines before a lane or an action of that name.
+        if let method = translator.fastfile.method(named: call.name) {
+            if let condition = call.condition {
+                skip(statement, "runs only '\(condition)'; Slipway lanes have no Ruby conditions: keep the step or drop it by hand")
+            } else {
+                callMethod(method, call, statement)
+            }
+            return
+        }
+        if let reason = FastlaneActionRegistry.translator(for: call.name)?.notNeeded {
             differ("\(call.name): not needed; \(reason)")
             output.translated.append(call.name)
             return
@@ -175,10 +209,26 @@ struct LaneBuilder {
         if inHook { output.hookUntranslated.append(item) }
     }
 
-    mutating func skipArgument(_ action: String, _ key: String, _ statement: Fastfile.Statement, _ reason: String) {
-        let item = UntranslatedItem(location: "\(statement.file):\(statement.line)", what: "\(action)(\(key): …)", reason: reason)
+    /// Lists the argument `key` of `action` (once per statement): `action(key: …): reason`; a
+    /// positional argument (`**OPTIONS`) is shown as written with `positional`.
+    mutating func skipArgument(_ action: String, _ key: String, _ statement: Fastfile.Statement, _ reason: String, positional: Bool = false) {
+        guard listedArguments.insert("\(statement.file):\(statement.line) \(action)(\(key)").inserted else { return }
+        let item = UntranslatedItem(location: "\(statement.file):\(statement.line)", what: positional ? "\(action)(\(key))" : "\(action)(\(key): …)", reason: reason)
         output.untranslated.append(item)
         if inHook { output.hookUntranslated.append(item) }
+    }
+
+    /// Marks the argument `key` as translated although only Ruby knows its value (match's
+    /// `readonly: is_ci` is signing.sync's default): the registry does not list it.
+    mutating func accountFor(_ action: String, _ key: String, _ statement: Fastfile.Statement) {
+        listedArguments.insert("\(statement.file):\(statement.line) \(action)(\(key)")
+    }
+
+    /// Whether the argument `key` of `action` at `statement` (or a part of it, `key[part]`) was
+    /// listed already.
+    func isListed(_ action: String, _ key: String, _ statement: Fastfile.Statement) -> Bool {
+        let entry = "\(statement.file):\(statement.line) \(action)(\(key)"
+        return listedArguments.contains(entry) || listedArguments.contains { $0.hasPrefix(entry + "[") }
     }
 
     mutating func differ(_ text: String) {
@@ -219,6 +269,7 @@ struct LaneBuilder {
 
     /// The id of an `appstore.build-number` step, added once.
     mutating func buildNumberStep(_ statement: Fastfile.Statement, query: RubyCall? = nil) -> String {
+        if let query { listArguments(query, statement, BuildNumberQueryTranslator.self) }
         if let step = draft.steps.first(where: { $0.kind == "appstore.build-number" }), let id = step.id { return id }
         var options = appStoreKeyOptions()
         options.append(DraftPair("bundle-id", bundleID(query?.argument("app_identifier"), statement) ?? .string("${{ inputs.bundle-id }}")))
@@ -255,94 +306,5 @@ struct LaneBuilder {
         let target = translator.survey.shippingTargets.first { $0.bundleID == first }?.name ?? first
         differ("no app_identifier in the action or the Appfile: the bundle id \(first) is the project's target '\(target)'; check it")
         return .string(first)
-    }
-
-    // MARK: - Values
-
-    /// The keyword argument `key` (or, with `settings`, the Matchfile's or Appfile's setting) as
-    /// a lane value; listed as not translated when it is there but only Ruby knows its value.
-    mutating func literal(_ call: RubyCall, _ key: String, _ statement: Fastfile.Statement, settings: Bool = false) -> DraftValue? {
-        guard let argument = call.argument(key) ?? (settings ? translator.setting(key, lane: lane) : nil) else { return nil }
-        guard let converted = value(argument, statement: statement) else {
-            skipArgument(call.name, key, statement, "its value is only known when Ruby runs")
-            return nil
-        }
-        return converted
-    }
-
-    /// A Ruby value as a lane value; nil (and listed, unless quiet) when it is only known when
-    /// Ruby runs.
-    mutating func value(_ value: RubyValue, statement: Fastfile.Statement) -> DraftValue? {
-        switch value {
-        case .string(let text), .symbol(let text): return .string(text)
-        case .number(let text): return Int(text).map(DraftValue.int) ?? .string(text)
-        case .bool(let flag): return .bool(flag)
-        case .nil: return nil
-        case .array(let items):
-            let converted = items.compactMap { self.value($0, statement: statement) }
-            return converted.count == items.count ? .list(converted) : nil
-        case .hash(let pairs):
-            var converted: [DraftPair] = []
-            for pair in pairs {
-                guard let item = self.value(pair.value, statement: statement) else { return nil }
-                converted.append(DraftPair(pair.key, item))
-            }
-            return .map(converted)
-        case .environment(let name):
-            return .string(environmentReference(name))
-        case .laneOption(let name):
-            if let frame = optionFrames.last, let frame {
-                guard let given = frame[name] else { return nil }
-                return given
-            }
-            let input = LaneSlug.make(name)
-            draft.requireInput(input, "fastlane's lane option :\(name)")
-            return .string("${{ inputs.\(input) }}")
-        case .interpolated(let parts):
-            var text = ""
-            for part in parts {
-                switch part {
-                case .text(let literal): text += literal
-                case .code(let code):
-                    let inner = RubyValue.expression(code.trimmingCharacters(in: " "))
-                    guard case .string(let piece)? = self.value(reinterpret(inner), statement: statement), piece.hasPrefix("${{") else {
-                        return nil
-                    }
-                    text += piece
-                }
-            }
-            return .string(text)
-        case .expression(let source):
-            if case .value(let bound)? = bindings[source] { return bound }
-            if let (call, next) = Self.buildNumberQuery(source) {
-                let id = buildNumberStep(statement, query: call)
-                return .string("${{ steps.\(id).outputs.\(next ? "next" : "latest") }}")
-            }
-            let reinterpreted = reinterpret(value)
-            if reinterpreted != value { return self.value(reinterpreted, statement: statement) }
-            return nil
-        }
-    }
-
-    /// Source text read again: `ENV['X']`, `options[:x]`, a bound variable.
-    private func reinterpret(_ value: RubyValue) -> RubyValue {
-        guard case .expression(let source) = value else { return value }
-        if let name = RubyCallReader.environmentName(source) { return .environment(name) }
-        if source.hasPrefix("options[:"), source.hasSuffix("]") {
-            return .laneOption(String(source.dropFirst("options[:".count).dropLast()))
-        }
-        return value
-    }
-
-    /// A secret for names that look like one (passwords, tokens, keys), else the environment.
-    mutating func environmentReference(_ name: String) -> String {
-        let upper = name.uppercased()
-        let secret = ["PASSWORD", "TOKEN", "SECRET", "PRIVATE", "P12", "PASSPHRASE"].contains { upper.contains($0) }
-            || (upper.hasSuffix("_KEY") || upper.contains("_KEY_CONTENT"))
-        if secret {
-            draft.requireSecret(name, "From the environment variable fastlane read")
-            return "${{ secrets.\(name) }}"
-        }
-        return "${{ env.\(name) }}"
     }
 }

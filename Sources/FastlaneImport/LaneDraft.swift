@@ -54,6 +54,8 @@ public struct DraftStep: Sendable, Hashable {
     public var options: [DraftPair]
     /// Where it came from (`fastlane/Fastfile:12 gym(...)`), written as a comment above it.
     public var origin: String?
+    /// The step's own settings beside `id` (`continue-on-error: true`).
+    public var settings: [DraftPair] = []
 
     /// The option `key`.
     public func option(_ key: String) -> DraftValue? { options.first(where: { $0.key == key })?.value }
@@ -160,13 +162,14 @@ public struct LaneDraft: Sendable, Hashable {
         lines.append("steps:")
         for step in steps {
             if let origin = step.origin { lines.append("  # " + Self.commentText(origin)) }
-            if step.options.isEmpty && step.id == nil {
+            if step.options.isEmpty && step.id == nil && step.settings.isEmpty {
                 lines.append("  - " + step.kind)
                 continue
             }
             lines.append("  - " + step.kind + ":" + (step.options.isEmpty ? " {}" : ""))
             for option in step.options { lines.append("      " + DraftValue.scalar(option.key) + ": " + option.value.yaml) }
             if let id = step.id { lines.append("    id: " + id) }
+            for setting in step.settings { lines.append("    " + setting.key + ": " + setting.value.yaml) }
         }
         if !footer.isEmpty {
             lines.append("")

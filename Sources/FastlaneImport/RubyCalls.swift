@@ -53,6 +53,8 @@ struct RubyCallReader {
         for argument in split(arguments) where !argument.isEmpty {
             if case .label(let key) = argument.first!.kind {
                 call.keywords.append(RubyPair(key: key, value: value(argument.dropFirst())))
+            } else if let key = Self.quotedLabel(argument) {
+                call.keywords.append(RubyPair(key: key, value: value(argument.dropFirst(2))))
             } else if let arrow = argument.firstIndex(where: { $0.isPunctuation("=>") }),
                       let key = value(argument[..<arrow]).text {
                 call.keywords.append(RubyPair(key: key, value: value(argument[(arrow + 1)...])))
@@ -96,6 +98,8 @@ struct RubyCallReader {
             for entry in split(tokens.dropFirst().dropLast()) where !entry.isEmpty {
                 if case .label(let key) = entry.first!.kind {
                     pairs.append(RubyPair(key: key, value: value(entry.dropFirst())))
+                } else if let key = Self.quotedLabel(entry) {
+                    pairs.append(RubyPair(key: key, value: value(entry.dropFirst(2))))
                 } else if let arrow = entry.firstIndex(where: { $0.isPunctuation("=>") }), let key = value(entry[..<arrow]).text {
                     pairs.append(RubyPair(key: key, value: value(entry[(arrow + 1)...])))
                 } else {
@@ -108,6 +112,14 @@ struct RubyCallReader {
         if let name = Self.environmentName(source) { return .environment(name) }
         if let name = laneOptionName(tokens) { return .laneOption(name) }
         return .expression(source)
+    }
+
+    /// `"en-GB": value`: a quoted symbol key (plain text only); nil otherwise.
+    static func quotedLabel(_ tokens: ArraySlice<RubyToken>) -> String? {
+        guard tokens.count > 2, case .string(let parts) = tokens[tokens.startIndex].kind, tokens[tokens.startIndex + 1].isPunctuation(":"),
+              tokens[tokens.startIndex].end == tokens[tokens.startIndex + 1].start,
+              parts.allSatisfy({ if case .text = $0 { return true } else { return false } }) else { return nil }
+        return RubyTokenizer.plainText(parts)
     }
 
     /// `ENV['X']`, `ENV["X"]`, `ENV.fetch('X')`, `ENV.fetch('X', nil)`: the variable's name (ASCII

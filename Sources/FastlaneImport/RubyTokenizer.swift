@@ -1,46 +1,3 @@
-/// A token of the Ruby subset that fastlane's configuration files (Fastfile, Appfile, Matchfile)
-/// are written in. Only what is needed to find lanes and action calls with literal arguments is
-/// told apart; everything else is kept as `punctuation` so that its source text can be quoted.
-struct RubyToken: Sendable, Hashable {
-    enum Kind: Sendable, Hashable {
-        /// A name: `lane`, `gym`, `options`, `do`, `end`, `ENV`, `@value`, `$global`, `ok?`.
-        case identifier(String)
-        /// `:beta`, `:"a b"`.
-        case symbol(String)
-        /// A hash key in the `key:` shorthand.
-        case label(String)
-        /// A string literal: its text parts and `#{…}` code parts.
-        case string([StringPart])
-        /// `%w[a b]` (words) or `%i[a b]` (symbols).
-        case words([String], symbols: Bool)
-        /// A number as written.
-        case number(String)
-        /// An operator or bracket: `(`, `)`, `[`, `]`, `{`, `}`, `,`, `=>`, `.`, `|`, `=`, `::`, ...
-        case punctuation(String)
-        /// The end of a line (a statement may end here).
-        case newline
-    }
-
-    var kind: Kind
-    /// 1-based line and column of the token's first character.
-    var line: Int
-    var column: Int
-    /// UTF-8 offsets of the token's source text.
-    var start: Int
-    var end: Int
-
-    var identifier: String? { if case .identifier(let name) = kind { return name } else { return nil } }
-    func isPunctuation(_ text: String) -> Bool { kind == .punctuation(text) }
-    var isNewline: Bool { kind == .newline }
-}
-
-/// A part of a string literal.
-public enum StringPart: Sendable, Hashable {
-    case text(String)
-    /// The Ruby source inside `#{…}`.
-    case code(String)
-}
-
 /// Splits Ruby source into tokens. It understands comments (`#`, `=begin`/`=end`), single- and
 /// double-quoted strings with escapes and `#{}` interpolation, `%w`/`%i`/`%q`/`%Q` literals,
 /// heredocs (`<<~EOS`, `<<-EOS`, `<<EOS`), symbols, `key:` labels, numbers and operators.
@@ -108,23 +65,9 @@ struct RubyTokenizer {
                 let parts = try readQuoted(close: quote, interpolates: quote == UInt8(ascii: "\""))
                 add(.symbol(Self.plainText(parts)), from: start, to: index)
             case _ where isDigit(byte):
-                let start = index
-                while index < bytes.count, isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "_")
-                        || (bytes[index] == UInt8(ascii: ".") && peek(1).map(isDigit) == true) {
-                    index += 1
-                }
-                add(.number(text(start, index)), from: start, to: index)
+                readNumber()
             case _ where isNameStart(byte) || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "$"):
-                let start = index
-                while index < bytes.count, bytes[index] == UInt8(ascii: "@") || bytes[index] == UInt8(ascii: "$") { index += 1 }
-                let name = text(start, index) + readName()
-                // `key: value`, but not `a ? b : c` nor `Foo::Bar`.
-                if peek(0) == UInt8(ascii: ":"), peek(1) != UInt8(ascii: ":"), !name.hasPrefix("@"), !name.hasPrefix("$") {
-                    index += 1
-                    add(.label(name), from: start, to: index)
-                } else {
-                    add(.identifier(name), from: start, to: index)
-                }
+                readIdentifierOrLabel()
             default:
                 readOperator()
             }
@@ -137,6 +80,28 @@ struct RubyTokenizer {
     }
 
     // MARK: - Pieces
+
+    private mutating func readNumber() {
+        let start = index
+        while index < bytes.count, isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "_")
+                || (bytes[index] == UInt8(ascii: ".") && peek(1).map(isDigit) == true) {
+            index += 1
+        }
+        add(.number(text(start, index)), from: start, to: index)
+    }
+
+    /// A name (`gym`, `@value`, `$global`), or a `key:` label — but not `a ? b : c` nor `Foo::Bar`.
+    private mutating func readIdentifierOrLabel() {
+        let start = index
+        while index < bytes.count, bytes[index] == UInt8(ascii: "@") || bytes[index] == UInt8(ascii: "$") { index += 1 }
+        let name = text(start, index) + readName()
+        if peek(0) == UInt8(ascii: ":"), peek(1) != UInt8(ascii: ":"), !name.hasPrefix("@"), !name.hasPrefix("$") {
+            index += 1
+            add(.label(name), from: start, to: index)
+        } else {
+            add(.identifier(name), from: start, to: index)
+        }
+    }
 
     private mutating func newLine() {
         line += 1
@@ -196,6 +161,21 @@ struct RubyTokenizer {
     }
 
     /// Reads a quoted literal starting at the opening quote; `index` ends after the closing one.
+    /// The code of `#{…}` (the index at `#`), up to its closing brace; nil when it is not closed.
+    private mutating func readInterpolation() -> String? {
+        index += 2
+        let codeStart = index
+        var braces = 1
+        while index < bytes.count, braces > 0 {
+            if bytes[index] == UInt8(ascii: "{") { braces += 1 }
+            if bytes[index] == UInt8(ascii: "}") { braces -= 1 }
+            if bytes[index] == UInt8(ascii: "\n") { index += 1; newLine(); continue }
+            index += 1
+        }
+        guard braces == 0 else { return nil }
+        return text(codeStart, index - 1)
+    }
+
     private mutating func readQuoted(close: UInt8, open: UInt8? = nil, interpolates: Bool) throws -> [StringPart] {
         let startLine = line
         let startColumn = index - lineStart + 1
@@ -239,17 +219,8 @@ struct RubyTokenizer {
             }
             if interpolates, byte == UInt8(ascii: "#"), peek(1) == UInt8(ascii: "{") {
                 flush()
-                index += 2
-                let codeStart = index
-                var braces = 1
-                while index < bytes.count, braces > 0 {
-                    if bytes[index] == UInt8(ascii: "{") { braces += 1 }
-                    if bytes[index] == UInt8(ascii: "}") { braces -= 1 }
-                    if bytes[index] == UInt8(ascii: "\n") { index += 1; newLine(); continue }
-                    index += 1
-                }
-                guard braces == 0 else { break }
-                parts.append(.code(text(codeStart, index - 1)))
+                guard let code = readInterpolation() else { break }
+                parts.append(.code(code))
                 continue
             }
             current.append(byte)

@@ -16,6 +16,11 @@ extension XcodeProjectSurvey {
                let found = lookup.find("PRODUCT_BUNDLE_IDENTIFIER", target: name, configuration: configuration), !found.value.contains("$") {
                 shippingTargets[index].bundleID = found.value
             }
+            // The SDK through the .xcconfig chain: the iOS scheme of a Mac-and-iOS app is chosen by it.
+            if let found = lookup.find("SDKROOT", target: name, configuration: configuration) { shippingTargets[index].sdkroot = found.value }
+            if let found = lookup.find("SUPPORTED_PLATFORMS", target: name, configuration: configuration) {
+                shippingTargets[index].supportedPlatforms = found.value
+            }
             if let found = lookup.find("MARKETING_VERSION", target: name, configuration: configuration) {
                 shippingTargets[index].versionSource = String(found.place.prefix { $0 != ":" })
             }

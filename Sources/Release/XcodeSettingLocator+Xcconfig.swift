@@ -136,7 +136,7 @@ extension XcodeSettingLocator {
                      + "read from the other levels")
                 return
             }
-            var hint = real.contains("/Pods/") ? " (CocoaPods writes it: run 'pod install' before this step)" : ""
+            var hint = CocoaPodsAdvice.isCocoaPodsPath(real) ? " (\(CocoaPodsAdvice.writesIt))" : ""
             if let other = Self.ignoringCase(path, in: paths.fileSystem) {
                 hint += " ('\(paths.display(other))' differs only in case: Xcode finds it on macOS's case-insensitive disk; plan with "
                     + "--platform macos to read it so, or write the exact name for Linux)"

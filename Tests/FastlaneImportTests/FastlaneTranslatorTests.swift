@@ -110,9 +110,9 @@ import Xcode
             "fastlane/Fastfile:2 hockey(notes: \"x\"): Slipway has no step for 'hockey'; use a 'run' step or a plugin step",
             "fastlane/Fastfile:3 gym(xcargs: …): xcode.archive has no option for '-quiet'; add it by hand (build-settings, or a 'run' step) if it is needed",
             "fastlane/Fastfile:4 if is_ci …: a Ruby 'if' block (lines 4-6): what runs depends on Ruby; translate the branch you need by hand",
-            "fastlane/Fastfile:7 match(readonly: …): its value is only known when Ruby runs",
+            "fastlane/Fastfile:7 match(readonly: …): its value (some_helper) is only known when Ruby runs",
             "fastlane/Fastfile:8 UI.message(\"done\"): Ruby code, not an action; do it in a 'run' step or drop it",
-            "fastlane/Fastfile:9 increment_build_number(build_number: …): its value is only known when Ruby runs",
+            "fastlane/Fastfile:9 increment_build_number(build_number: …): its value (compute_number()) is only known when Ruby runs; give version.bump's build-number by hand",
             "fastlane/Fastfile:10 slack(message: \"shipped\") if ENV[\"SLACK_URL\"]: runs only 'if ENV[\"SLACK_URL\"]'; Slipway lanes have no Ruby conditions: keep the step or drop it by hand",
         ])
         // The lane option became an input.
@@ -185,6 +185,7 @@ import Xcode
               # fastlane/Fastfile:3 add_git_tag
               - git.tag:
                   name: "builds/tag/${{ env.BUILD_NUMBER }}"
+                  message: "builds/tag/${{ env.BUILD_NUMBER }} (fastlane)"
                 id: tag
               # fastlane/Fastfile:4 push_to_git_remote(remote: "upstream", tags: false)
               - git.push:

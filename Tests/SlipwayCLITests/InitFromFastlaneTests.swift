@@ -33,7 +33,7 @@ import TestThreads
                 increment_build_number(build_number: latest_testflight_build_number + 1)
                 gym(export_method: "app-store")
                 upload_to_testflight(groups: ["QA"])
-                slack(message: "shipped")
+                hipchat(message: "shipped")
               end
             end
             """, appfile: "app_identifier 'com.example.app'\nteam_id 'ABCDE12345'\n",
@@ -46,7 +46,7 @@ import TestThreads
             wrote    lanes/beta.yml
 
             lane 'ios beta' → lanes/beta.yml, 8 steps from 6 actions
-              not translated: fastlane/Fastfile:10 slack(message: "shipped") — Slipway has no step for 'slack'; use a 'run' step or a plugin step
+              not translated: fastlane/Fastfile:10 hipchat(message: "shipped") — Slipway has no step for 'hipchat'; use a 'run' step or a plugin step
 
             1 lane written, 1 item not translated. Next: 'slipway validate NAME --platform macos' for each lane.
 
@@ -59,7 +59,7 @@ import TestThreads
                   destinations: ["generic/platform=iOS"]
                 id: archive
             """))
-        #expect(lane.contains("#   fastlane/Fastfile:10 slack(message: \"shipped\"): Slipway has no step for 'slack'"))
+        #expect(lane.contains("#   fastlane/Fastfile:10 hipchat(message: \"shipped\"): Slipway has no step for 'hipchat'"))
 
         // Run again: the lane is kept unless --force.
         let again = try slipway(["init", "--from-fastlane"], in: folder.path)

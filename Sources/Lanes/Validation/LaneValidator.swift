@@ -161,6 +161,9 @@ public struct LaneValidator: Sendable {
                 if let checked = action as? any ProjectCheckedStep, let project,
                    platform.map(kind.description.platforms.contains) ?? true {
                     try checked.checkProject(in: project.directory, fileSystem: project.fileSystem)
+                    for note in checked.projectNotes(in: project.directory, fileSystem: project.fileSystem) {
+                        diagnostics.noteOnce(note, at: nil)
+                    }
                 }
             } catch {
                 diagnostics.error("step '\(invocation.displayName)' (\(invocation.kind)): \(error.localizedDescription)", at: invocation.kindLocation)

@@ -41,7 +41,7 @@ struct InitFromProject {
         }
         let count = files.fastfile.lanes.count
         env.print("read     \(files.fastfile.path): \(count) lane\(count == 1 ? "" : "s")"
-                  + [files.appfile, files.matchfile, files.gymfile, files.scanfile].compactMap { $0.map { ", \($0.path)" } }.joined())
+                  + [files.appfile, files.matchfile, files.gymfile, files.scanfile, files.deliverfile].compactMap { $0.map { ", \($0.path)" } }.joined())
         if let container = survey.container { env.print("found    \(container.path)") }
         try write(lanes.map(\.draft))
         let hook = translation.lanes.first?.hookUntranslated ?? []

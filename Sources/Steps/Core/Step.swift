@@ -37,6 +37,14 @@ public protocol ProjectCheckedStep: StepAction {
     /// Throws `StepError.invalidOption` (or any error, shown at the step) when the options do not
     /// fit the project in `projectDirectory`.
     func checkProject(in projectDirectory: String, fileSystem: any FileSystem) throws
+    /// What the lane's check should say about the project without refusing it (CocoaPods not
+    /// installed yet), as notes; the same note from several steps is said once.
+    func projectNotes(in projectDirectory: String, fileSystem: any FileSystem) -> [String]
+}
+
+extension ProjectCheckedStep {
+    /// No notes.
+    public func projectNotes(in projectDirectory: String, fileSystem: any FileSystem) -> [String] { [] }
 }
 
 /// The outputs a step hands to later steps (`${{ steps.ID.outputs.NAME }}`).

@@ -7,6 +7,10 @@ import Foundation
 public enum XcodeProjectError: Error, LocalizedError, Sendable, Equatable {
     /// A `.xcodeproj` / `.xcworkspace` path that is not one (wrong extension, or missing).
     case notAContainer(path: String, reason: String)
+    /// A project under `Pods/` that the workspace lists and that `pod install` has not written yet.
+    case podsNotInstalled(path: String, workspaceData: String)
+    /// A scheme whose app target is built for another platform than the step's destination.
+    case schemePlatformMismatch(scheme: String, target: String, sdk: String, place: String, destination: String, wanted: String, others: [String])
     /// An XML file (scheme, workspace data) that does not parse.
     case malformedXML(path: String, line: Int, column: Int, reason: String)
     /// A property list (version.plist, archive Info.plist, ExportOptions.plist) that does not read.
@@ -32,6 +36,13 @@ public enum XcodeProjectError: Error, LocalizedError, Sendable, Equatable {
         switch self {
         case .notAContainer(let path, let reason):
             return "'\(path)' \(reason). Give the path of an .xcodeproj or .xcworkspace."
+        case .podsNotInstalled(let path, let data):
+            return "'\(path)' is listed in '\(data)' but does not exist (\(CocoaPodsAdvice.writesIt))."
+        case .schemePlatformMismatch(let scheme, let target, let sdk, let place, let destination, let wanted, let others):
+            let choice = others.isEmpty ? "a scheme whose app target is built for \(wanted)"
+                : "the scheme for \(wanted) (\(others.map { "'\($0)'" }.joined(separator: ", ")))"
+            return "scheme '\(scheme)' builds the app target '\(target)' for \(sdk) (\(place)), not for destination '\(destination)' (\(wanted)): "
+                + "give \(choice), or a destination of the target's platform."
         case .malformedXML(let path, let line, let column, let reason):
             return "\(path):\(line):\(column): malformed XML: \(reason). Fix the file (or recreate it in Xcode)."
         case .malformedPropertyList(let path, let reason):

@@ -18,12 +18,21 @@ public struct XcodeProjectSurvey: Sendable, Hashable {
         /// (target or project build settings) or an `.xcconfig` path relative to the folder.
         public var versionSource: String?
 
+        /// SDKROOT in the archive configuration (`iphoneos`, `macosx`, `auto`), as read so far:
+        /// the pbxproj's, then the `.xcconfig` chain's when a caller can follow it.
+        public var sdkroot: String?
+        /// SUPPORTED_PLATFORMS likewise (`iphoneos iphonesimulator macosx` for a multiplatform target).
+        public var supportedPlatforms: String?
+
         public init(name: String, productType: String, bundleID: String?, versionSource: String?) {
             self.name = name
             self.productType = productType
             self.bundleID = bundleID
             self.versionSource = versionSource
         }
+
+        /// The SDKs the target builds for; nil when its settings do not say.
+        public var sdks: Set<String>? { ApplePlatformSDK.supported(sdkroot: sdkroot, supportedPlatforms: supportedPlatforms) }
 
         /// Whether the target is the app itself.
         public var isApplication: Bool { productType == "com.apple.product-type.application" }
@@ -57,10 +66,18 @@ public struct XcodeProjectSurvey: Sendable, Hashable {
         return shippingTargets.compactMap(\.bundleID).filter { !$0.contains("$") && seen.insert($0).inserted }
     }
 
-    /// The scheme that archives the app: a shared scheme that builds an application target,
-    /// preferring one named like the project.
-    public var appScheme: XcodeScheme? {
-        let apps = Set(shippingTargets.filter(\.isApplication).map(\.name))
+    /// The scheme that archives the iOS app (`appScheme(for: "iphoneos")`).
+    public var appScheme: XcodeScheme? { appScheme(for: "iphoneos") }
+
+    /// The scheme that archives the app for `sdk` (`iphoneos`, `macosx`): a shared scheme that
+    /// builds an application target whose SDKROOT / SUPPORTED_PLATFORMS include `sdk` (any
+    /// application target when none says), preferring one named like the project.
+    public func appScheme(for sdk: String) -> XcodeScheme? {
+        let applications = shippingTargets.filter(\.isApplication)
+        let fitting = applications.filter { $0.sdks?.contains(sdk) ?? false }
+        // A target whose settings name no SDK may still be the one; one that names another is not.
+        let unknown = applications.filter { $0.sdks == nil }
+        let apps = Set((fitting.isEmpty ? (unknown.isEmpty ? applications : unknown) : fitting).map(\.name))
         let candidates = schemes.filter { scheme in scheme.buildableReferences.contains { apps.contains($0.blueprintName) } }
         // A scheme that archives the Release configuration, named like the project if several.
         let archiving = candidates.filter { ($0.archiveConfiguration ?? configuration) == configuration }
@@ -94,24 +111,23 @@ public struct XcodeProjectSurvey: Sendable, Hashable {
                 if name.hasSuffix(".xcodeproj") { projects.append(prefix + name) }
             }
         }
-        let chosen = workspaces.first ?? projects.first
-        guard let chosen, let container = try? XcodeContainer(path: chosen) else {
+        let choice = ContainerChoice(directory: directory, fileSystem: fileSystem)
+        guard let chosen = choice.choose(workspaces: workspaces, projects: projects), let container = try? XcodeContainer(path: chosen.container) else {
             survey.notes.append("no .xcworkspace or .xcodeproj in this folder or its subfolders")
             return survey
         }
         survey.container = container
-        survey.otherContainers = (workspaces + projects).filter { $0 != chosen }
-        let absolute = directory + "/" + chosen
-        if let schemes = try? XcodeSchemes.list(in: XcodeContainer(path: absolute), fileSystem: fileSystem) {
+        survey.otherContainers = (workspaces + projects).filter { $0 != chosen.container && $0 != chosen.project }
+        survey.notes += chosen.notes
+        let absolute = directory + "/" + chosen.container
+        if let schemes = try? XcodeSchemes.list(in: XcodeContainer(path: absolute), fileSystem: fileSystem, skippingUninstalledPods: true) {
             survey.schemes = schemes.filter { $0.origin == .shared }
         }
         if survey.schemes.isEmpty {
-            survey.notes.append("\(chosen) has no shared schemes: share the app's scheme in Xcode (Manage Schemes, Shared) so that CI can build it")
+            survey.notes.append("\(chosen.container) has no shared schemes: share the app's scheme in Xcode (Manage Schemes, Shared) so that CI can build it")
         }
-        let project = container.kind == .project ? chosen
-            : projects.first(where: { !$0.hasPrefix("Pods") }) ?? projects.first
-        guard let project else {
-            survey.notes.append("\(chosen) lists no project Slipway could read")
+        guard let project = chosen.project else {
+            survey.notes.append("\(chosen.container) lists no project Slipway could read")
             return survey
         }
         survey.project = project
@@ -139,6 +155,8 @@ public struct XcodeProjectSurvey: Sendable, Hashable {
             var shipping = ShippingTarget(name: target.name, productType: type, bundleID: nil, versionSource: nil)
             shipping.bundleID = release?.buildSettings["PRODUCT_BUNDLE_IDENTIFIER"]?.string
             let projectRelease = projectConfigurations.first { $0.name == release?.name }
+            shipping.sdkroot = (release?.buildSettings["SDKROOT"] ?? projectRelease?.buildSettings["SDKROOT"])?.string
+            shipping.supportedPlatforms = (release?.buildSettings["SUPPORTED_PLATFORMS"] ?? projectRelease?.buildSettings["SUPPORTED_PLATFORMS"])?.string
             // Set in the pbxproj; an .xcconfig is read by `XcodeProjectSurvey+Settings` callers
             // that can follow includes (FastlaneImport, with Release's lookup).
             if release?.buildSettings["MARKETING_VERSION"] != nil || projectRelease?.buildSettings["MARKETING_VERSION"] != nil {

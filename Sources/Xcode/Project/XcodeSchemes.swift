@@ -11,15 +11,24 @@ public enum XcodeSchemes {
     /// - Throws: `XcodeProjectError.notAContainer` for a missing container (or a project the
     ///   workspace lists that is missing), `malformedXML` for a scheme or workspace file that
     ///   does not parse, `PBXProjError` for a pbxproj that does not.
-    public static func list(in container: XcodeContainer, fileSystem: FileSystem) throws -> [XcodeScheme] {
+    ///
+    /// With `skippingUninstalledPods`, a project under the workspace folder's `Pods/` is passed
+    /// over when that folder holds a Podfile and no `Pods/` (CocoaPods not installed yet: `validate`
+    /// notes it once instead); otherwise its absence is an error that says to run `pod install`.
+    public static func list(in container: XcodeContainer, fileSystem: FileSystem,
+                            skippingUninstalledPods: Bool = false) throws -> [XcodeScheme] {
         try container.checkExists(fileSystem: fileSystem)
         guard container.kind == .workspace else { return try projectSchemes(container.path, fileSystem: fileSystem) }
         let dataPath = container.path + "/contents.xcworkspacedata"
         let projects = try XcodeWorkspaceData.projects(
             xml: fileSystem.read(dataPath, as: .buildSettings), path: dataPath, workspace: container.path)
         var schemes = try schemeFiles(in: container.path, fileSystem: fileSystem)
+        let podsNotInstalled = CocoaPodsAdvice.isNotInstalled(in: container.parentDirectory, fileSystem: fileSystem)
         for project in projects {
             guard fileSystem.kind(of: project) == .directory else {
+                let pods = CocoaPodsAdvice.isCocoaPodsPath(project)
+                if pods && podsNotInstalled && skippingUninstalledPods { continue }
+                if pods { throw XcodeProjectError.podsNotInstalled(path: project, workspaceData: dataPath) }
                 throw XcodeProjectError.notAContainer(path: project, reason: "is listed in '\(dataPath)' but does not exist")
             }
             schemes += try projectSchemes(project, fileSystem: fileSystem)
@@ -31,8 +40,9 @@ public enum XcodeSchemes {
     ///
     /// - Throws: what `list` throws, and `XcodeProjectError.schemeNotFound` naming the container,
     ///   listing its schemes and suggesting the nearest name.
-    public static func find(_ name: String, in container: XcodeContainer, fileSystem: FileSystem) throws -> XcodeScheme {
-        let schemes = try list(in: container, fileSystem: fileSystem)
+    public static func find(_ name: String, in container: XcodeContainer, fileSystem: FileSystem,
+                            skippingUninstalledPods: Bool = false) throws -> XcodeScheme {
+        let schemes = try list(in: container, fileSystem: fileSystem, skippingUninstalledPods: skippingUninstalledPods)
         if let scheme = schemes.first(where: { $0.name == name }) { return scheme }
         var seen = Set<String>()
         let names = schemes.map(\.name).filter { seen.insert($0).inserted }

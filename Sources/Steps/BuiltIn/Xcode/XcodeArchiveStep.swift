@@ -47,6 +47,10 @@ public struct XcodeArchiveStep: Step, ProjectCheckedStep {
         try scheme.checkProject(in: projectDirectory, fileSystem: fileSystem)
     }
 
+    public func projectNotes(in projectDirectory: String, fileSystem: any FileSystem) -> [String] {
+        scheme.projectNotes(in: projectDirectory, fileSystem: fileSystem)
+    }
+
     func invocation(in context: StepContext) -> XcodebuildInvocation {
         var invocation = scheme.invocation(.archive, in: context)
         invocation.archivePath = context.resolve(archivePath ?? "build/\(scheme.scheme).xcarchive")
@@ -60,7 +64,7 @@ public struct XcodeArchiveStep: Step, ProjectCheckedStep {
 
     /// The project or workspace (options resolved) exists and has the scheme.
     public func check(in context: StepContext) async throws {
-        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem)
+        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem, validating: false)
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

@@ -48,6 +48,10 @@ public struct XcodeBuildStep: Step, ProjectCheckedStep {
         try scheme.checkProject(in: projectDirectory, fileSystem: fileSystem)
     }
 
+    public func projectNotes(in projectDirectory: String, fileSystem: any FileSystem) -> [String] {
+        scheme.projectNotes(in: projectDirectory, fileSystem: fileSystem)
+    }
+
     func invocation(in context: StepContext) -> XcodebuildInvocation {
         var invocation = scheme.invocation(.build, in: context)
         invocation.resultBundlePath = resultBundle.map(context.resolve)
@@ -63,7 +67,7 @@ public struct XcodeBuildStep: Step, ProjectCheckedStep {
 
     /// The project or workspace (options resolved) exists and has the scheme.
     public func check(in context: StepContext) async throws {
-        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem)
+        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem, validating: false)
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

@@ -77,17 +77,29 @@ struct XcodeSchemeOptions: Sendable {
         return invocation
     }
 
-    /// The project or workspace exists and has the scheme (read-only).
-    func checkProject(in projectDirectory: String, fileSystem: any FileSystem) throws {
+    /// The project or workspace exists and has the scheme, and the scheme's app target builds
+    /// for the destinations and SDK given (read-only). When validating (`validating`), a
+    /// workspace's `Pods/` project is passed over while CocoaPods is not installed yet (the
+    /// lane's note says so once); before a run it is an error that says to run `pod install`.
+    func checkProject(in projectDirectory: String, fileSystem: any FileSystem, validating: Bool = true) throws {
         let path = container.hasPrefix("/") ? container : projectDirectory + "/" + container
         do {
             let found = try XcodeContainer(path: path)
             try found.checkExists(fileSystem: fileSystem)
-            _ = try XcodeSchemes.find(scheme, in: found, fileSystem: fileSystem)
+            let scheme = try XcodeSchemes.find(self.scheme, in: found, fileSystem: fileSystem, skippingUninstalledPods: validating)
+            try checkPlatform(of: scheme, in: projectDirectory, fileSystem: fileSystem)
         } catch {
             // Paths as the lane gives them, not as this machine spells them.
             throw StepError.failed(errorText(error).replacingOccurrences(of: projectDirectory + "/", with: ""))
         }
+    }
+
+    /// `validate`'s note for the container's folder: CocoaPods not installed yet.
+    func projectNotes(in projectDirectory: String, fileSystem: any FileSystem) -> [String] {
+        let path = container.hasPrefix("/") ? container : projectDirectory + "/" + container
+        guard let found = try? XcodeContainer(path: path), found.kind == .workspace,
+              CocoaPodsAdvice.isNotInstalled(in: found.parentDirectory, fileSystem: fileSystem) else { return [] }
+        return [CocoaPodsAdvice.notInstalled]
     }
 }
 

@@ -78,6 +78,10 @@ public struct XcodeTestStep: Step, ProjectCheckedStep {
         try scheme.checkProject(in: projectDirectory, fileSystem: fileSystem)
     }
 
+    public func projectNotes(in projectDirectory: String, fileSystem: any FileSystem) -> [String] {
+        scheme.projectNotes(in: projectDirectory, fileSystem: fileSystem)
+    }
+
     func bundlePath(in context: StepContext) -> String {
         context.resolve(resultBundle ?? ".slipway/results/\(context.laneName)-\(context.stepID).xcresult")
     }
@@ -104,7 +108,7 @@ public struct XcodeTestStep: Step, ProjectCheckedStep {
 
     /// The project or workspace (options resolved) exists and has the scheme.
     public func check(in context: StepContext) async throws {
-        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem)
+        try scheme.checkProject(in: context.workingDirectory, fileSystem: context.fileSystem, validating: false)
     }
 
     public func run(in context: StepContext) async throws -> StepOutputs {

@@ -78,6 +78,12 @@ struct XcodebuildRunner: Sendable {
         var what = errors.isEmpty ? "" : ":\n" + errors
         // A log whose own test totals disagree with the formatter's counts fails the summary too.
         for mismatch in outcome.summary.totalsMismatches { what += "\n  " + mismatch.message }
+        // CocoaPods' files missing (its .xcconfig, .xcfilelist or project): say what writes them.
+        let messages = outcome.summary.errorMessages
+        if messages.contains(where: { CocoaPodsAdvice.isCocoaPodsPath($0) || $0.contains("Pods-") }),
+           !messages.contains(where: { $0.contains("pod install") }) {
+            what += "\n  CocoaPods' files are missing (\(CocoaPodsAdvice.writesIt))."
+        }
         return StepError.failed("xcodebuild \(action) failed with \(outcome.status) (\(outcome.summary.errors) error(s))\(what)\nThe raw log is \(outcome.log).")
     }
 }

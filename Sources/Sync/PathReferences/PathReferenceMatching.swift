@@ -17,6 +17,13 @@ struct MoveIndex {
     }
 
     private(set) var entries: [Entry] = []
+    /// Each entry's source and destination split into components once (the glob checks run
+    /// for every pattern against every move).
+    private var sourceParts: [[String]] = []
+    private var destinationParts: [[String]] = []
+    /// The entries by the first component of their source or destination: a pattern whose
+    /// first component is not `**` can only match an entry through it.
+    private var byFirstComponent: [String: [Int]] = [:]
     private var bySource: [String: Int] = [:]
     private var sourcesBelow: [String: [Int]] = [:]
     private var destinationsBelow: [String: Set<Int>] = [:]
@@ -34,6 +41,11 @@ struct MoveIndex {
             entries.append(Entry(source: source, destination: destination, shownSource: move.source,
                                  shownDestination: pruned ? "nowhere (deleted by --prune)" : move.destination))
             bySource[source] = index
+            sourceParts.append(PathGlob.components(source))
+            destinationParts.append(PathGlob.components(destination))
+            for first in Set([sourceParts[index].first, destinationParts[index].first].compactMap { $0 }) {
+                byFirstComponent[first, default: []].append(index)
+            }
             for folder in ProjectPath.Ancestors(source) { sourcesBelow[String(folder), default: []].append(index) }
             sourcesBelow["", default: []].append(index)
             guard !pruned else { continue }
@@ -83,14 +95,31 @@ struct MoveIndex {
         changing[folder].map { entries[$0] }
     }
 
-    /// The moves whose membership in the pattern changes: `matches(source) != matches(destination)`.
-    func changingMatch(_ matches: (String) -> Bool, limit: Int = 1) -> [Entry] {
-        var found: [Entry] = []
-        for entry in entries where matches(entry.source) != (entry.destination.isEmpty ? false : matches(entry.destination)) {
-            found.append(entry)
-            if found.count >= limit { break }
+    /// The first move whose membership in the pattern changes: `matches(source) !=
+    /// matches(destination)`; `matches` gets each end split into components.
+    func changingMatch(_ matches: ([String]) -> Bool) -> Entry? {
+        changingMatch(among: entries.indices, matches)
+    }
+
+    private func changingMatch<Indexes: Sequence<Int>>(among indexes: Indexes, _ matches: ([String]) -> Bool) -> Entry? {
+        for index in indexes {
+            let entry = entries[index]
+            if matches(sourceParts[index]) != (entry.destination.isEmpty ? false : matches(destinationParts[index])) { return entry }
         }
-        return found
+        return nil
+    }
+
+    /// `changingMatch` for a glob pattern (components) matched with `PathGlob.matchesOrInside`:
+    /// only the entries whose first component the pattern's first one matches are tried.
+    func changingGlobMatch(_ patternParts: [String]) -> Entry? {
+        guard let first = patternParts.first else { return nil }
+        let matches = { (parts: [String]) in PathGlob.matchesOrInside(patternParts, parts) }
+        guard first != "**" else { return changingMatch(among: entries.indices, matches) }
+        var indexes: [Int] = []
+        for (component, entryIndexes) in byFirstComponent where PathGlob.componentMatches(first, component) {
+            indexes += entryIndexes
+        }
+        return changingMatch(among: Set(indexes).sorted(), matches)
     }
 }
 
@@ -198,8 +227,20 @@ enum PathTokens {
 /// `.gitignore`-style matching of slash-separated patterns: `*`, `?` within a component,
 /// `**` for any number of folders.
 enum PathGlob {
+    /// A slash-separated path's components (empty ones dropped).
+    static func components(_ path: String) -> [String] {
+        path.split(separator: "/").map(String.init)
+    }
+
+    /// Whether one pattern component matches one name: `fnmatch` when it has a special
+    /// character, else plain equality (what `fnmatch` gives then, without its cost).
+    static func componentMatches(_ pattern: String, _ name: String) -> Bool {
+        pattern.utf8.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\\") }
+            ? fnmatch(pattern, name, 0) == 0 : pattern == name
+    }
+
     /// Whether `pattern` (components) matches `path` exactly.
-    static func matches(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>, budget: inout Int) -> Bool {
+    static func matches(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>, budget: inout Int) -> Bool {
         budget -= 1
         guard budget > 0 else { return false }
         guard let first = pattern.first else { return path.isEmpty }
@@ -212,20 +253,27 @@ enum PathGlob {
                 remaining = remaining.dropFirst()
             }
         }
-        guard let name = path.first, fnmatch(String(first), String(name), 0) == 0 else { return false }
+        guard let name = path.first, componentMatches(first, name) else { return false }
         return matches(pattern.dropFirst(), path.dropFirst(), budget: &budget)
     }
 
     /// Whether `pattern` matches `path` or one of the folders holding it (what is inside a
-    /// matched folder is matched too).
-    static func matchesOrInside(_ pattern: String, _ path: String) -> Bool {
-        let patternParts = pattern.split(separator: "/")[...]
-        let parts = path.split(separator: "/")
+    /// matched folder is matched too); both already split into components.
+    static func matchesOrInside(_ patternParts: [String], _ parts: [String]) -> Bool {
         var budget = 10_000
-        for length in stride(from: parts.count, through: 1, by: -1) where matches(patternParts, parts[0..<length], budget: &budget) {
+        // Without `**` a pattern matches only paths of its own length.
+        if !patternParts.contains("**") {
+            return patternParts.count <= parts.count && matches(patternParts[...], parts[0..<patternParts.count], budget: &budget)
+        }
+        for length in stride(from: parts.count, through: 1, by: -1) where matches(patternParts[...], parts[0..<length], budget: &budget) {
             return true
         }
         return false
+    }
+
+    /// `matchesOrInside` of two slash-separated paths.
+    static func matchesOrInside(_ pattern: String, _ path: String) -> Bool {
+        matchesOrInside(components(pattern), components(path))
     }
 
     /// git's rules for one `.gitignore`/`.gitattributes` pattern in folder `folder` (relative to
@@ -233,26 +281,44 @@ enum PathGlob {
     /// folder; one without matches a name at any depth; a trailing `/` matches folders only
     /// (their contents here). `path` is relative to the folder scanned.
     static func gitMatches(_ rawPattern: String, folder: String, path: String) -> Bool {
-        guard let relative = ProjectPath.removingPrefix(folder, from: path), !relative.isEmpty else { return false }
-        var pattern = Substring(rawPattern)
-        let folderOnly = pattern.hasSuffix("/")
-        while pattern.hasSuffix("/") { pattern = pattern.dropLast() }
-        guard !pattern.isEmpty else { return false }
-        let anchored = pattern.dropLast().contains("/")
-        while pattern.hasPrefix("/") { pattern = pattern.dropFirst() }
-        let parts = relative.split(separator: "/")
-        let patternParts = pattern.split(separator: "/")[...]
-        var budget = 10_000
-        // A folder-only pattern matches only folders: the proper ancestors of the path.
-        let longest = folderOnly ? parts.count - 1 : parts.count
-        guard longest >= 1 else { return false }
-        for length in 1...longest {
-            if anchored {
-                if matches(patternParts, parts[0..<length], budget: &budget) { return true }
-            } else if fnmatch(String(pattern), String(parts[length - 1]), 0) == 0 {
-                return true
-            }
-        }
-        return false
+        guard let pattern = GitPattern(rawPattern) else { return false }
+        return pattern.matches(folder: components(folder), path: components(path))
     }
+
+    /// One `.gitignore`/`.gitattributes` pattern, read once and matched against many paths.
+    struct GitPattern {
+        let parts: [String]
+        let folderOnly: Bool
+        let anchored: Bool
+
+        init?(_ rawPattern: String) {
+            var pattern = Substring(rawPattern)
+            folderOnly = pattern.hasSuffix("/")
+            while pattern.hasSuffix("/") { pattern = pattern.dropLast() }
+            guard !pattern.isEmpty else { return nil }
+            anchored = pattern.dropLast().contains("/")
+            while pattern.hasPrefix("/") { pattern = pattern.dropFirst() }
+            parts = anchored ? PathGlob.components(String(pattern)) : [String(pattern)]
+        }
+
+        /// `folder` and `path` as components, relative to the folder scanned.
+        func matches(folder: [String], path: [String]) -> Bool {
+            guard path.count > folder.count, path.starts(with: folder) else { return false }
+            let relative = path[folder.count...]
+            // A folder-only pattern matches only folders: the proper ancestors of the path.
+            let longest = folderOnly ? relative.count - 1 : relative.count
+            guard longest >= 1 else { return false }
+            var budget = 10_000
+            for length in 1...longest {
+                let prefix = relative.prefix(length)
+                if anchored {
+                    if PathGlob.matches(parts[...], prefix, budget: &budget) { return true }
+                } else if PathGlob.componentMatches(parts[0], prefix.last!) {
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
 }

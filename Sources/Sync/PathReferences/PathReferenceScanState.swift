@@ -67,7 +67,8 @@ struct ScanState {
         if PathTokens.hasWildcard(path) {
             guard globs else { return [] }
             for candidate in candidates {
-                if let entry = index.changingMatch({ PathGlob.matchesOrInside(candidate, $0) }).first {
+                let patternParts = PathGlob.components(candidate)
+                if let entry = index.changingGlobMatch(patternParts) {
                     return [PathHit(written: path, prefix: prefix, resolved: candidate, resolvedAfter: candidate, shownPath: entry.shownSource,
                                     shownDestination: entry.shownDestination, folderContents: true)]
                 }
@@ -247,7 +248,7 @@ struct ScanState {
     /// A pattern that matched a moving path and not its destination (or the reverse) changes
     /// what applies to it.
     mutating func scanGitPatterns(_ path: String, text: String) {
-        let folder = ProjectPath.parent(path)
+        let folderParts = PathGlob.components(ProjectPath.parent(path))
         let attributes = path.hasSuffix(".gitattributes")
         for (number, line) in Self.lines(text).enumerated() {
             let trimmed = line.trimming(" \t\r")
@@ -257,7 +258,8 @@ struct ScanState {
             if pattern.hasPrefix("\\") { pattern.removeFirst() }
             guard !pattern.isEmpty else { continue }
             let column = (line.firstIndex { $0 != " " && $0 != "\t" }).map { line.distance(from: line.startIndex, to: $0) + 1 } ?? 1
-            for entry in index.changingMatch({ PathGlob.gitMatches(pattern, folder: folder, path: $0) }) {
+            guard let gitPattern = PathGlob.GitPattern(pattern) else { continue }
+            if let entry = index.changingMatch({ gitPattern.matches(folder: folderParts, path: $0) }) {
                 let detail = attributes ? "(.gitattributes)" : "(.gitignore)"
                 add(PathReference(file: path, line: number + 1, column: column, kind: .gitPattern, detail: detail, text: trimmed,
                                   movingPath: entry.shownSource, destination: entry.shownDestination, folderContents: false))

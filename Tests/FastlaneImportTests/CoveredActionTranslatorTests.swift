@@ -198,7 +198,7 @@ import TestThreads
 
 /// The covered actions' translators are registered under every name, and each parameter is in its
 /// table once.
-@Suite struct CoveredActionRegistryTests {
+@Suite(.dedicatedThreads) struct CoveredActionRegistryTests {
     @Test func everyNameFindsItsTranslatorAndEveryParameterIsListedOnce() {
         let translators: [any FastlaneActionTranslator.Type] = [DeployGateTranslator.self, UploadToAppStoreTranslator.self, SlackTranslator.self,
                                                                SynxTranslator.self, PushCertificateTranslator.self, CocoaPodsTranslator.self]

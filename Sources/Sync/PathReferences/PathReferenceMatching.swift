@@ -215,13 +215,13 @@ enum PathTokens {
             rest = rest.dropFirst(2)
         }
         while rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard !rest.isEmpty, rest != ".", !rest.contains("$"), !rest.contains("://"), !rest.hasPrefix("-"),
-            !rest.contains("\\"), rest.utf8.count < 1024
+        guard !rest.isEmpty, rest != ".", !rest.hasByte("$"), !rest.containsBytes("://"), !rest.hasPrefix("-"),
+            !rest.hasByte("\\"), rest.utf8.count < 1024
         else { return nil }
         return (prefix, String(rest), projectRelative)
     }
 
-    static func hasWildcard(_ text: String) -> Bool { text.contains("*") || text.contains("?") }
+    static func hasWildcard(_ text: String) -> Bool { text.hasByte("*") || text.hasByte("?") }
 }
 
 /// `.gitignore`-style matching of slash-separated patterns: `*`, `?` within a component,
@@ -321,4 +321,25 @@ enum PathGlob {
         }
     }
 
+}
+
+extension StringProtocol {
+    /// Whether the ASCII character occurs (a byte search: Foundation's `contains` of a string
+    /// goes through `range(of:)`, which dominated the scan's profile).
+    func hasByte(_ character: Unicode.Scalar) -> Bool {
+        utf8.contains(UInt8(character.value))
+    }
+
+    /// Whether `needle`'s UTF-8 bytes occur in this text (a byte search).
+    func containsBytes(_ needle: String) -> Bool {
+        let bytes = Array(needle.utf8)
+        guard let first = bytes.first else { return true }
+        let text = utf8
+        var start = text.startIndex
+        while let found = text[start...].firstIndex(of: first) {
+            if text[found...].starts(with: bytes) { return true }
+            start = text.index(after: found)
+        }
+        return false
+    }
 }

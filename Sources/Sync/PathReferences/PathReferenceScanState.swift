@@ -81,7 +81,7 @@ struct ScanState {
                                 shownPath: found.shownPath, shownDestination: found.shownDestination, folderContents: false)]
             }
         }
-        guard folders, bareFolders || !prefix.isEmpty || path.contains("/") else { return [] }
+        guard folders, bareFolders || !prefix.isEmpty || path.hasByte("/") else { return [] }
         for candidate in candidates where !candidate.isEmpty && !ProjectPath.isWithin(projectPrefix, candidate) {
             guard let entry = index.changingContents(of: candidate),
                 scanner.fileSystem.kind(of: scanner.root + "/" + candidate) == .directory
@@ -174,8 +174,8 @@ struct ScanState {
         let keys = ["path:", "publicHeadersPath:", "exclude:", "sources:", "resources:", ".process(", ".copy("]
         for (number, line) in Self.lines(text).enumerated() {
             let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
-            if code.contains(".target(") || code.contains(".testTarget(") || code.contains(".executableTarget(")
-                || code.contains(".systemLibrary(") || code.contains(".plugin(") || code.contains(".macro(") {
+            if code.containsBytes(".target(") || code.containsBytes(".testTarget(") || code.containsBytes(".executableTarget(")
+                || code.containsBytes(".systemLibrary(") || code.containsBytes(".plugin(") || code.containsBytes(".macro(") {
                 name = nil
                 targetPath = nil
             }
@@ -186,9 +186,9 @@ struct ScanState {
             if let offset = Self.argument("path:", in: code), let literal = literals.first(where: { $0.offset >= offset }) {
                 targetPath = literal.text
             }
-            let keyed = keys.contains { code.contains($0) }
+            let keyed = keys.contains { code.containsBytes($0) }
             guard keyed || inList else { continue }
-            if keyed, code.contains("["), !code.contains("]") { inList = true } else if inList, code.contains("]") { inList = false }
+            if keyed, code.hasByte("["), !code.hasByte("]") { inList = true } else if inList, code.hasByte("]") { inList = false }
             var bases = [package]
             if let targetPath { bases.append(ProjectPath.join(package, targetPath)) }
             if let name { bases += [ProjectPath.join(package, "Sources/" + name), ProjectPath.join(package, "Tests/" + name)] }

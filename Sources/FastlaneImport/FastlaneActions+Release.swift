@@ -1,7 +1,7 @@
 import Basics
 import Foundation
 
-/// Signing, TestFlight, versions, changelog and git actions.
+/// Shared by the translators that need the version being released.
 extension LaneBuilder {
     /// The version being released: the version step's output, else an input.
     mutating func versionExpression(_ statement: Fastfile.Statement) -> String {

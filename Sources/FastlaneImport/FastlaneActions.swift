@@ -3,7 +3,7 @@ import Xcode
 
 extension LaneBuilder {
     /// An action that has no translator in FastlaneActionRegistry: listed.
-    mutating func translateUnmigratedAction(_ call: RubyCall, _ statement: Fastfile.Statement) -> Bool {
+    mutating func listActionWithoutStep(_ call: RubyCall, _ statement: Fastfile.Statement) -> Bool {
         skip(statement, "Slipway has no step for '\(call.name)'; use a 'run' step or a plugin step")
         return false
     }

@@ -45,7 +45,7 @@ extension LaneBuilder {
     /// over; false (and listed) when Slipway has no step for it, or does it with a command.
     mutating func translateAction(_ call: RubyCall, _ statement: Fastfile.Statement) -> Bool {
         guard let translator = FastlaneActionRegistry.translator(for: call.name) else {
-            return translateUnmigratedAction(call, statement)
+            return listActionWithoutStep(call, statement)
         }
         let call = translator.prepare(resolvingLiterals(expandingSplats(call), statement), builder: self)
         listArguments(call, statement, translator)

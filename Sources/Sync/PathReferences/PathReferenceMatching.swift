@@ -271,21 +271,10 @@ enum PathGlob {
         return false
     }
 
-    /// `matchesOrInside` of two slash-separated paths.
-    static func matchesOrInside(_ pattern: String, _ path: String) -> Bool {
-        matchesOrInside(components(pattern), components(path))
-    }
-
-    /// git's rules for one `.gitignore`/`.gitattributes` pattern in folder `folder` (relative to
-    /// the folder scanned): a pattern with a `/` (not only at its end) is anchored to the
-    /// folder; one without matches a name at any depth; a trailing `/` matches folders only
-    /// (their contents here). `path` is relative to the folder scanned.
-    static func gitMatches(_ rawPattern: String, folder: String, path: String) -> Bool {
-        guard let pattern = GitPattern(rawPattern) else { return false }
-        return pattern.matches(folder: components(folder), path: components(path))
-    }
-
-    /// One `.gitignore`/`.gitattributes` pattern, read once and matched against many paths.
+    /// One `.gitignore`/`.gitattributes` pattern, read once and matched against many paths, by
+    /// git's rules: a pattern with a `/` (not only at its end) is anchored to its file's folder;
+    /// one without matches a name at any depth; a trailing `/` matches folders only (their
+    /// contents here).
     struct GitPattern {
         let parts: [String]
         let folderOnly: Bool

@@ -32,6 +32,37 @@ public struct ChangelogFile: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// Keep a Changelog's own release: the notes written by hand under `## [Unreleased]` become
+    /// the section headed `heading` (`## [1.2.0] - 2026-12-02`), below an empty Unreleased.
+    /// Link reference definitions (`[1.1.0]: https://…`) stay where they are. Unchanged when the
+    /// version already has a section.
+    /// - Throws: `ReleaseError.noUnreleasedSection`, or `.nothingUnreleased` when nothing but blank
+    ///   lines is written under Unreleased.
+    public func releasingUnreleased(heading: String, version: String) throws -> String {
+        if contains(version: version) { return text }
+        var lines = text.components(separatedBy: "\n")
+        guard let unreleased = lines.firstIndex(where: { $0.lowercased().hasPrefix("## [unreleased]") }) else {
+            throw ReleaseError.noUnreleasedSection(file: path)
+        }
+        let end = lines[(unreleased + 1)..<lines.count].firstIndex { $0.hasPrefix("## ") } ?? lines.count
+        var notes: [String] = []
+        var references: [String] = []
+        for line in lines[(unreleased + 1)..<end] {
+            if Self.isLinkReference(line) { references.append(line) } else { notes.append(line) }
+        }
+        while notes.first?.trimmingCharacters(in: .whitespaces).isEmpty == true { notes.removeFirst() }
+        while notes.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { notes.removeLast() }
+        guard !notes.isEmpty else { throw ReleaseError.nothingUnreleased(file: path) }
+        let section = [""] + [heading, ""] + notes + [""] + (references.isEmpty ? [] : references + [""])
+        lines.replaceSubrange((unreleased + 1)..<end, with: section)
+        return lines.joined(separator: "\n")
+    }
+
+    /// A Markdown link reference definition, `[label]: url`.
+    static func isLinkReference(_ line: String) -> Bool {
+        line.hasPrefix("[") && line.contains("]: ")
+    }
+
     /// The entry's lines with hand-written Unreleased notes added under matching headings
     /// (and under new headings, at the end, when the entry has none of that name).
     static func merge(entry: [String], handWritten: [String]) -> [String] {

@@ -60,12 +60,9 @@ public struct ChangelogRenderer: Sendable {
     /// varied entries), written out in Swift: Mustache looks every name up through dynamic
     /// casts, which took a quarter of `slipway changelog`'s time over 10,000 commits.
     static func renderDefault(_ entry: ChangelogEntry) -> String {
-        var text = "## ["
+        var text = ""
         text.reserveCapacity(128 + entry.sections.reduce(0) { $0 + 24 + $1.items.count * 160 })
-        text += escaped(entry.version)
-        text += "]"
-        if let compareURL = entry.compareURL { text += "(" + compareURL + ")" }
-        text += " - " + escaped(entry.date) + "\n"
+        text += heading(entry) + "\n"
         for section in entry.sections {
             text += "\n### " + escaped(section.title) + "\n"
             for item in section.items {
@@ -82,6 +79,13 @@ public struct ChangelogRenderer: Sendable {
         }
         if entry.sections.isEmpty { text += "\nNo user-facing changes.\n" }
         return text
+    }
+
+    /// The default template's heading line, `## [1.2.0](compare URL) - 2026-12-02`.
+    public static func heading(_ entry: ChangelogEntry) -> String {
+        var text = "## [" + escaped(entry.version) + "]"
+        if let compareURL = entry.compareURL { text += "(" + compareURL + ")" }
+        return text + " - " + escaped(entry.date)
     }
 
     /// Mustache's HTML escaping of `{{name}}` values.

@@ -11,11 +11,19 @@ public enum ChangelogStyle: String, Sendable, Hashable, CaseIterable {
     case pullRequests = "pull-requests"
     /// Conventional Commits grouped by type (feat under Added, fix under Fixed, …).
     case conventional
+    /// No commits: the notes written by hand under `## [Unreleased]` become the version's
+    /// section (Keep a Changelog's own way). Only `changelog.update` can use it, since the notes
+    /// live in the changelog file.
+    case unreleased
 
-    /// Reads `text`; throws `ReleaseError.invalidChoice` naming `option` (a step option or a flag).
-    public init(parsing text: String, option: String) throws {
-        guard let style = ChangelogStyle(rawValue: text) else {
-            throw ReleaseError.invalidChoice(option: option, value: text, allowed: Self.allCases.map(\.rawValue))
+    /// The styles that read the commits (every style but `unreleased`).
+    public static let fromCommits: [ChangelogStyle] = allCases.filter { $0 != .unreleased }
+
+    /// Reads `text`; throws `ReleaseError.invalidChoice` naming `option` (a step option or a flag)
+    /// when it is not one of `allowed`.
+    public init(parsing text: String, option: String, allowed: [ChangelogStyle] = ChangelogStyle.allCases) throws {
+        guard let style = ChangelogStyle(rawValue: text), allowed.contains(style) else {
+            throw ReleaseError.invalidChoice(option: option, value: text, allowed: allowed.map(\.rawValue))
         }
         self = style
     }

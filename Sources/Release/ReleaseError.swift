@@ -33,6 +33,8 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
     case versionLocations([String])
     case invalidTemplate(String, reason: String)
     case noUnreleasedSection(file: String)
+    /// Style `unreleased`, and nothing is written under `## [Unreleased]`.
+    case nothingUnreleased(file: String)
     /// An option (a step option or a flag) whose value is not one of `allowed`.
     case invalidChoice(option: String, value: String, allowed: [String])
     /// Two options that do not go together; the text names both and what to do.
@@ -93,6 +95,9 @@ public enum ReleaseError: Error, LocalizedError, Sendable, Equatable {
             return problems.joined(separator: "\n")
         case .invalidTemplate(let path, let reason):
             return "the changelog template '\(path)' is invalid: \(reason)"
+        case .nothingUnreleased(let file):
+            return "'\(file)' has nothing written under '## [Unreleased]', and style unreleased releases what is written there; "
+                + "write the release's notes under it, or choose a style that lists the commits (auto, conventional, subjects or pull-requests)"
         case .noUnreleasedSection(let file):
             return "'\(file)' has no '## [Unreleased]' heading; add one (Keep a Changelog format) where new versions should go"
         case .invalidChoice(let option, let value, let allowed):

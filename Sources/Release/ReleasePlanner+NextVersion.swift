@@ -81,6 +81,9 @@ extension ReleasePlanner {
             let tag = state.previousTag.map { "the latest release tag '\($0)'" } ?? "any release tag"
             notes.append("the project's version \(current) (\(places.joined(separator: ", "))) is above \(tag), so it is the version to release")
             version = project
+        } else if case .exact(let given) = strategy, given == project, state.previousTag == nil {
+            notes.append("no release tag yet, so \(current), the version the project holds (\(places.joined(separator: ", "))), is released as the first release")
+            version = project
         } else {
             if case .exact(let given) = strategy, given <= project {
                 throw ReleaseError.backwards(next: based.written(given), current: current, places: places)

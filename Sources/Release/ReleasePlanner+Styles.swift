@@ -45,6 +45,11 @@ extension ReleasePlanner {
             }
         case .conventional, .auto:
             entry = self.entry(for: version, state: state, date: date)
+        case .unreleased:
+            // The section is what was written by hand (`ChangelogFile.releasingUnreleased`);
+            // no commit is listed.
+            entry = ChangelogEntry(version: state.written(version), date: day,
+                                   compareURL: state.previousTag.flatMap { state.links?.compare(from: $0, to: tag) }, sections: [])
         }
         if let merges, choice.style != .subjects {
             notes.append("merge-commits: \(merges.rawValue) applies to the subjects style only, and the style is \(choice.style.rawValue)")

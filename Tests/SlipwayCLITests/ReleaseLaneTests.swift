@@ -33,7 +33,8 @@ import TestThreads
         let source = try String(contentsOfFile: clone.path + "/Sources/SlipwayCLI/SlipwayVersion.swift", encoding: .utf8)
         let line = try #require(source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("current = \"") }) + 1
         #expect(output.contains("would write: Sources/SlipwayCLI/SlipwayVersion.swift:\(line) \(clone.previous) -> \(clone.next)"))
-        #expect(output.contains("- \(clone.feature) (\(clone.featureCommit.prefix(7)))"), "the changelog plan lists the feat commit")
+        #expect(output.contains("would other: changelog style: unreleased (set with the step's option 'style')"), "\(output)")
+        #expect(output.contains("### Added\n          - \(clone.feature)\n"), "the changelog plan moves the note written under Unreleased:\n\(output)")
         #expect(output.contains("would process: swift build -c release --package-path \(clone.path) --product slipway"))
         #expect(output.contains("would write: upload <steps.archive.outputs.path>, <steps.archive.outputs.path>.sig, "
             + "<steps.checksums.outputs.path>, <steps.checksums.outputs.path>.sig to \(clone.published)"))
@@ -75,7 +76,8 @@ import TestThreads
         #expect(version.contains("public static let current = \"\(clone.next)\""))
         let changelog = try clone.git("show", "HEAD:CHANGELOG.md")
         let section = try #require(ReleaseChecks.section(clone.next, underUnreleasedIn: changelog), "\(changelog.prefix(1500))")
-        #expect(section.contains("### Added\n- \(clone.feature) (\(clone.featureCommit.prefix(7)))"), "\(section)")
+        #expect(section.contains("### Added\n- \(clone.feature)\n"), "the note written under Unreleased is the section:\n\(section)")
+        #expect(changelog.contains("## [Unreleased]\n\n## [\(clone.next)] - "), "Unreleased is left empty")
 
         // The published files: what a user downloads, checked as a user would.
         let archive = "slipway-\(clone.next)-linux.tar.gz"
@@ -150,6 +152,11 @@ final class ReleaseClone {
         _ = try git(["tag", "-a", "v\(previous)", "-m", "Slipway \(previous)"])
         let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
         try Data((readme + readmeLine).utf8).write(to: URL(fileURLWithPath: path + "/README.md"))
+        // The project's changelog is written by hand: the feature's note goes under Unreleased.
+        let changelog = try String(contentsOfFile: path + "/CHANGELOG.md", encoding: .utf8)
+        let unreleased = try #require(changelog.range(of: "## [Unreleased]\n"), "CHANGELOG.md has no Unreleased section")
+        try Data((changelog[..<unreleased.upperBound] + "\n### Added\n- \(feature)\n" + changelog[unreleased.upperBound...]).utf8)
+            .write(to: URL(fileURLWithPath: path + "/CHANGELOG.md"))
         _ = try git(["commit", "--quiet", "-am", "feat: \(feature)"])
         featureCommit = try git(["rev-parse", "HEAD"])
 

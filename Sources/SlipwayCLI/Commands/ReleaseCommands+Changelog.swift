@@ -11,7 +11,14 @@ extension ChangelogCommand {
 
     /// `--style`, `--merge-commits` and `--format`, checked.
     func parsedChoices() throws -> (style: ChangelogStyle, merges: MergeCommits?, format: Format) {
-        let style = try ChangelogStyle(parsing: self.style, option: "--style")
+        if self.style == ChangelogStyle.unreleased.rawValue {
+            // The command previews a section made from commits; the notes under Unreleased are
+            // already in the file, and the step moves them.
+            throw ReleaseError.optionsConflict("--style unreleased releases the notes written under '## [Unreleased]', which "
+                + "CHANGELOG.md already shows as they will be; it is the changelog.update step's style. This command previews "
+                + "sections made from commits: use --style auto, conventional, subjects or pull-requests")
+        }
+        let style = try ChangelogStyle(parsing: self.style, option: "--style", allowed: ChangelogStyle.fromCommits)
         let merges = try mergeCommits.map { try MergeCommits(parsing: $0, option: "--merge-commits") }
         if merges != nil, style != .auto, style != .subjects {
             throw ReleaseError.optionsConflict("--merge-commits applies to --style subjects only, not --style \(style.rawValue); "

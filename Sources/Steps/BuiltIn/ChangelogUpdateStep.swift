@@ -17,7 +17,9 @@ public struct ChangelogUpdateStep: Step {
             default, detects the style from the commits and says which it used and why, in the \
             log and the output 'style'. Items link to the commits (or pull requests) when origin \
             is on a known host. The section is rendered through a Mustache template and inserted \
-            below '## [Unreleased]'; notes written by hand under Unreleased move into it. A section \
+            below '## [Unreleased]'; notes written by hand under Unreleased move into it. Style \
+            'unreleased' reads no commits: what is written by hand under Unreleased becomes the \
+            version's section (Keep a Changelog's own way, for a changelog kept by hand). A section \
             that already exists for the version is left as it is (re-running is safe). With \
             'create: true', a missing changelog is started in Keep a Changelog format.
             """,
@@ -25,7 +27,8 @@ public struct ChangelogUpdateStep: Step {
             .required("version", .string, "The version being released (usually ${{ steps.ID.outputs.version }})."),
             .optional("path", .string, default: .string("CHANGELOG.md"), "The changelog file."),
             .optional("style", .choice(ChangelogStyle.allCases.map(\.rawValue)), default: .string("auto"),
-                      "How commits are read: auto (detected, and said), subjects, pull-requests or conventional."),
+                      "How commits are read: auto (detected, and said), subjects, pull-requests or conventional; "
+                        + "or unreleased: no commits, the notes written under '## [Unreleased]' become the section."),
             .optional("merge-commits", .choice(MergeCommits.allCases.map(\.rawValue)),
                       "With style subjects: exclude (default: no commit with more than one parent, no 'Merge branch …' subject), include, or only."),
             .optional("create", .bool, default: .bool(false), "Create the changelog (Keep a Changelog format) when it does not exist."),
@@ -74,6 +77,10 @@ public struct ChangelogUpdateStep: Step {
         }
         create = try options.bool("create")
         template = try options.string("template")
+        if style == .unreleased, template != nil {
+            throw StepError.invalidOption(name: "template", problem: "renders the commits into a section, but style unreleased "
+                + "releases the notes written under '## [Unreleased]' as they are; remove template, or choose a style that lists the commits")
+        }
         since = try options.string("since")
         tagPrefix = try options.string("tag-prefix")
     }
@@ -114,8 +121,18 @@ public struct ChangelogUpdateStep: Step {
         let renderer = try template.map { try ChangelogRenderer(template: context.fileSystem.readText(context.resolve($0), as: .template), name: $0) }
             ?? ChangelogRenderer()
         let styled = planner.entry(for: semver, state: state, style: style, source: "the step's option 'style'", merges: merges)
-        let entry = renderer.render(styled.entry)
         let changelog = ChangelogFile(text: creates ? ChangelogRenderer.keepAChangelogSkeleton : try context.fileSystem.readText(file, as: .changelog), path: path)
+        if style == .unreleased {
+            // The section is the notes as written; its Markdown and plain text are read back
+            // from the file as it will be.
+            let updated = try changelog.releasingUnreleased(heading: ChangelogRenderer.heading(styled.entry), version: semver.description)
+            let released = ChangelogFile(text: updated, path: path)
+            let body = released.entry(version: semver.description) ?? ""
+            return Rendered(entry: ChangelogRenderer.heading(styled.entry) + "\n\n" + body + "\n",
+                            text: (released.plainEntry(version: semver.description) ?? "") + "\n", styled: styled,
+                            updated: updated, unchanged: changelog.contains(version: semver.description), creates: creates)
+        }
+        let entry = renderer.render(styled.entry)
         return Rendered(entry: entry, text: ChangelogRenderer.plainText(styled.entry), styled: styled,
                         updated: try changelog.inserting(entry, version: semver.description),
                         unchanged: changelog.contains(version: semver.description), creates: creates)

@@ -179,10 +179,42 @@ public struct VersionBumpStep: Step {
             try planner.checkTagIsFree(for: given, state: state)
             return (state, state.written(given), nil)
         }
-        let next = try planner.nextVersionExplained(strategy, state: state)
+        let next: ReleasePlanner.NextVersion
+        do {
+            next = try planner.nextVersionExplained(strategy, state: state)
+        } catch ReleaseError.noPreviousVersion {
+            // No release tag at all: the version the files hold has never been released, so
+            // 'auto' releases it (a project that starts at 0.1.0 releases 0.1.0 first).
+            guard let held = try heldVersion(context) else { throw ReleaseError.noPreviousVersion }
+            try planner.checkTagIsFree(for: held.version, state: state)
+            return (state, state.written(held.version), Self.firstReleaseNote(held))
+        }
         try planner.checkTagIsFree(for: next.version, state: state)
-        try checkNotBackwards(next.version, written: state.written(next.version), context: context)
-        return (state, state.written(next.version), next.note)
+        let first = try checkNotBackwards(next.version, written: state.written(next.version), context: context,
+                                          firstRelease: state.previousTag == nil)
+        return (state, state.written(next.version), [next.note, first.map(Self.firstReleaseNote)].compactMap { $0 }.first)
+    }
+
+    /// The version the files to be written hold, when they hold one semantic version (and
+    /// where), else nil.
+    func heldVersion(_ context: StepContext) throws -> (version: SemanticVersion, place: String)? {
+        let probe = try stamper(context).plan(resolved(context), version: "0.0.0", buildNumber: nil)
+        let versions = probe.changes.filter { $0.role == .version }
+        guard let change = versions.first,
+              Set(versions.map { $0.old.trimmingCharacters(in: .whitespaces) }).count == 1,
+              let read = ReleaseTagVersion(change.old.trimmingCharacters(in: .whitespaces), allowingV: true),
+              !read.form.hasBuild else { return nil }
+        return (read.version, Self.place(change))
+    }
+
+    /// "no release tag yet: …, the first release".
+    static func firstReleaseNote(_ held: (version: SemanticVersion, place: String)) -> String {
+        "no release tag yet, so \(held.version), the version \(held.place) holds, is released as the first release"
+    }
+
+    /// `file:line key` of a planned change.
+    static func place(_ change: VersionChange) -> String {
+        (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "")
     }
 
     /// For an app, the next version from the one the project holds (see
@@ -194,17 +226,26 @@ public struct VersionBumpStep: Step {
     }
 
     /// Refuses, before anything is written, a version at or below one the files to be written
-    /// hold now (a VERSION file, a pattern file, an Info.plist, an xcconfig).
-    func checkNotBackwards(_ next: SemanticVersion, written: String, context: StepContext) throws {
+    /// hold now (a VERSION file, a pattern file, an Info.plist, an xcconfig). With
+    /// `firstRelease` (no release tag yet), the version the files hold is allowed: it has never
+    /// been released; then returns it and where it is.
+    @discardableResult
+    func checkNotBackwards(_ next: SemanticVersion, written: String, context: StepContext,
+                           firstRelease: Bool = false) throws -> (version: SemanticVersion, place: String)? {
         let probe = try stamper(context).plan(resolved(context), version: written, buildNumber: nil)
+        var equal: (version: SemanticVersion, place: String)?
         for change in probe.changes where change.role == .version {
             let old = change.old.trimmingCharacters(in: .whitespaces)
             let parts = old.split(separator: ".").count
             guard let read = ReleaseTagVersion(parts == 1 ? old + ".0" : old) ?? ReleaseTagVersion(old, allowingV: true),
                   next <= read.version else { continue }
-            let place = (change.line.map { "\(change.file):\($0)" } ?? change.file) + (change.key.map { " " + $0 } ?? "")
-            throw ReleaseError.backwards(next: written, current: old, places: [place])
+            if firstRelease, next == read.version {
+                equal = equal ?? (next, Self.place(change))
+                continue
+            }
+            throw ReleaseError.backwards(next: written, current: old, places: [Self.place(change)])
         }
+        return equal
     }
 
     /// The build number to write: the option's, or for `increment` the one the files hold plus

@@ -171,7 +171,7 @@ import TestThreads
         #expect(result.choice.description == "conventional (detected: no commits since v1.0.0)")
         #expect(ChangelogRenderer.plainText(result.entry) == "No user-facing changes.\n")
         #expect(throws: ReleaseError.invalidChoice(option: "--style", value: "commits", allowed: ["auto", "subjects", "pull-requests", "conventional"])) {
-            try ChangelogStyle(parsing: "commits", option: "--style")
+            try ChangelogStyle(parsing: "commits", option: "--style", allowed: ChangelogStyle.fromCommits)
         }
         #expect(ReleaseError.invalidChoice(option: "--style", value: "commits", allowed: ["auto", "subjects", "pull-requests", "conventional"])
             .localizedDescription == "--style is 'commits', which is not one of auto, subjects, pull-requests, conventional; use one of those")

@@ -74,7 +74,7 @@ import Testing
             + "remove merge-commits or set style: subjects")) {
             try changelog(["style": .string("pull-requests"), "merge-commits": .string("only")])
         }
-        #expect(throws: ReleaseError.invalidChoice(option: "option 'style'", value: "prs", allowed: ["auto", "subjects", "pull-requests", "conventional"])) {
+        #expect(throws: ReleaseError.invalidChoice(option: "option 'style'", value: "prs", allowed: ["auto", "subjects", "pull-requests", "conventional", "unreleased"])) {
             try changelog(["style": .string("prs")])
         }
     }

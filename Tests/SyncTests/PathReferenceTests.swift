@@ -306,6 +306,24 @@ struct PathReferenceTests {
         #expect(accepted.standardOutput.contains("warning: Makefile: not read: "), "\(accepted.standardOutput)")
     }
 
+    @Test("an extensionless file in bin/ or scripts/ is read as a script only with #!: a binary is skipped, a Latin-1 script is searched")
+    func scriptsInAnyEncoding() throws {
+        let tree = try Tree(PathReferenceFixture())
+        // A binary (not UTF-8, no #!) is not a script: nothing to refuse.
+        try FileManager.default.createDirectory(atPath: tree.root + "/bin", withIntermediateDirectories: true)
+        try Data([0x7F, 0x45, 0x4C, 0x46, 0xFF, 0x00, 0xE9]).write(to: URL(fileURLWithPath: tree.root + "/bin/tool"))
+        // A Latin-1 Perl script that names a moving path (ASCII) on line 3.
+        try FileManager.default.createDirectory(atPath: tree.root + "/scripts", withIntermediateDirectories: true)
+        try Data(Array("#!/usr/bin/perl\n# caf".utf8) + [0xE9] + Array("\nopen(F, \"Info.plist\");\n".utf8))
+            .write(to: URL(fileURLWithPath: tree.root + "/scripts/stamp"))
+        try expectRefused(tree, ["scripts/stamp:3: shell script: 'Info.plist' names 'Info.plist' which would move to 'Support/Info.plist'"])
+        // Without the script, the binary alone refuses nothing.
+        try FileManager.default.removeItem(atPath: tree.root + "/scripts/stamp")
+        let result = try tree.sync()
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(!result.standardOutput.contains("bin/tool") && !result.standardError.contains("bin/tool"))
+    }
+
     @Test("the sync step takes accept-path-references")
     func stepOption() throws {
         let standard = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj")], for: SyncStep.description))

@@ -30,6 +30,12 @@ struct MoveIndex {
     /// For each folder, the first move with exactly one end inside it (computed once).
     private var changing: [String: Int] = [:]
 
+    /// Whether every move's source and destination is ASCII (then a file in any
+    /// ASCII-compatible encoding names them with the same bytes).
+    var movesAreASCII: Bool {
+        entries.allSatisfy { $0.source.utf8.allSatisfy { $0 < 0x80 } && $0.destination.utf8.allSatisfy { $0 < 0x80 } }
+    }
+
     /// `projectPrefix`: the project folder relative to the folder scanned ("" when the same).
     init(moves: [SyncMove], projectPrefix: String) {
         for move in moves {

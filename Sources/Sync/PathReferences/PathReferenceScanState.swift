@@ -111,6 +111,29 @@ struct ScanState {
         }
     }
 
+    /// An extensionless file of a scripts or bin folder, when it is a script (it starts with
+    /// `#!`); a binary or data file is not one and is not searched. A script that is not UTF-8
+    /// (a Latin-1 Perl script) is searched byte for byte when every moving path is ASCII, which
+    /// any ASCII-compatible encoding writes alike; otherwise it is named as not read.
+    mutating func readScript(_ path: String, budget: FileBudget) -> String? {
+        filesRead += 1
+        let bytes: [UInt8]
+        do {
+            bytes = try scanner.fileSystem.read(scanner.root + "/" + path, as: budget)
+        } catch {
+            unread.append(UnreadReferenceFile(file: path, reason: errorText(error)))
+            return nil
+        }
+        guard bytes.starts(with: [UInt8(ascii: "#"), UInt8(ascii: "!")]) else { return nil }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        guard index.movesAreASCII else {
+            unread.append(UnreadReferenceFile(file: path, reason: "a script that is not UTF-8, and some moving paths are not ASCII, "
+                + "so their names cannot be looked for in its encoding"))
+            return nil
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     mutating func scanFile(_ path: String, kind: FileKindToScan) {
         switch kind {
         case .xcconfig:
@@ -123,8 +146,8 @@ struct ScanState {
             guard let text = read(path, budget: kind.budget) else { return }
             scanGitPatterns(path, text: text)
         case .maybeScript:
-            guard let text = read(path, budget: kind.budget) else { return }
-            if text.hasPrefix("#!") { scanLines(path, text: text, kind: .shellScript) }
+            guard let text = readScript(path, budget: kind.budget) else { return }
+            scanLines(path, text: text, kind: .shellScript)
         case .lines(let referenceKind):
             guard let text = read(path, budget: kind.budget) else { return }
             scanLines(path, text: text, kind: referenceKind)

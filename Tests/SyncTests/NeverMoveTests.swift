@@ -176,6 +176,25 @@ struct NeverMoveTests {
         #expect(check.status == 0, "\(check.standardOutput)")
     }
 
+    @Test("--prune never deletes inside a synchronized folder (every file there is the target's), while it prunes beside it")
+    func pruneSparesSynchronizedFolders() throws {
+        let mini = MiniProject(children: [
+            .group(nil, path: "App", [.file("AppDelegate.swift")]),
+            .group(nil, path: "Features", [.file("Shared.swift"), .synchronized("Login", exceptions: ["Info.plist"])]),
+        ])
+        let files = ["App/AppDelegate.swift", "Features/Shared.swift", "Features/Stale.swift", "Features/Login/LoginView.swift",
+                     "Features/Login/Info.plist", "Features/Login/Sub/Deep.swift", "Features/Login/Assets.xcassets/Contents.json"]
+        let scene = try Scene(mini, files: files)
+        let dry = try scene.sync(["--dry-run", "--no-git", "--prune"])
+        #expect(dry.status == 0, "\(dry.standardOutput)\(dry.standardError)")
+        #expect(dry.standardOutput.contains("Features/Stale.swift"), "the unreferenced file beside the folder is pruned:\n\(dry.standardOutput)")
+        #expect(!dry.standardOutput.contains("Features/Login/"), "nothing inside the synchronized folder:\n\(dry.standardOutput)")
+        let sync = try scene.sync(["--no-git", "--prune"])
+        #expect(sync.status == 0, "\(sync.standardOutput)\(sync.standardError)")
+        #expect(!scene.exists("Features/Stale.swift"))
+        for file in files where file != "Features/Stale.swift" { #expect(scene.exists(file), "\(file) stayed") }
+    }
+
     @Test("Xcode's Recovered References gets no folder, its files stay, and it never makes --check fail (nor --check-order)")
     func recoveredReferences() throws {
         let mini = MiniProject(children: [

@@ -324,6 +324,12 @@ struct PathReferenceTests {
         #expect(!result.standardOutput.contains("bin/tool") && !result.standardError.contains("bin/tool"))
     }
 
+    @Test("a Makefile with CRLF line endings is read line by line: the reference's line and word are right")
+    func crlfLines() throws {
+        let tree = try Tree(PathReferenceFixture(), files: ["Makefile": "all:\r\n\tcp Info.plist build/\r\n\techo done\r\n"])
+        try expectRefused(tree, ["Makefile:2: Makefile: 'Info.plist' names 'Info.plist' which would move to 'Support/Info.plist'"])
+    }
+
     @Test("the sync step takes accept-path-references")
     func stepOption() throws {
         let standard = try SyncStep(options: StepOptions(["project": .string("App.xcodeproj")], for: SyncStep.description))

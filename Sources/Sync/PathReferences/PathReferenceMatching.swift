@@ -140,60 +140,78 @@ struct PathToken: Equatable {
 enum PathTokens {
     static let separators: Set<Character> = [" ", "\t", "\r", "\"", "'", "`", "=", ",", ":", "(", ")", "[", "]", "{", "}", ";", "<", ">", "|", "&"]
 
+    /// `separators` as a table by byte: every separator is ASCII, so a line is split on its
+    /// UTF-8 bytes (a multi-byte character never holds one).
+    static let separatorBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for character in separators { for byte in String(character).utf8 { table[Int(byte)] = true } }
+        return table
+    }()
+
     /// The words of `line`: split on blanks, quotes, `=`, `,`, `:`, brackets and shell operators,
-    /// except inside `$(...)` / `${...}` (a build setting reference stays one word).
+    /// except inside `$(...)` / `${...}` (a build setting reference stays one word). Columns
+    /// count Unicode scalars. The work is done on the line's bytes, each word made a String once.
     static func split(_ line: Substring) -> [PathToken] {
+        let utf8 = line.utf8
         var tokens: [PathToken] = []
-        var current = ""
-        var start = 0
+        var start: Substring.UTF8View.Index?
+        var startColumn = 0
         var column = 0
         var depth = 0
-        var closing: Character = ")"
-        var previous: Character = " "
-        for character in line {
-            column += 1
+        var closing = UInt8(ascii: ")")
+        var previous = UInt8(ascii: " ")
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte & 0xC0 != 0x80 { column += 1 }
             if depth > 0 {
-                current.append(character)
-                if character == closing { depth -= 1 }
-            } else if character == "(" || character == "{", previous == "$" {
-                current.append(character)
-                closing = character == "(" ? ")" : "}"
+                if byte == closing { depth -= 1 }
+            } else if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{"), previous == UInt8(ascii: "$") {
+                closing = byte == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
                 depth = 1
-            } else if separators.contains(character) {
-                if !current.isEmpty { tokens.append(PathToken(text: current, column: start)) }
-                current = ""
-            } else {
-                if current.isEmpty { start = column }
-                current.append(character)
+            } else if separatorBytes[Int(byte)] {
+                if let first = start { tokens.append(PathToken(text: String(Substring(utf8[first..<index])), column: startColumn)) }
+                start = nil
             }
-            previous = character
+            if start == nil, depth > 0 || !separatorBytes[Int(byte)] {
+                start = index
+                startColumn = column
+            }
+            previous = byte
+            index = utf8.index(after: index)
         }
-        if !current.isEmpty { tokens.append(PathToken(text: current, column: start)) }
+        if let first = start { tokens.append(PathToken(text: String(Substring(utf8[first..<utf8.endIndex])), column: startColumn)) }
         return tokens + quoted(line)
     }
 
     /// The contents of `"..."` and `'...'` that hold a separator (`"My App/Info.plist"`), as
     /// one more word each: a quoted path may have blanks.
     static func quoted(_ line: Substring) -> [PathToken] {
+        let utf8 = line.utf8
         var tokens: [PathToken] = []
-        var quote: Character?
-        var current = ""
-        var start = 0
+        var quote: UInt8?
+        var contentStart = utf8.startIndex
+        var startColumn = 0
         var column = 0
-        for character in line {
-            column += 1
+        var holdsSeparator = false
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte & 0xC0 != 0x80 { column += 1 }
             if let open = quote {
-                if character == open {
-                    if current.contains(where: { separators.contains($0) }) { tokens.append(PathToken(text: current, column: start)) }
+                if byte == open {
+                    if holdsSeparator { tokens.append(PathToken(text: String(Substring(utf8[contentStart..<index])), column: startColumn)) }
                     quote = nil
-                } else {
-                    current.append(character)
+                } else if separatorBytes[Int(byte)] {
+                    holdsSeparator = true
                 }
-            } else if character == "\"" || character == "'" {
-                quote = character
-                current = ""
-                start = column + 1
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+                contentStart = utf8.index(after: index)
+                startColumn = column + 1
+                holdsSeparator = false
             }
+            index = utf8.index(after: index)
         }
         return tokens
     }
@@ -211,18 +229,19 @@ enum PathTokens {
         var prefix = ""
         var rest = Substring(token)
         var projectRelative = false
-        if let found = projectPrefixes.first(where: { rest.hasPrefix($0) }) {
+        let dollar = UInt8(ascii: "$"), dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
+        if rest.utf8.first == dollar, let found = projectPrefixes.first(where: { rest.utf8.starts(with: $0.utf8) }) {
             prefix = found
             rest = rest.dropFirst(found.count)
             projectRelative = true
         }
-        while rest.hasPrefix("./") {
+        while rest.utf8.starts(with: [dot, slash]) {
             prefix += "./"
             rest = rest.dropFirst(2)
         }
-        while rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard !rest.isEmpty, rest != ".", !rest.hasByte("$"), !rest.containsBytes("://"), !rest.hasPrefix("-"),
-            !rest.hasByte("\\"), rest.utf8.count < 1024
+        while rest.utf8.last == slash { rest = rest.dropLast() }
+        guard !rest.isEmpty, !rest.utf8.elementsEqual([dot]), !rest.hasByte("$"), !rest.containsBytes("://"),
+            rest.utf8.first != UInt8(ascii: "-"), !rest.hasByte("\\"), rest.utf8.count < 1024
         else { return nil }
         return (prefix, String(rest), projectRelative)
     }

@@ -103,6 +103,8 @@ extension ScanState {
     mutating func scanProject(_ project: PBXProject, plan: SyncPlan) {
         let file = ProjectPath.join(projectPrefix, scanner.projectBundle + "/project.pbxproj")
         let rewrittenSettings = Set(plan.edits.filter { $0.key == .buildSetting }.map { "\($0.object) \($0.setting ?? "")" })
+        // One line index for every object located (`location(of:)` scans from the start each time).
+        let locator = project.objectLocator()
         var owners: [ObjectID: String] = [:]
         var phaseOwners: [ObjectID: String] = [:]
         for target in project.targets {
@@ -111,7 +113,7 @@ extension ScanState {
         }
         for id in project.objectIDs(isa: PBXIsa.buildConfiguration) {
             guard let configuration = project.buildConfiguration(id) else { continue }
-            let line = project.location(of: id)?.line ?? 1
+            let line = locator.location(of: id)?.line ?? 1
             for entry in configuration.buildSettings where !rewrittenSettings.contains("\(id.rawValue) \(entry.key)") {
                 let values: [String]
                 switch entry.value {
@@ -130,7 +132,7 @@ extension ScanState {
             }
         }
         for object in project.objects(isa: "PBXShellScriptBuildPhase") {
-            let line = project.location(of: object.id)?.line ?? 1
+            let line = locator.location(of: object.id)?.line ?? 1
             let name = object.string("name") ?? "Run Script"
             let detail = "'\(name)'" + (phaseOwners[object.id].map { " of target '\($0)'" } ?? "")
             for (number, scriptLine) in Self.lines(object.string("shellScript") ?? "").enumerated() {

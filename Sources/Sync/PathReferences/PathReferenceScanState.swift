@@ -154,8 +154,11 @@ struct ScanState {
         }
     }
 
+    /// The lines of `text`, split on the byte `\n` (a `\r` before it is left to the line, where
+    /// it separates words): Character-wise splitting would read `\r\n` as one character and a
+    /// CRLF file as one line.
     static func lines(_ text: String) -> [Substring] {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
+        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// Any file read line by line: every word that resolves (against the file's folder, the

@@ -1,3 +1,4 @@
+import Archives
 import Basics
 import Foundation
 
@@ -65,25 +66,13 @@ public protocol ReadableFile: AnyObject, Sendable {
     func withMappedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R
 }
 
-/// A file being written beside its final path; see `FileStreams.createAtomically`.
-public protocol AtomicWritableFile: AnyObject {
+/// A file being written beside its final path; see `FileStreams.createAtomically`. Appending,
+/// the offset and patching bytes in place (zip headers) come from `ArchiveOutput`.
+public protocol AtomicWritableFile: ArchiveOutput {
     /// The final path.
     var path: String { get }
-    /// Bytes written so far (the offset of the next `write`).
-    var offset: Int64 { get }
-    /// Appends bytes.
-    func write(_ bytes: UnsafeRawBufferPointer) throws
-    /// Overwrites bytes already written, at `offset` (zip headers are patched this way).
-    func overwrite(_ bytes: [UInt8], at offset: Int64) throws
     /// Flushes to disk and renames the file into place.
     func commit() throws
-}
-
-extension AtomicWritableFile {
-    /// Appends bytes.
-    public func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0) }
-    }
 }
 
 extension ReadableFile {

@@ -215,6 +215,26 @@ enum ArchiveMaker {
         try sh("/usr/bin/env", ["python3", script, archive])
         return try Data(contentsOf: URL(fileURLWithPath: archive))
     }
+
+    /// A `.zip` built by Python's zipfile with entries zip(1) would not write: `entries` as in
+    /// `crafted`; a symlink is a Unix entry of mode 0120777 whose contents are its target.
+    static func craftedZip(_ entries: [(String, String, String)]) throws -> Data {
+        let staging = try TemporaryDirectory(prefix: "slipway-archive")
+        let archive = staging.path + "/crafted.zip"
+        let listing = entries.map { "(\"\($0.0)\", \"\($0.1)\", \"\($0.2)\")" }.joined(separator: ", ")
+        let program = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w") as archive:
+                for name, kind, value in [\(listing)]:
+                    info = zipfile.ZipInfo(name)
+                    info.create_system = 3
+                    info.external_attr = (0o120777 if kind == "symlink" else 0o100755) << 16
+                    archive.writestr(info, value)
+            """
+        let script = try staging.write("make.py", program)
+        try sh("/usr/bin/env", ["python3", script, archive])
+        return try Data(contentsOf: URL(fileURLWithPath: archive))
+    }
 }
 
 /// `ToolFiles` that counts how often files are hashed (to see the verify cache work).

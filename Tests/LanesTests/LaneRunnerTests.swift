@@ -97,6 +97,26 @@ import TestThreads
         #expect(outcome.console.contains("attempt 2 of 3 failed: the command exited with code 1; retrying in 0.10s"))
     }
 
+    /// `retry:` waits through the run's injected clock (StepServices.sleep), as HTTP retries
+    /// do: an hour's backoff is recorded, not waited (before, Task.sleep waited the hour).
+    @Test(.timeLimit(.minutes(1))) func retryBackoffWaitsThroughTheInjectedSleep() async throws {
+        let fixture = try LaneFixture(["l": """
+            steps:
+              - run: |
+                  n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count
+                  test $n -ge 3
+                id: flaky
+                retry: { attempts: 3, delay: 1h, backoff: 2 }
+            """])
+        let waits = Locked<[Duration]>([])
+        fixture.sleep = { duration in waits.withLock { $0.append(duration) } }
+        let outcome = try await fixture.run("l")
+        #expect(outcome.status("flaky") == .succeeded)
+        #expect(outcome.summary.steps[0].attempts == 3)
+        #expect(waits.withLock { $0 } == [.seconds(3600), .seconds(7200)])
+        #expect(outcome.console.contains("attempt 2 of 3 failed: the command exited with code 1; retrying in 2h"), "\(outcome.console)")
+    }
+
     @Test func timeoutStopsTheWholeProcessGroup() async throws {
         let fixture = try LaneFixture(["l": """
             steps:

@@ -65,12 +65,4 @@ extension SigningSyncError: LocalizedError {
             return "This would \(summary). Run again with --confirm to do it, or with --dry-run to list everything first."
         }
     }
-
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
-    }
 }

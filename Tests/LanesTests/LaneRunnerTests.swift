@@ -81,15 +81,20 @@ import TestThreads
         #expect(!outcome.console.contains("is false"))
     }
 
-    @Test func retriesWithBackoffUntilSuccess() async throws {
-        let fixture = try LaneFixture(["l": """
+    /// A lane whose step `flaky` fails twice, then succeeds, retried after `delay` (doubling).
+    func flakyLane(delay: String) throws -> LaneFixture {
+        try LaneFixture(["l": """
             steps:
               - run: |
                   n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count
                   test $n -ge 3
                 id: flaky
-                retry: { attempts: 3, delay: 50ms, backoff: 2 }
+                retry: { attempts: 3, delay: \(delay), backoff: 2 }
             """])
+    }
+
+    @Test func retriesWithBackoffUntilSuccess() async throws {
+        let fixture = try flakyLane(delay: "50ms")
         let outcome = try await fixture.run("l")
         #expect(outcome.status("flaky") == .succeeded)
         #expect(outcome.summary.steps[0].attempts == 3)
@@ -100,14 +105,7 @@ import TestThreads
     /// `retry:` waits through the run's injected clock (StepServices.sleep), as HTTP retries
     /// do: an hour's backoff is recorded, not waited (before, Task.sleep waited the hour).
     @Test(.timeLimit(.minutes(1))) func retryBackoffWaitsThroughTheInjectedSleep() async throws {
-        let fixture = try LaneFixture(["l": """
-            steps:
-              - run: |
-                  n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count
-                  test $n -ge 3
-                id: flaky
-                retry: { attempts: 3, delay: 1h, backoff: 2 }
-            """])
+        let fixture = try flakyLane(delay: "1h")
         let waits = Locked<[Duration]>([])
         fixture.sleep = { duration in waits.withLock { $0.append(duration) } }
         let outcome = try await fixture.run("l")

@@ -116,27 +116,15 @@ import TestThreads
         ([("bin/fmt", "file", "x"), ("bin/abs", "symlink", "/etc/passwd")], "bin/abs -> /etc/passwd"),
     ])
     func archivesThatEscapeTheirFolderAreRefused(entries: [(String, String, String)], entry: String) async throws {
-        let server = try LoopbackHTTPServer()
-        try server.put("evil.tar.gz", try ArchiveMaker.crafted(entries))
-        let project = try PinsProject()
-        try project.write("Toolfile", """
-            tools:
-              fmt:
-                archive: \(server.url(for: "evil.tar.gz"))
-                executable: bin/fmt
-                platforms: [\(platform)]
-                version: 1.0.0
+        let (server, project) = try evilProject("evil.tar.gz", try ArchiveMaker.crafted(entries))
+        try await expectRefusal(server, project, escapes(server.url(for: "evil.tar.gz"), entry))
+    }
 
-            """)
-        let error = await thrownText { _ = try await ToolLocker(context: project.context()).lock() }
-        #expect(error == """
-            The archive '\(server.url(for: "evil.tar.gz"))' contains '\(entry)', which would be written outside the \
-            archive's folder. Refusing to unpack it; nothing was installed. Report it to the tool's publisher.
-            """)
-        #expect(!project.exists("Toolfile.lock"))
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/slipway-evil-absolute"))
-        #expect(!FileManager.default.fileExists(atPath: project.toolsCache + "/.tmp/evil"))
-        #expect(project.temporaryLeftovers().isEmpty)
+    func escapes(_ url: String, _ entry: String) -> String {
+        """
+        The archive '\(url)' contains '\(entry)', which would be written outside the \
+        archive's folder. Refusing to unpack it; nothing was installed. Report it to the tool's publisher.
+        """
     }
 
     /// A project whose tool `fmt` is the archive `name` served with `bytes`.
@@ -163,6 +151,7 @@ import TestThreads
         #expect(error == message)
         #expect(!project.exists("Toolfile.lock"))
         #expect(try Snapshot.of(project.path) == before)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/slipway-evil-absolute"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/slipway-evil-absolute-zip"))
         #expect(!FileManager.default.fileExists(atPath: project.toolsCache + "/fmt"))
         #expect(project.temporaryLeftovers().isEmpty)
@@ -181,10 +170,7 @@ import TestThreads
     ])
     func zipsThatEscapeTheirFolderAreRefused(entries: [(String, String, String)], entry: String) async throws {
         let (server, project) = try evilProject("evil.zip", try ArchiveMaker.craftedZip(entries))
-        try await expectRefusal(server, project, """
-            The archive '\(server.url(for: "evil.zip"))' contains '\(entry)', which would be written outside the \
-            archive's folder. Refusing to unpack it; nothing was installed. Report it to the tool's publisher.
-            """)
+        try await expectRefusal(server, project, escapes(server.url(for: "evil.zip"), entry))
     }
 
     /// A zip whose entries claim more than 4 GiB unpacked (a zip bomb's claim) is refused before

@@ -18,6 +18,9 @@ public enum FileDescriptorIO {
     public struct Failure: Error, Equatable, Sendable {
         /// The errno the call set (`EIO` for a write that wrote nothing).
         public var code: Int32
+
+        /// A failure with errno `code`.
+        public init(code: Int32) { self.code = code }
     }
 
     /// Reads up to `buffer.count` bytes (at `offset` with `pread`, else at the descriptor's

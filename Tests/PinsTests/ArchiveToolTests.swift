@@ -131,17 +131,7 @@ import TestThreads
     func evilProject(_ name: String, _ bytes: Data) throws -> (LoopbackHTTPServer, PinsProject) {
         let server = try LoopbackHTTPServer()
         try server.put(name, bytes)
-        let project = try PinsProject()
-        try project.write("Toolfile", """
-            tools:
-              fmt:
-                archive: \(server.url(for: name))
-                executable: bin/fmt
-                platforms: [\(platform)]
-                version: 1.0.0
-
-            """)
-        return (server, project)
+        return (server, try PinsProject.servingArchive(name, from: server))
     }
 
     /// Locking fails with `message`; nothing is written in the project, outside it, or left in the cache.

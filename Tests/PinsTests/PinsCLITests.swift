@@ -190,16 +190,7 @@ import TestThreads
             ("big.zip", "claims 4294967306 bytes unpacked, more than the 4294967296 Slipway unpacks for a tool. "),
             ("link.zip", "contains 'bin/key -> ../../../.ssh/id_rsa', which would be written outside the archive's folder. "),
         ] {
-            let project = try PinsProject()
-            try project.write("Toolfile", """
-                tools:
-                  fmt:
-                    archive: \(server.url(for: name))
-                    executable: bin/fmt
-                    platforms: [\(platform)]
-                    version: 1.0.0
-
-                """)
+            let project = try PinsProject.servingArchive(name, from: server)
             let before = try Snapshot.of(project.path)
             let lock = try project.slipway(["tools", "lock"])
             #expect(lock.status == 1, "\(lock.standardError)")

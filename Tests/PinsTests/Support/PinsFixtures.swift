@@ -237,6 +237,23 @@ enum ArchiveMaker {
     }
 }
 
+extension PinsProject {
+    /// A project whose one tool `fmt` (1.0.0, `bin/fmt`, this platform) is the archive `name` on `server`.
+    static func servingArchive(_ name: String, from server: LoopbackHTTPServer) throws -> PinsProject {
+        let project = try PinsProject()
+        try project.write("Toolfile", """
+            tools:
+              fmt:
+                archive: \(server.url(for: name))
+                executable: bin/fmt
+                platforms: [\(ToolPlatform.current)]
+                version: 1.0.0
+
+            """)
+        return project
+    }
+}
+
 /// `ToolFiles` that counts how often files are hashed (to see the verify cache work).
 final class CountingToolFiles: ToolFiles, @unchecked Sendable {
     private let base = LocalToolFiles(fileSystem: LocalFileSystem())

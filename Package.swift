@@ -22,7 +22,7 @@ let package = Package(
         // build their own binary with extra steps. Networking: the system HTTP client such a
         // binary hands its lane workspace (StepServices), as the CLI does (URLSessionHTTP comes
         // with it on macOS; it is not listed, so that a Linux binary does not link FoundationNetworking).
-        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "TestReports", "PBXProj", "YAMLSupport", "Networking", "Signing", "Basics"]),
+        .library(name: "SlipwayLibraries", targets: ["Lanes", "Steps", "Xcode", "TestReports", "PBXProj", "YAMLSupport", "Networking", "Signing", "Archives", "Basics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -61,20 +61,21 @@ let package = Package(
         /// one job per step (YAML written by hand for byte-identical output; YAMLSupport for the
         /// lane's option trees). A target, not a package: it shares Lanes' types and release cycle.
         /// Pins: Slipway's own pin in Toolfile.lock, which every exported job installs.
-        .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Pins", "Basics", "YAMLSupport",
+        .target(name: "CIExport", dependencies: ["Lanes", "Steps", "Pins", "Archives", "Basics", "YAMLSupport",
                                                .product(name: "Crypto", package: "swift-crypto")]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
-        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Publish", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Publish", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Archives", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
         /// Tool pins: Toolfile and Toolfile.lock, resolve/install/verify, and offline audits of
         /// Package.resolved, Podfile.lock, Cartfile.resolved and Gemfile.lock. PBXProj: the package
-        /// requirements of Xcode projects, checked against Xcode's Package.resolved.
+        /// requirements of Xcode projects, checked against Xcode's Package.resolved. Archives: a
+        /// downloaded zip's directory is read (names, sizes, layout) before `unzip` unpacks it.
         .target(
             name: "Pins",
-            dependencies: ["Git", "PBXProj", "Basics", "YAMLSupport", "Yams", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Git", "PBXProj", "Archives", "Basics", "YAMLSupport", "Yams", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         /// Releases: conventional commits, the next semantic version, changelog entries through
@@ -83,23 +84,24 @@ let package = Package(
             name: "Release",
             dependencies: ["Git", "PBXProj", "Basics", .product(name: "Mustache", package: "swift-mustache")]
         ),
-        /// Publishing: reproducible archives, SHA256SUMS, signing (signify ed25519, gpg, codesign)
+        /// Publishing: reproducible archives (their layout and digest; the formats are Archives'),
+        /// SHA256SUMS, signing (signify ed25519, gpg, codesign)
         /// and uploaders (directory, S3, GitHub Releases, HTTP, DeployGate, Firebase App
         /// Distribution) over Transport's retrying client and S3Client. `_CryptoExtras` (swift-crypto's own package) gives RS256
         /// (RSA PKCS#1 v1.5 with SHA-256), which Google's OAuth JWT-bearer grant requires of a
         /// service account's key; `Crypto` has no RSA.
         .target(
             name: "Publish",
-            dependencies: ["Transport", "CZlib", "Basics", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["Transport", "Archives", "Basics", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         /// App Store Connect: API keys and their ES256 tokens, a JSON:API client with rate-limit,
-        /// retry and role-aware errors, app look-up and build uploads (the .ipa's Info.plist read with
-        /// a small zip reader over zlib). Transport: RetryPolicy (backoff with jitter, injected
+        /// retry and role-aware errors, app look-up and build uploads (the .ipa's Info.plist read
+        /// through Archives' zip reader). Transport: RetryPolicy (backoff with jitter, injected
         /// sleep) and, for the Notary API, S3Client.
         .target(
             name: "AppleAPI",
-            dependencies: ["Transport", "CZlib", "PropertyList", "Basics", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Transport", "Archives", "PropertyList", "Basics", .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// Shared code signing storage: Slipway's encrypted file format (scrypt + AES-256-GCM),
         /// fastlane match's v2/v1 encryption, match's storage layout, and the directory, git and
@@ -114,7 +116,7 @@ let package = Package(
                            .product(name: "X509", package: "swift-certificates"),
                            .product(name: "SwiftASN1", package: "swift-asn1")]
         ),
-        /// The system's zlib (apt `zlib1g-dev`, brew `zlib`), for gzip and zip deflate.
+        /// The system's zlib (apt `zlib1g-dev`, brew `zlib`), for Archives' gzip and zip deflate and inflate.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         /// Xcode builds: xcodebuild log formatting, result-bundle reading, schemes, destinations,
         /// export options and Xcode selection (plain parsing, testable on Linux).
@@ -159,6 +161,12 @@ let package = Package(
         /// options and provisioning profiles come from untrusted checkouts and archives, and
         /// Foundation's reader cannot be bounded. Depends on nothing, so it fuzzes on its own.
         .target(name: "PropertyList"),
+        /// Zip and tar in one place, as swift-package-manager keeps its archivers in Basics: the
+        /// zip reader (a central directory read within limits, with checked arithmetic; fuzzed)
+        /// that the .ipa upload (AppleAPI) and `tools install` (Pins) use, and the reproducible
+        /// tar.gz and zip writers of the `archive` step (Publish). Depends on zlib alone, so it
+        /// fuzzes on its own.
+        .target(name: "Archives", dependencies: ["CZlib"]),
         /// Side effects behind protocols: file system, processes, environment, terminal,
         /// diagnostics and secret redaction.
         .target(name: "Basics"),
@@ -217,7 +225,9 @@ let package = Package(
                                                            .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport", "TestThreads"]),
         .testTarget(name: "ReleaseTests", dependencies: ["Release", "TestSupport", "TestThreads"]),
-        .testTarget(name: "PublishTests", dependencies: ["Publish", "Transport", "Networking", "TestSupport", "TestThreads"]),
+        // HostileArchive's zips and real tools' archives read by the zip reader; the writers' byte layout.
+        .testTarget(name: "ArchivesTests", dependencies: ["Archives", "TestSupport", "TestThreads"]),
+        .testTarget(name: "PublishTests", dependencies: ["Publish", "Archives", "Transport", "Networking", "TestSupport", "TestThreads"]),
         // Fixtures/listing/: real metadata folders (deliver's layout) from public projects, read from the source tree.
         .testTarget(name: "AppleAPITests", dependencies: ["AppleAPI", "Transport", "Networking", "Signing", "TestSupport", "TestThreads",
                                                           .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),

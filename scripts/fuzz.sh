@@ -8,7 +8,7 @@
 #   plist    the XML and binary property-list reader (Sources/PropertyList), seeded with a few
 #            property lists written here by Python's plistlib
 #   zip      the .ipa (zip) directory reader and the Info.plist read through it
-#            (Sources/AppleAPI/Build/ZipDirectory*.swift + Sources/PropertyList), seeded with a few
+#            (Sources/Archives/Zip/ZipDirectory.swift, ZipSource.swift + Sources/PropertyList), seeded with a few
 #            .ipa files written here by Python's zipfile
 #   lanes    lane files: YAML with its budgets, the lane parser, expressions and templates,
 #            validation against the built-in steps; seeded with the repository's lane files
@@ -57,7 +57,7 @@ plist)
     ;;
 zip)
     module=ZipFuzz
-    sources=("$root"/Sources/PropertyList/*.swift "$root"/Sources/AppleAPI/Build/ZipDirectory*.swift
+    sources=("$root"/Sources/PropertyList/*.swift "$root"/Sources/Archives/Zip/ZipDirectory.swift "$root"/Sources/Archives/Zip/ZipSource.swift
              "$root"/Fuzz/ZipFuzz/FuzzEntry.swift)
     flags=(-I "$root/Sources/CZlib" -lz)
     max_len=65536

@@ -1,6 +1,6 @@
 // libFuzzer entry point for the .ipa (zip) reader and the Info.plist read through it.
 //
-// Compiled together with Sources/AppleAPI/Build/ZipDirectory*.swift and
+// Compiled together with Sources/Archives/Zip/ZipDirectory.swift, ZipSource.swift and
 // Sources/PropertyList/*.swift into one module by `scripts/fuzz.sh zip` (zlib through
 // Sources/CZlib's module map). It walks the archive the way IPAInfo does: directory, total size,
 // layout, then every entry's contents, and the Info.plist's property list. Besides "no crash, no

@@ -99,17 +99,10 @@ extension LocalFileSystem {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError.from(errno: errno, path: path, operation: "write") }
         defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Foundation.write(descriptor, base + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError.from(errno: errno, path: path, operation: "write")
-            }
-            offset += written
+        do {
+            try FileDescriptorIO.writeAll(descriptor, bytes)
+        } catch let failure as FileDescriptorIO.Failure {
+            throw FileSystemError.from(errno: failure.code, path: path, operation: "write")
         }
         if synchronize && fsync(descriptor) != 0 {
             throw FileSystemError.from(errno: errno, path: path, operation: "write")

@@ -38,10 +38,11 @@ public struct LocalFileSystem: FileSystem {
         result.reserveCapacity(size)
         var buffer = [UInt8](repeating: 0, count: min(max(65_536, size + 1), 16 << 20))
         while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError.from(errno: errno, path: path, operation: "read")
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { try FileDescriptorIO.read(fd, into: $0) }
+            } catch let failure as FileDescriptorIO.Failure {
+                throw FileSystemError.from(errno: failure.code, path: path, operation: "read")
             }
             if count == 0 { break }
             // Grown since fstat past the cap: stop before holding more than limit + 1 bytes.
@@ -88,16 +89,10 @@ public struct LocalFileSystem: FileSystem {
     }
 
     private func writeAll(fd: Int32, bytes: [UInt8], path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                Foundation.write(fd, raw.baseAddress! + offset, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError.from(errno: errno, path: path, operation: "write")
-            }
-            offset += written
+        do {
+            try FileDescriptorIO.writeAll(fd, bytes)
+        } catch let failure as FileDescriptorIO.Failure {
+            throw FileSystemError.from(errno: failure.code, path: path, operation: "write")
         }
     }
 

@@ -83,13 +83,8 @@ final class SpawnedProcess: Sendable {
             // Write on a thread of its own so a child that does not read cannot block us.
             Thread.detachNewThread {
                 signal(SIGPIPE, SIG_IGN)
-                var offset = 0
-                while offset < input.count {
-                    let n = input.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, input.count - offset) }
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { break }
-                    offset += n
-                }
+                // A child that closes its input early ends the writing (EPIPE): not an error here.
+                try? FileDescriptorIO.writeAll(fd, input)
                 close(fd)
             }
         }
@@ -126,9 +121,9 @@ final class SpawnedProcess: Sendable {
             }
             quietSinceExit = 0
             for index in 0..<2 where open[index] && polls[index].revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { Foundation.read(fds[index], $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { open[index] = false; continue }
+                // A read error ends that pipe, as its end does.
+                let count = (try? buffer.withUnsafeMutableBytes { try FileDescriptorIO.read(fds[index], into: $0) }) ?? 0
+                if count == 0 { open[index] = false; continue }
                 let chunk = Array(buffer[0..<count])
                 if captured[index].count < captureLimit {
                     captured[index].append(contentsOf: chunk.prefix(captureLimit - captured[index].count))

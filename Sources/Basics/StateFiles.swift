@@ -109,13 +109,11 @@ public enum StateFiles {
         var bytes = [UInt8](repeating: 0, count: size + 1)
         var count = 0
         while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Foundation.read(fd, base + count, raw.count - count)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw error(errno, path: path)
+            let got: Int
+            do {
+                got = try bytes.withUnsafeMutableBytes { try FileDescriptorIO.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+            } catch let failure as FileDescriptorIO.Failure {
+                throw error(failure.code, path: path)
             }
             if got == 0 { break }
             count += got

@@ -26,15 +26,8 @@ public struct FileDescriptorOutput: TextOutput {
     public init(descriptor: Int32) { self.descriptor = descriptor }
 
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            offset += n
-        }
-        bytes.removeAll()
+        // A closed or failing output loses the text: printing never fails a command.
+        try? FileDescriptorIO.writeAll(descriptor, Array(text.utf8))
     }
 
     /// True when the descriptor is a terminal.

@@ -36,6 +36,8 @@ public enum PinsError: Error, Sendable, Equatable {
     case platformNotLocked(tool: String, platform: String)
     /// An archive would write outside its folder (`../`, an absolute path, or a symbolic link).
     case archiveEntryEscapes(archive: String, entry: String)
+    /// A zip's entries claim more bytes, unpacked, than Slipway unpacks for a tool.
+    case archiveTooLarge(archive: String, size: UInt64, limit: UInt64)
     /// An archive is neither `.tar.gz`/`.tgz` nor `.zip`.
     case unsupportedArchive(url: String)
     /// `unzip` is needed for a `.zip` archive and is not installed.
@@ -126,6 +128,9 @@ extension PinsError: LocalizedError {
         case let .archiveEntryEscapes(archive, entry):
             return "The archive '\(archive)' contains '\(entry)', which would be written outside the archive's "
                 + "folder. Refusing to unpack it; nothing was installed. Report it to the tool's publisher."
+        case let .archiveTooLarge(archive, size, limit):
+            return "The archive '\(archive)' claims \(size) bytes unpacked, more than the \(limit) Slipway unpacks for a "
+                + "tool. Refusing to unpack it; nothing was installed. Report it to the tool's publisher."
         case let .unsupportedArchive(url):
             return "'\(url)' is not a .tar.gz, .tgz or .zip archive. Point the tool's 'archive' URL at one of those."
         case let .unzipMissing(archive):

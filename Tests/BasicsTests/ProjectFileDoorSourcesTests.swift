@@ -64,7 +64,8 @@ import TestThreads
         // Built products, streamed: paths come from a step's outputs or the glob, which refuses links out.
         "Sources/AppleAPI/Build/BuildUploader+Parts.swift":
             "the built .ipa/.pkg, streamed in parts after the step checked it with the door (StepContext.checkedInput)",
-        "Sources/AppleAPI/Build/ZipDirectory.swift": "the built .ipa's zip directory, bounded reads (fuzzed: zip)",
+        "Sources/Archives/Zip/ZipDirectory.swift":
+            "a zip's directory, bounded reads (fuzzed: zip): the built .ipa a step checked with the door, a tool's archive Slipway downloaded",
         "Sources/AppleAPI/Notary/NotaryFile.swift": "the built file notarized, streamed after the step checked it with the door",
         "Sources/Publish/Support/FileStreams.swift":
             "release assets streamed: matched by ProjectGlob (links out refused) or an archive output the door checked",

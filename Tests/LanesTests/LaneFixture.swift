@@ -13,6 +13,8 @@ final class LaneFixture: @unchecked Sendable {
     var environment: Environment
     /// The platform lanes are validated for.
     var platform: Platform = .current
+    /// The waits between a step's attempts (`StepServices.sleep`); nil: real waits.
+    var sleep: (@Sendable (Duration) async throws -> Void)?
     var path: String { directory.path }
 
     init(_ lanes: [String: String] = [:], environment extra: [String: String] = [:]) throws {
@@ -26,7 +28,12 @@ final class LaneFixture: @unchecked Sendable {
 
     var workspace: LaneWorkspace {
         LaneWorkspace(projectDirectory: path, fileSystem: LocalFileSystem(), processRunner: LocalProcessRunner(gracePeriod: .milliseconds(500)),
-                      environment: environment, stepServices: StepServices(httpClient: SystemHTTPClient()), platform: platform)
+                      environment: environment, stepServices: stepServices, platform: platform)
+    }
+
+    var stepServices: StepServices {
+        guard let sleep else { return StepServices(httpClient: SystemHTTPClient()) }
+        return StepServices(httpClient: SystemHTTPClient(), sleep: sleep)
     }
 
     func validate(_ lane: String) async throws -> ValidatedLane {

@@ -81,20 +81,40 @@ import TestThreads
         #expect(!outcome.console.contains("is false"))
     }
 
-    @Test func retriesWithBackoffUntilSuccess() async throws {
-        let fixture = try LaneFixture(["l": """
+    /// A lane whose step `flaky` fails twice, then succeeds, retried after `delay` (doubling).
+    func flakyLane(delay: String) throws -> LaneFixture {
+        try LaneFixture(["l": """
             steps:
               - run: |
                   n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count
                   test $n -ge 3
                 id: flaky
-                retry: { attempts: 3, delay: 50ms, backoff: 2 }
+                retry: { attempts: 3, delay: \(delay), backoff: 2 }
             """])
+    }
+
+    @Test func retriesWithBackoffUntilSuccess() async throws {
+        let fixture = try flakyLane(delay: "50ms")
         let outcome = try await fixture.run("l")
         #expect(outcome.status("flaky") == .succeeded)
         #expect(outcome.summary.steps[0].attempts == 3)
         #expect(outcome.console.contains("attempt 1 of 3 failed: the command exited with code 1; retrying in 0.05s"))
         #expect(outcome.console.contains("attempt 2 of 3 failed: the command exited with code 1; retrying in 0.10s"))
+    }
+
+    /// `retry:` waits through the run's injected clock (StepServices.sleep), as HTTP retries
+    /// do: the waits are handed to it (which here returns at once), none is waited for real.
+    /// Before, Task.sleep waited and the injected clock saw nothing. (A short delay, so that a
+    /// regression fails on the waits seen rather than hanging for the delay.)
+    @Test func retryBackoffWaitsThroughTheInjectedSleep() async throws {
+        let fixture = try flakyLane(delay: "20ms")
+        let waits = Locked<[Duration]>([])
+        fixture.sleep = { duration in waits.withLock { $0.append(duration) } }
+        let outcome = try await fixture.run("l")
+        #expect(outcome.status("flaky") == .succeeded)
+        #expect(outcome.summary.steps[0].attempts == 3)
+        #expect(waits.withLock { $0 } == [.milliseconds(20), .milliseconds(40)])
+        #expect(outcome.console.contains("attempt 2 of 3 failed: the command exited with code 1; retrying in 0.04s"), "\(outcome.console)")
     }
 
     @Test func timeoutStopsTheWholeProcessGroup() async throws {

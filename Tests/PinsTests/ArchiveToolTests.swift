@@ -116,27 +116,80 @@ import TestThreads
         ([("bin/fmt", "file", "x"), ("bin/abs", "symlink", "/etc/passwd")], "bin/abs -> /etc/passwd"),
     ])
     func archivesThatEscapeTheirFolderAreRefused(entries: [(String, String, String)], entry: String) async throws {
-        let server = try LoopbackHTTPServer()
-        try server.put("evil.tar.gz", try ArchiveMaker.crafted(entries))
-        let project = try PinsProject()
-        try project.write("Toolfile", """
-            tools:
-              fmt:
-                archive: \(server.url(for: "evil.tar.gz"))
-                executable: bin/fmt
-                platforms: [\(platform)]
-                version: 1.0.0
+        let (server, project) = try evilProject("evil.tar.gz", try ArchiveMaker.crafted(entries))
+        try await expectRefusal(server, project, escapes(server.url(for: "evil.tar.gz"), entry))
+    }
 
-            """)
+    func escapes(_ url: String, _ entry: String) -> String {
+        """
+        The archive '\(url)' contains '\(entry)', which would be written outside the \
+        archive's folder. Refusing to unpack it; nothing was installed. Report it to the tool's publisher.
+        """
+    }
+
+    /// A project whose tool `fmt` is the archive `name` served with `bytes`.
+    func evilProject(_ name: String, _ bytes: Data) throws -> (LoopbackHTTPServer, PinsProject) {
+        let server = try LoopbackHTTPServer()
+        try server.put(name, bytes)
+        return (server, try PinsProject.servingArchive(name, from: server))
+    }
+
+    /// Locking fails with `message`; nothing is written in the project, outside it, or left in the cache.
+    func expectRefusal(_ server: LoopbackHTTPServer, _ project: PinsProject, _ message: String) async throws {
+        let before = try Snapshot.of(project.path)
         let error = await thrownText { _ = try await ToolLocker(context: project.context()).lock() }
-        #expect(error == """
-            The archive '\(server.url(for: "evil.tar.gz"))' contains '\(entry)', which would be written outside the \
-            archive's folder. Refusing to unpack it; nothing was installed. Report it to the tool's publisher.
-            """)
+        #expect(error == message)
         #expect(!project.exists("Toolfile.lock"))
+        #expect(try Snapshot.of(project.path) == before)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/slipway-evil-absolute"))
-        #expect(!FileManager.default.fileExists(atPath: project.toolsCache + "/.tmp/evil"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/slipway-evil-absolute-zip"))
+        #expect(!FileManager.default.fileExists(atPath: project.toolsCache + "/fmt"))
         #expect(project.temporaryLeftovers().isEmpty)
+        withExtendedLifetime(server) {}
+    }
+
+    /// The same guarantees for a zip, which Archives' reader lists (not `unzip -Z1`): names that
+    /// climb out or are absolute, and links out of the folder, are refused before `unzip` runs.
+    @Test(arguments: [
+        ([("../evil", "file", "x")], "../evil"),
+        ([("bin/fmt", "file", "x"), ("/tmp/slipway-evil-absolute-zip", "file", "x")], "/tmp/slipway-evil-absolute-zip"),
+        ([("bin/../../evil", "file", "x")], "bin/../../evil"),
+        ([("bin/fmt", "file", "x"), ("..\\evil", "file", "x")], "..\\evil"),
+        ([("bin/fmt", "file", "x"), ("bin/link", "symlink", "../../outside")], "bin/link -> ../../outside"),
+        ([("bin/fmt", "file", "x"), ("bin/abs", "symlink", "/etc/passwd")], "bin/abs -> /etc/passwd"),
+    ])
+    func zipsThatEscapeTheirFolderAreRefused(entries: [(String, String, String)], entry: String) async throws {
+        let (server, project) = try evilProject("evil.zip", try ArchiveMaker.craftedZip(entries))
+        try await expectRefusal(server, project, escapes(server.url(for: "evil.zip"), entry))
+    }
+
+    /// A zip whose entries claim more than 4 GiB unpacked (a zip bomb's claim) is refused before
+    /// `unzip` runs; before, `unzip` was left to find out.
+    @Test func aZipClaimingMoreThanFourGiBIsRefused() async throws {
+        let claims = HostileArchive.zip([HostileArchive.Entry(name: "bin/fmt", data: Array("#!/bin/sh\n".utf8)),
+                                         HostileArchive.Entry(name: "bin/big", data: [0], claimedUncompressedSize: 4 << 30)])
+        let (server, project) = try evilProject("big.zip", Data(claims))
+        try await expectRefusal(server, project, """
+            The archive '\(server.url(for: "big.zip"))' claims 4294967306 bytes unpacked, more than the 4294967296 Slipway \
+            unpacks for a tool. Refusing to unpack it; nothing was installed. Report it to the tool's publisher.
+            """)
+    }
+
+    /// Entries sharing bytes (how overlapping zip bombs multiply their output) and a damaged
+    /// directory are the reader's refusals, named, before `unzip` runs.
+    @Test func overlappingOrDamagedZipsAreRefused() async throws {
+        let overlap = HostileArchive.zip([HostileArchive.Entry(name: "bin/fmt", data: Array("#!/bin/sh\n".utf8)),
+                                          HostileArchive.Entry(name: "bin/again", data: [1], claimedOffset: 0)])
+        let (server, project) = try evilProject("overlap.zip", Data(overlap))
+        try await expectRefusal(server, project, """
+            Could not unpack '\(server.url(for: "overlap.zip"))': the entries 'bin/fmt' and 'bin/again' overlap. \
+            Check that the URL serves a complete archive.
+            """)
+        let (server2, project2) = try evilProject("cut.zip", Data(overlap.prefix(overlap.count - 10)))
+        try await expectRefusal(server2, project2, """
+            Could not unpack '\(server2.url(for: "cut.zip"))': it has no zip end-of-directory record. \
+            Check that the URL serves a complete archive.
+            """)
     }
 
     @Test func aToolThatPrintsNoVersionIsRefused() async throws {

@@ -176,4 +176,29 @@ import TestThreads
         let unsatisfied = await thrownText { _ = try await ToolLocker(context: project.context()).lock(update: .all) }
         #expect(unsatisfied == "No version of 'fakegit' satisfies '^2.40'. Available versions: 2.39.2. Change the constraint in the Toolfile.")
     }
+
+    /// Where the user meets the zip checks: `slipway tools lock` on a Toolfile whose `.zip` claims
+    /// more than 4 GiB unpacked, or holds a link out of its folder. Refused before `unzip` runs,
+    /// with the archive named; nothing is written in the project or left in the cache.
+    @Test func toolsLockRefusesAHostileZip() throws {
+        let server = try LoopbackHTTPServer()
+        let big = HostileArchive.zip([HostileArchive.Entry(name: "bin/fmt", data: Array("#!/bin/sh\n".utf8)),
+                                      HostileArchive.Entry(name: "bin/big", data: [0], claimedUncompressedSize: 4 << 30)])
+        try server.put("big.zip", Data(big))
+        try server.put("link.zip", try ArchiveMaker.craftedZip([("bin/fmt", "file", "x"), ("bin/key", "symlink", "../../../.ssh/id_rsa")]))
+        for (name, message) in [
+            ("big.zip", "claims 4294967306 bytes unpacked, more than the 4294967296 Slipway unpacks for a tool. "),
+            ("link.zip", "contains 'bin/key -> ../../../.ssh/id_rsa', which would be written outside the archive's folder. "),
+        ] {
+            let project = try PinsProject.servingArchive(name, from: server)
+            let before = try Snapshot.of(project.path)
+            let lock = try project.slipway(["tools", "lock"])
+            #expect(lock.status == 1, "\(lock.standardError)")
+            #expect(lock.standardError == "error: The archive '\(server.url(for: name))' \(message)"
+                + "Refusing to unpack it; nothing was installed. Report it to the tool's publisher.\n")
+            #expect(try Snapshot.of(project.path) == before)
+            #expect(project.temporaryLeftovers().isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: project.toolsCache + "/fmt"))
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Archives
 import Basics
 import Foundation
 import Publish

@@ -40,15 +40,4 @@ import TestThreads
         }
         #expect(!fileSystem.exists(folder.path + "/dist/SHA256SUMS"))
     }
-
-    @Test func zipDatesStartIn1980() {
-        let epoch = ZipWriter.dosTime(0)
-        #expect(epoch.time == 0)
-        #expect(epoch.date == 0x21)
-        let later = ZipWriter.dosTime(1_700_000_000)
-        let time: UInt16 = 22 << 11 | 13 << 5 | 10
-        let date: UInt16 = 43 << 9 | 11 << 5 | 14
-        #expect(later.time == time)
-        #expect(later.date == date)
-    }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A signing certificate on App Store Connect (the `certificates` resource,
@@ -162,10 +163,7 @@ public struct AppStoreConnectProfile: Sendable, Hashable {
 /// Apple's date-times: `2027-01-01T00:00:00.000+0000`, `2027-01-01T00:00:00Z`, `2027-01-01T00:00:00.000+00:00`.
 enum AppleDate {
     static func parse(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = fractional.date(from: text) ?? plain.date(from: text) { return date }
+        if let date = DateText.date(iso8601: text, fractionalSeconds: true) ?? DateText.date(iso8601: text) { return date }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         for format in ["yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssZ"] {

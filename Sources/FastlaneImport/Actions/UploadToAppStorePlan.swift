@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The steps one `upload_to_app_store` call becomes, worked out argument by argument: the binary
@@ -149,10 +150,8 @@ struct UploadToAppStorePlan {
                 builder.skipArgument(call.name, "auto_release_date", statement, "not a literal time in milliseconds; set release-type: SCHEDULED and earliest-release-date by hand")
                 return
             }
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
             options.append(DraftPair("release-type", .string("SCHEDULED")))
-            options.append(DraftPair("earliest-release-date", .string(formatter.string(from: Date(timeIntervalSince1970: milliseconds / 1000)))))
+            options.append(DraftPair("earliest-release-date", .string(DateText.iso8601(Date(timeIntervalSince1970: milliseconds / 1000)))))
         } else if call.argument("automatic_release") != nil {
             let automatic = builder.flag(call, "automatic_release", statement, default: false)
             options.append(DraftPair("release-type", .string(automatic ? "AFTER_APPROVAL" : "MANUAL")))

@@ -59,7 +59,8 @@ struct StepAttempts {
             if attempt < attempts {
                 let wait = invocation.retry.delay(beforeRetry: attempt)
                 context.events.log(.warning, "attempt \(attempt) of \(attempts) failed: \(result.error ?? ""); retrying in \(DurationParser.format(wait))")
-                do { try await Task.sleep(for: wait) } catch {
+                // The run's injected wait (StepServices.sleep): tests retry without waiting.
+                do { try await context.services.sleep(wait) } catch {
                     result.status = .cancelled
                     return result
                 }

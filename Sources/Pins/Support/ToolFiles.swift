@@ -93,10 +93,11 @@ public struct LocalToolFiles: ToolFiles {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
         defer { buffer.deallocate() }
         while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError.from(errno: errno, path: path, operation: "read")
+            let count: Int
+            do {
+                count = try FileDescriptorIO.read(fd, into: buffer)
+            } catch let failure as FileDescriptorIO.Failure {
+                throw FileSystemError.from(errno: failure.code, path: path, operation: "read")
             }
             if count == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))

@@ -1,42 +1,75 @@
+import Archives
 import Basics
 import Foundation
 
 /// Unpacks `.tar.gz`/`.tgz` archives with the system's `tar` and `.zip` archives with `unzip`,
 /// refusing anything that would land outside the destination: entries are listed first and an
 /// absolute path or a `..` component stops everything before a byte is extracted; after
-/// extraction, symbolic links that point outside the folder are refused too.
+/// extraction, symbolic links that point outside the folder are refused too. A zip is listed by
+/// Archives' own reader, not by `unzip`: its directory is read within limits, and sizes claimed
+/// over `maximumUnpackedSize`, entries that share bytes (how zip bombs multiply) and links out
+/// of the folder are refused before `unzip` runs.
 struct ArchiveUnpacker: Sendable {
     let context: PinsContext
 
     typealias Format = ArchiveFormat
+
+    /// The most a zip's entries may claim, unpacked, in total (as for an .ipa).
+    static let maximumUnpackedSize: UInt64 = 4 << 30
 
     /// The format by the URL's path suffix.
     static func format(of url: String) -> Format? { ArchiveFormat(url: url) }
 
     /// Unpacks `archive` (downloaded from `url`) into the empty folder `destination`.
     /// - Throws: `PinsError.unsupportedArchive`, `.unzipMissing`, `.archiveEntryEscapes`,
-    ///   `.unpackFailed`.
+    ///   `.archiveTooLarge`, `.unpackFailed`.
     func unpack(_ archive: String, url: String, into destination: String) async throws {
         guard let format = Self.format(of: url) else { throw PinsError.unsupportedArchive(url: url) }
-        let lister: (String, [String])
+        let listing: [String]
         let extractor: (String, [String])
         switch format {
         case .tarGzip:
-            lister = ("tar", ["-tzf", archive])
+            listing = try await run(("tar", ["-tzf", archive]), url: url).split(separator: "\n").map(String.init)
             extractor = ("tar", ["-xzf", archive, "-C", destination, "--no-same-owner"])
         case .zip:
             guard ExecutableLocator.find("unzip", environment: context.environment.variables) != nil else {
                 throw PinsError.unzipMissing(archive: url)
             }
-            lister = ("unzip", ["-Z1", archive])
+            // The directory may be up to 256 MiB: read off the cooperative pool.
+            listing = try await BlockingWork.run(name: "slipway-zip-directory") { try Self.checkedZipNames(archive, url: url) }
             extractor = ("unzip", ["-q", "-o", archive, "-d", destination])
         }
-        let listing = try await run(lister, url: url)
-        for entry in listing.split(separator: "\n").map(String.init) where Self.escapes(entry) {
+        for entry in listing where Self.escapes(entry) {
             throw PinsError.archiveEntryEscapes(archive: url, entry: entry)
         }
         _ = try await run(extractor, url: url)
         try checkLinks(in: destination, relative: "", url: url)
+    }
+
+    /// The entry names of the zip at `archive`, read by `ZipDirectory` after its checks: the
+    /// claimed sizes in total within `maximumUnpackedSize`, every entry's data before the
+    /// directory and none overlapping, and every link's target inside the folder.
+    /// - Throws: `PinsError.unpackFailed` for a zip the reader refuses, `.archiveTooLarge`,
+    ///   `.archiveEntryEscapes` for a link out.
+    static func checkedZipNames(_ archive: String, url: String) throws -> [String] {
+        do {
+            let zip = try ZipDirectory(path: archive)
+            let total = try zip.totalUncompressedSize()
+            guard total <= maximumUnpackedSize else {
+                throw PinsError.archiveTooLarge(archive: url, size: total, limit: maximumUnpackedSize)
+            }
+            try zip.checkLayout()
+            for entry in zip.entries where entry.isSymbolicLink {
+                let target = String(decoding: try zip.contents(of: entry), as: UTF8.self)
+                let name = entry.name.hasSuffix("/") ? String(entry.name.dropLast()) : entry.name
+                if !staysInside(link: name, destination: target) {
+                    throw PinsError.archiveEntryEscapes(archive: url, entry: "\(name) -> \(target)")
+                }
+            }
+            return zip.entries.map(\.name)
+        } catch let error as ZipDirectory.Malformed {
+            throw PinsError.unpackFailed(archive: url, output: error.reason)
+        }
     }
 
     /// True for an entry name that is absolute or climbs with `..`.

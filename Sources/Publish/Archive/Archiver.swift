@@ -1,22 +1,7 @@
+import Archives
 import Basics
 import Crypto
 import Foundation
-
-/// The container format of an archive.
-public enum ArchiveFormat: String, Sendable, Hashable, CaseIterable {
-    /// A ustar/pax tar stream, gzip-compressed.
-    case tarGzip = "tar.gz"
-    /// A zip file, entries deflated.
-    case zip
-
-    /// The format a file name implies (`.tar.gz`, `.tgz`, `.zip`), or nil.
-    public init?(fileName: String) {
-        let lower = fileName.lowercased()
-        if lower.hasSuffix(".tar.gz") || lower.hasSuffix(".tgz") { self = .tarGzip }
-        else if lower.hasSuffix(".zip") { self = .zip }
-        else { return nil }
-    }
-}
 
 /// What to archive and how.
 public struct ArchiveRequest: Sendable {
@@ -71,57 +56,54 @@ public struct Archiver: Sendable {
 
     /// Writes the archive.
     /// - Throws: `FileSystemError` for unreadable inputs or an unwritable output,
-    ///   `PublishError.compressionFailed`; nothing is left at `output` then.
+    ///   `PublishError.compressionFailed`, `.invalidConfiguration` (a zip entry's name or size
+    ///   over zip's limits); nothing is left at `output` then.
     public func write(_ request: ArchiveRequest, progress: ByteProgressHandler? = nil) throws -> ArchiveResult {
         let file = try streams.createAtomically(request.output, permissions: 0o644)
         let total = request.entries.reduce(Int64(0)) { $0 + $1.size }
         let meter = ProgressMeter(total: total, handler: progress)
-        let sha256: String
-        switch request.format {
-        case .tarGzip:
-            sha256 = try writeTarGzip(request, to: file, meter: meter)
-        case .zip:
-            try ZipWriter(file: file, streams: streams, request: request, meter: meter).write()
-            sha256 = ""
+        let settings = ArchiveSettings(output: request.output, modificationTime: request.modificationTime,
+                                       compressionLevel: request.compressionLevel)
+        let inputs = StreamInputs(streams: streams)
+        var sha256 = ""
+        do {
+            switch request.format {
+            case .tarGzip:
+                var hasher = SHA256()
+                try TarGzipWriter(inputs: inputs, settings: settings, advance: meter.advance(by:)).write(request.entries) { chunk in
+                    hasher.update(bufferPointer: chunk)
+                    try file.write(chunk)
+                }
+                sha256 = hasher.finalize().hexString
+            case .zip:
+                try ZipWriter(output: file, inputs: inputs, settings: settings, advance: meter.advance(by:)).write(request.entries)
+            }
+        } catch let error as ArchiveError {
+            throw PublishError(error)
         }
         let size = file.offset
         try file.commit()
         let digest = sha256.isEmpty ? try FileHasher(streams: streams).sha256(of: request.output) : sha256
         return ArchiveResult(path: request.output, sha256: digest, size: size, entryCount: request.entries.count)
     }
+}
 
-    private func writeTarGzip(_ request: ArchiveRequest, to file: any AtomicWritableFile, meter: ProgressMeter) throws -> String {
-        var hasher = SHA256()
-        let gzip = try GzipWriter(level: request.compressionLevel, subject: request.output) { chunk in
-            hasher.update(bufferPointer: chunk)
-            try file.write(chunk)
+/// Entries' files read through `FileStreams`, in 1 MiB chunks.
+private struct StreamInputs: ArchiveInputs {
+    let streams: any FileStreams
+
+    func forEachChunk(ofFile path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try streams.openForReading(path).forEachChunk(body)
+    }
+}
+
+extension PublishError {
+    /// The archive writer's error, with the message it always had.
+    init(_ error: ArchiveError) {
+        switch error {
+        case .compressionFailed(let path, let reason): self = .compressionFailed(path: path, reason: reason)
+        case .nameTooLong, .tooLargeForZip: self = .invalidConfiguration(name: error.subject, problem: error.problem)
         }
-        var tarLength: Int64 = 0
-        func emit(_ bytes: [UInt8]) throws {
-            try gzip.write(bytes)
-            tarLength += Int64(bytes.count)
-        }
-        for entry in request.entries {
-            try emit(TarHeader.blocks(for: entry, mtime: request.modificationTime))
-            guard case .file(let source, let size) = entry.content else { continue }
-            let input = try streams.openForReading(source)
-            var copied: Int64 = 0
-            try input.forEachChunk { chunk in
-                let usable = UnsafeRawBufferPointer(rebasing: chunk.prefix(Int(min(Int64(chunk.count), size - copied))))
-                try gzip.write(usable)
-                copied += Int64(usable.count)
-                meter.advance(by: Int64(usable.count))
-            }
-            // A file that shrank while being read would corrupt the tar stream; refuse it.
-            guard copied == size else {
-                throw PublishError.compressionFailed(path: source, reason: "it changed size while being archived")
-            }
-            tarLength += size
-            try emit(TarHeader.padding(after: size))
-        }
-        try emit(TarHeader.trailer(archiveLength: tarLength))
-        try gzip.finish()
-        return hasher.finalize().hexString
     }
 }
 
@@ -147,38 +129,3 @@ final class ProgressMeter: @unchecked Sendable {
     }
 }
 
-/// The gzip container (RFC 1952) around a raw deflate stream, with a fixed header: no name,
-/// modification time 0, OS byte 255, so that output never depends on the host or the clock.
-final class GzipWriter {
-    private let deflater: Deflater
-    private let sink: (UnsafeRawBufferPointer) throws -> Void
-    private var crc = CRC32()
-    private var length: UInt64 = 0
-
-    init(level: Int, subject: String, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
-        deflater = try Deflater(level: level, subject: subject)
-        self.sink = sink
-        // ID1 ID2, CM=deflate, FLG=0, MTIME=0 (4 bytes), XFL=0, OS=255 (unknown).
-        let header: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xFF]
-        try header.withUnsafeBytes { try sink($0) }
-    }
-
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        crc.update(bytes)
-        length += UInt64(bytes.count)
-        try deflater.compress(bytes, finish: false, to: sink)
-    }
-
-    func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0) }
-    }
-
-    func finish() throws {
-        try deflater.compress([], finish: true, to: sink)
-        // CRC-32 and the length modulo 2^32, both little-endian.
-        var trailer = ByteWriter()
-        trailer.uint32LE(crc.value)
-        trailer.uint32LE(UInt32(truncatingIfNeeded: length))
-        try trailer.bytes.withUnsafeBytes { try sink($0) }
-    }
-}

@@ -1,3 +1,4 @@
+import Archives
 import Basics
 import Foundation
 
@@ -65,25 +66,13 @@ public protocol ReadableFile: AnyObject, Sendable {
     func withMappedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R
 }
 
-/// A file being written beside its final path; see `FileStreams.createAtomically`.
-public protocol AtomicWritableFile: AnyObject {
+/// A file being written beside its final path; see `FileStreams.createAtomically`. Appending,
+/// the offset and patching bytes in place (zip headers) come from `ArchiveOutput`.
+public protocol AtomicWritableFile: ArchiveOutput {
     /// The final path.
     var path: String { get }
-    /// Bytes written so far (the offset of the next `write`).
-    var offset: Int64 { get }
-    /// Appends bytes.
-    func write(_ bytes: UnsafeRawBufferPointer) throws
-    /// Overwrites bytes already written, at `offset` (zip headers are patched this way).
-    func overwrite(_ bytes: [UInt8], at offset: Int64) throws
     /// Flushes to disk and renames the file into place.
     func commit() throws
-}
-
-extension AtomicWritableFile {
-    /// Appends bytes.
-    public func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0) }
-    }
 }
 
 extension ReadableFile {
@@ -163,10 +152,10 @@ final class LocalReadableFile: ReadableFile, @unchecked Sendable {
     deinit { close(descriptor) }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let count = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno != EINTR { throw FileSystemError.from(errno: errno, path: path, operation: "read") }
+        do {
+            return try FileDescriptorIO.read(descriptor, into: buffer)
+        } catch let failure as FileDescriptorIO.Failure {
+            throw FileSystemError.from(errno: failure.code, path: path, operation: "read")
         }
     }
 
@@ -177,10 +166,12 @@ final class LocalReadableFile: ReadableFile, @unchecked Sendable {
             initialized = 0
             guard let base = buffer.baseAddress else { return }
             while initialized < count {
-                let got = pread(descriptor, base + initialized, count - initialized, off_t(offset) + off_t(initialized))
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileSystemError.from(errno: errno, path: path, operation: "read")
+                let got: Int
+                do {
+                    got = try FileDescriptorIO.read(descriptor, into: UnsafeMutableRawBufferPointer(start: base + initialized, count: count - initialized),
+                                                    at: offset + Int64(initialized))
+                } catch {
+                    failure = FileSystemError.from(errno: (error as? FileDescriptorIO.Failure)?.code ?? EIO, path: path, operation: "read")
                     return
                 }
                 if got == 0 { return }
@@ -237,16 +228,10 @@ final class LocalAtomicFile: AtomicWritableFile {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer, at position: Int64?) throws {
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let written = position.map { pwrite(descriptor, base + done, bytes.count - done, off_t($0) + off_t(done)) }
-                ?? Foundation.write(descriptor, base + done, bytes.count - done)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError.from(errno: errno, path: path, operation: "write")
-            }
-            done += written
+        do {
+            try FileDescriptorIO.writeAll(descriptor, bytes, at: position)
+        } catch let failure as FileDescriptorIO.Failure {
+            throw FileSystemError.from(errno: failure.code, path: path, operation: "write")
         }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The `apns-push-type` values Apple documents
@@ -46,7 +47,7 @@ public enum APNsReason {
         case "Forbidden":
             return "APNs refused the provider: the key may lack the Apple Push Notifications service. Check the key's services."
         case "Unregistered", "ExpiredToken":
-            let when = timestamp.map { " on \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+            let when = timestamp.map { " on \(DateText.iso8601($0))" } ?? ""
             return "The device token is no longer active for the topic\(when): the app was removed or notifications were turned off. "
                 + "Stop sending to this token."
         case "PayloadTooLarge":

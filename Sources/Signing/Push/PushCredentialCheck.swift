@@ -86,7 +86,7 @@ public enum PushCredentialCheck {
     /// - Throws: `PushCredentialError.expired`, `.topicNotInCertificate`.
     public static func report(_ push: PushCertificate, file: String, topic: String?, now: Date) throws -> PushCredentialReport {
         let expiry = push.certificate.notValidAfter
-        let day = day(expiry)
+        let day = DateText.day(expiry)
         guard expiry > now else { throw PushCredentialError.expired(file: file, date: day) }
         if let topic {
             try APNsTopic.check(topic)
@@ -109,16 +109,7 @@ public enum PushCredentialCheck {
     public static func entry(_ push: PushCertificate, file: String) -> PushCredentialReport {
         PushCredentialReport(kind: "certificate", file: file, keyID: nil, teamID: push.certificate.teamID,
                              subject: push.certificate.commonName, bundleID: push.bundleID, environment: push.environment.rawValue,
-                             topics: push.topics, expires: day(push.certificate.notValidAfter), warnings: [])
-    }
-
-    /// `yyyy-MM-dd` in UTC.
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
+                             topics: push.topics, expires: DateText.day(push.certificate.notValidAfter), warnings: [])
     }
 }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// What a storage holds, for `signing list`: certificates and profiles with their dates, and
@@ -61,13 +62,13 @@ public struct SigningInventory: Sendable {
         let soon = now.addingTimeInterval(Double(warningDays) * 86_400)
         var warnings: [String] = []
         for item in certificates.map({ ($0.path, $0.expires) }) + profiles.map({ ($0.path, $0.expires) }) where item.1 <= soon {
-            warnings.append(item.1 <= now ? "\(item.0) expired on \(SigningSyncError.day(item.1))"
-                : "\(item.0) expires on \(SigningSyncError.day(item.1)) (within \(warningDays) days): 'slipway signing sync --renew' replaces it")
+            warnings.append(item.1 <= now ? "\(item.0) expired on \(DateText.day(item.1))"
+                : "\(item.0) expires on \(DateText.day(item.1)) (within \(warningDays) days): 'slipway signing sync --renew' replaces it")
         }
         for stored in push where stored.push.certificate.notValidAfter <= soon {
             let expiry = stored.push.certificate.notValidAfter
-            warnings.append(expiry <= now ? "\(stored.path) expired on \(SigningSyncError.day(expiry))"
-                : "\(stored.path) expires on \(SigningSyncError.day(expiry)) (within \(warningDays) days): create a new push certificate "
+            warnings.append(expiry <= now ? "\(stored.path) expired on \(DateText.day(expiry))"
+                : "\(stored.path) expires on \(DateText.day(expiry)) (within \(warningDays) days): create a new push certificate "
                     + "and 'slipway signing push add' it, or switch to a .p8 key")
         }
         var inventory = SigningInventory(storage: storage.storage.displayName, format: storage.format.rawValue, certificates: certificates,
@@ -86,12 +87,12 @@ public struct SigningInventory: Sendable {
         var lines = ["\(storage) (\(format) format)"]
         lines.append(certificates.isEmpty ? "certificates: none" : "certificates:")
         for c in certificates {
-            lines.append("  \(c.kind.rawValue)  \(c.id)  \(c.name)  expires \(SigningSyncError.day(c.expires))"
+            lines.append("  \(c.kind.rawValue)  \(c.id)  \(c.name)  expires \(DateText.day(c.expires))"
                 + (c.hasKey ? "" : "  (no private key)"))
         }
         lines.append(profiles.isEmpty ? "profiles: none" : "profiles:")
         for p in profiles {
-            lines.append("  \(p.kind.rawValue)  \(p.bundleID)  '\(p.name)'  \(p.uuid)  expires \(SigningSyncError.day(p.expires))")
+            lines.append("  \(p.kind.rawValue)  \(p.bundleID)  '\(p.name)'  \(p.uuid)  expires \(DateText.day(p.expires))")
             let certificates = p.certificateIDs + p.otherCertificates.map { "SHA-1 \($0) (not in the storage)" }
             lines.append("    certificates: " + (certificates.isEmpty ? "none" : certificates.joined(separator: ", ")))
             if !p.devices.isEmpty { lines.append("    devices (\(p.devices.count)): " + p.devices.joined(separator: ", ")) }
@@ -107,16 +108,15 @@ public struct SigningInventory: Sendable {
 
     /// The inventory as JSON (sorted keys, ISO 8601 dates).
     public var json: [String: Any] {
-        let iso = ISO8601DateFormatter()
         return [
             "storage": storage, "format": format, "warnings": warnings,
             "certificates": certificates.map {
                 ["path": $0.path, "id": $0.id, "kind": $0.kind.rawValue, "name": $0.name, "teamId": $0.teamID, "sha1": $0.sha1,
-                 "expires": iso.string(from: $0.expires), "hasKey": $0.hasKey] as [String: Any]
+                 "expires": DateText.iso8601($0.expires), "hasKey": $0.hasKey] as [String: Any]
             },
             "profiles": profiles.map {
                 ["path": $0.path, "name": $0.name, "uuid": $0.uuid, "kind": $0.kind.rawValue, "bundleId": $0.bundleID,
-                 "teamId": $0.teamID, "expires": iso.string(from: $0.expires), "certificateIds": $0.certificateIDs,
+                 "teamId": $0.teamID, "expires": DateText.iso8601($0.expires), "certificateIds": $0.certificateIDs,
                  "otherCertificates": $0.otherCertificates, "devices": $0.devices] as [String: Any]
             },
             "pushCertificates": pushCertificates.map {

@@ -1,4 +1,5 @@
 import AppleAPI
+import Basics
 import Foundation
 
 /// fastlane match's job: makes sure a valid certificate of the right kind, and for each bundle id
@@ -78,7 +79,7 @@ public struct SigningSync: Sendable {
     static func problem(of profile: ProvisioningProfile, bundleID: String, certificate: SigningCertificate,
                         request: SigningSyncRequest) -> String? {
         if profile.expirationDate <= request.now {
-            return "it expired on \(SigningSyncError.day(profile.expirationDate))"
+            return "it expired on \(DateText.day(profile.expirationDate))"
         }
         if let profileBundle = profile.bundleID, profileBundle != bundleID {
             return "it is for '\(profileBundle)', not '\(bundleID)'"
@@ -95,12 +96,12 @@ public struct SigningSync: Sendable {
         var warnings: [String] = []
         let renew = request.readOnly ? "run 'slipway signing sync --renew' without --readonly" : "run again with --renew"
         if certificate.expiresWithin(days: request.warningDays, now: request.now) {
-            warnings.append("the certificate '\(certificate.commonName ?? "?")' expires on \(SigningSyncError.day(certificate.notValidAfter)) "
+            warnings.append("the certificate '\(certificate.commonName ?? "?")' expires on \(DateText.day(certificate.notValidAfter)) "
                 + "(within \(request.warningDays) days): \(renew) to replace it")
         }
         for synced in profiles {
             guard let profile = synced.profile, profile.expiresWithin(days: request.warningDays, now: request.now) else { continue }
-            warnings.append("the profile '\(profile.name)' (\(synced.bundleID)) expires on \(SigningSyncError.day(profile.expirationDate)) "
+            warnings.append("the profile '\(profile.name)' (\(synced.bundleID)) expires on \(DateText.day(profile.expirationDate)) "
                 + "(within \(request.warningDays) days): \(renew) to replace it")
         }
         return warnings

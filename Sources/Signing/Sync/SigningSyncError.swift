@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Why `signing sync` (or `nuke`) stopped. Each message names what is missing or wrong and says
@@ -30,7 +31,7 @@ public enum SigningSyncError: Error, Equatable, Sendable {
 extension SigningSyncError: LocalizedError {
     /// A message that names the subject and says what to do.
     public var errorDescription: String? {
-        let day = Self.day
+        let day = DateText.day
         switch self {
         case let .unsupportedPlatform(type, platform):
             let platforms = type.platforms.map(\.rawValue).joined(separator: ", ")
@@ -64,13 +65,5 @@ extension SigningSyncError: LocalizedError {
         case let .confirmationRequired(summary):
             return "This would \(summary). Run again with --confirm to do it, or with --dry-run to list everything first."
         }
-    }
-
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
     }
 }

@@ -175,7 +175,7 @@ struct SigningSyncRun {
             return problem
         }
         if request.renew, stored.expiresWithin(days: request.warningDays, now: request.now) {
-            return "it expires on \(SigningSyncError.day(stored.expirationDate)) and --renew was given"
+            return "it expires on \(DateText.day(stored.expirationDate)) and --renew was given"
         }
         guard let onApple = appleProfiles.first(where: { $0.uuid.caseInsensitiveCompare(stored.uuid) == .orderedSame }) else {
             return "App Store Connect no longer has it"

@@ -95,15 +95,6 @@ enum DevicesSupport {
     static func object(_ device: AppStoreConnectDevice) -> [String: Any] {
         ["id": device.id, "name": device.name, "udid": device.udid, "deviceClass": device.deviceClass ?? NSNull(),
          "model": device.model ?? NSNull(), "platform": word(device.platform), "status": device.status.lowercased(),
-         "addedDate": device.addedDate.map(day) ?? NSNull()]
-    }
-
-    /// `2026-01-31` (UTC).
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
+         "addedDate": device.addedDate.map(DateText.day) ?? NSNull()]
     }
 }

@@ -59,7 +59,7 @@ struct DevicesListCommand: AsyncParsableCommand {
             } else {
                 let rows = devices.map { device in
                     [device.name, device.udid, device.deviceClass ?? "-", device.model ?? "-", DevicesSupport.word(device.platform),
-                     device.status.lowercased(), device.addedDate.map(DevicesSupport.day) ?? "-"]
+                     device.status.lowercased(), device.addedDate.map(DateText.day) ?? "-"]
                 }
                 env.print(AppStoreCommandSupport.table(header: ["NAME", "UDID", "CLASS", "MODEL", "PLATFORM", "STATUS", "ADDED"], rows: rows))
             }

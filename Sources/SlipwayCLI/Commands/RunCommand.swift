@@ -169,13 +169,10 @@ final class SignalForwarder: @unchecked Sendable {
         _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         signalPipe = writeEnd
         reader = Thread {
-            var byte: UInt8 = 0
-            while true {
-                let count = read(readEnd, &byte, 1)
-                if count == 1 { interruption.trigger(); continue }
-                if count < 0 && errno == EINTR { continue }
-                break // the write end was closed: the run is over
-            }
+            let byte = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
+            defer { byte.deallocate() }
+            // One byte per signal; the end (or an error) means the write end was closed: the run is over.
+            while (try? FileDescriptorIO.read(readEnd, into: byte)) == 1 { interruption.trigger() }
             close(readEnd)
         }
         reader.name = "slipway-signals"

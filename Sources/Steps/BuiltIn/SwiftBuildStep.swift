@@ -7,13 +7,9 @@ public struct SwiftBuildStep: Step {
         id: "swift.build",
         summary: "Build a Swift package (swift build)",
         discussion: "Runs `swift build` and sets `bin-path` to the folder holding the built products.",
-        options: [
-            .optional("configuration", .choice(["debug", "release"]), default: .string("debug"), "Build configuration."),
+        options: SwiftPackageOptions.specs(command: "swift build", between: [
             .optional("product", .string, "Build only this product."),
-            .optional("package-path", .string, default: .string("."), "The package's folder."),
-            .optional("scratch-path", .string, "SwiftPM's build folder (default .build)."),
-            .optional("arguments", .list(.string), "More arguments for swift build."),
-        ],
+        ]),
         outputs: [OutputSpec("bin-path", "The folder with the built executables and libraries.", file: true)],
         examples: [
             StepExample("Release build of one product", "- swift.build: { configuration: release, product: slipway }"),
@@ -21,28 +17,20 @@ public struct SwiftBuildStep: Step {
         ]
     )
 
-    let configuration: String
+    let package: SwiftPackageOptions
     let product: String?
-    let packagePath: String
-    let scratchPath: String?
-    let arguments: [String]
 
     public init(options: StepOptions) throws {
-        configuration = try options.requiredString("configuration")
+        package = try SwiftPackageOptions(options: options)
         product = try options.string("product")
-        packagePath = try options.requiredString("package-path")
-        scratchPath = try options.string("scratch-path")
-        arguments = try options.strings("arguments")
     }
 
     func commonArguments(_ context: StepContext) -> [String] {
-        var args = ["-c", configuration, "--package-path", context.resolve(packagePath)]
-        if let scratchPath { args += ["--scratch-path", context.resolve(scratchPath)] }
-        return args
+        package.packageArguments(context)
     }
 
     var buildArguments: [String] {
-        (product.map { ["--product", $0] } ?? []) + arguments
+        (product.map { ["--product", $0] } ?? []) + package.arguments
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {

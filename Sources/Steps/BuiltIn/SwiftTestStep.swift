@@ -13,14 +13,10 @@ public struct SwiftTestStep: Step {
             outputs passed, failed, skipped and total; on failure the error lists the failing \
             tests and their first assertion messages.
             """,
-        options: [
-            .optional("configuration", .choice(["debug", "release"]), default: .string("debug"), "Build configuration."),
+        options: SwiftPackageOptions.specs(command: "swift test", between: [
             .optional("filter", .string, "Run only tests matching this regular expression."),
             .optional("parallel", .bool, default: .bool(false), "Run tests in parallel processes."),
-            .optional("package-path", .string, default: .string("."), "The package's folder."),
-            .optional("scratch-path", .string, "SwiftPM's build folder (default .build)."),
-            .optional("arguments", .list(.string), "More arguments for swift test."),
-        ],
+        ]),
         outputs: [
             OutputSpec("passed", "Number of tests that passed.", type: .int),
             OutputSpec("failed", "Number of tests that failed.", type: .int),
@@ -33,28 +29,21 @@ public struct SwiftTestStep: Step {
         ]
     )
 
-    let configuration: String
+    let package: SwiftPackageOptions
     let filter: String?
     let parallel: Bool
-    let packagePath: String
-    let scratchPath: String?
-    let arguments: [String]
 
     public init(options: StepOptions) throws {
-        configuration = try options.requiredString("configuration")
+        package = try SwiftPackageOptions(options: options)
         filter = try options.string("filter")
         parallel = try options.bool("parallel")
-        packagePath = try options.requiredString("package-path")
-        scratchPath = try options.string("scratch-path")
-        arguments = try options.strings("arguments")
     }
 
     func commandArguments(_ context: StepContext) -> [String] {
-        var args = ["test", "-c", configuration, "--package-path", context.resolve(packagePath)]
-        if let scratchPath { args += ["--scratch-path", context.resolve(scratchPath)] }
+        var args = ["test"] + package.packageArguments(context)
         if let filter { args += ["--filter", filter] }
         if parallel { args.append("--parallel") }
-        return args + arguments
+        return args + package.arguments
     }
 
     public func plan(in context: StepContext) throws -> [Effect] {

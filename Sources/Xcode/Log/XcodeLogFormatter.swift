@@ -76,10 +76,11 @@ public struct XcodeLogFormatter: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw XcodeLogError.cannotRead(path: name, reason: String(cString: strerror(errno)))
+            let count: Int
+            do {
+                count = try FileDescriptorIO.read(descriptor, into: buffer)
+            } catch let failure as FileDescriptorIO.Failure {
+                throw XcodeLogError.cannotRead(path: name, reason: String(cString: strerror(failure.code)))
             }
             if count == 0 { break }
             splitter.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { state.consume($0) }

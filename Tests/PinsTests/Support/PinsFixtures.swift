@@ -193,13 +193,10 @@ enum ArchiveMaker {
     /// A `.tar.gz` built by Python's tarfile with entries tar itself would not write:
     /// `entries` are (name, kind, content-or-link-target) with kind "file" or "symlink".
     static func crafted(_ entries: [(String, String, String)]) throws -> Data {
-        let staging = try TemporaryDirectory(prefix: "slipway-archive")
-        let archive = staging.path + "/crafted.tar.gz"
-        let listing = entries.map { "(\"\($0.0)\", \"\($0.1)\", \"\($0.2)\")" }.joined(separator: ", ")
-        let program = """
+        try python(writing: "crafted.tar.gz", """
             import io, sys, tarfile
             with tarfile.open(sys.argv[1], "w:gz") as archive:
-                for name, kind, value in [\(listing)]:
+                for name, kind, value in ENTRIES:
                     info = tarfile.TarInfo(name)
                     if kind == "symlink":
                         info.type = tarfile.SYMTYPE
@@ -210,10 +207,50 @@ enum ArchiveMaker {
                         info.size = len(data)
                         info.mode = 0o755
                         archive.addfile(info, io.BytesIO(data))
-            """
-        let script = try staging.write("make.py", program)
+            """, entries)
+    }
+
+    /// A `.zip` built by Python's zipfile with entries zip(1) would not write: `entries` as in
+    /// `crafted`; a symlink is a Unix entry of mode 0120777 whose contents are its target.
+    static func craftedZip(_ entries: [(String, String, String)]) throws -> Data {
+        try python(writing: "crafted.zip", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w") as archive:
+                for name, kind, value in ENTRIES:
+                    info = zipfile.ZipInfo(name)
+                    info.create_system = 3
+                    info.external_attr = (0o120777 if kind == "symlink" else 0o100755) << 16
+                    archive.writestr(info, value)
+            """, entries)
+    }
+
+    /// Runs `program` with `ENTRIES` bound to `entries` (name, kind, value) and the path of an
+    /// archive `name` in a temporary folder as its argument; returns what it wrote there.
+    private static func python(writing name: String, _ program: String, _ entries: [(String, String, String)]) throws -> Data {
+        let staging = try TemporaryDirectory(prefix: "slipway-archive")
+        let archive = staging.path + "/" + name
+        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\") + "\"" }
+        let listing = entries.map { "(\(quoted($0.0)), \(quoted($0.1)), \(quoted($0.2)))" }.joined(separator: ", ")
+        let script = try staging.write("make.py", "ENTRIES = [\(listing)]\n" + program)
         try sh("/usr/bin/env", ["python3", script, archive])
         return try Data(contentsOf: URL(fileURLWithPath: archive))
+    }
+}
+
+extension PinsProject {
+    /// A project whose one tool `fmt` (1.0.0, `bin/fmt`, this platform) is the archive `name` on `server`.
+    static func servingArchive(_ name: String, from server: LoopbackHTTPServer) throws -> PinsProject {
+        let project = try PinsProject()
+        try project.write("Toolfile", """
+            tools:
+              fmt:
+                archive: \(server.url(for: name))
+                executable: bin/fmt
+                platforms: [\(ToolPlatform.current)]
+                version: 1.0.0
+
+            """)
+        return project
     }
 }
 

@@ -59,7 +59,7 @@ public struct AppStoreSubmitStep: Step {
         if try options.string("release-type") == "SCHEDULED", date == nil {
             throw StepError.invalidOption(name: "earliest-release-date", problem: "is needed with release-type SCHEDULED (e.g. 2025-06-01T09:00:00Z)")
         }
-        if let date, !date.contains("${{"), ISO8601DateFormatter().date(from: date) == nil {
+        if let date, !date.contains("${{"), DateText.date(iso8601: date) == nil {
             throw StepError.invalidOption(name: "earliest-release-date", problem: "'\(date)' is not an ISO 8601 date and time (e.g. 2025-06-01T09:00:00Z)")
         }
         self.options = options

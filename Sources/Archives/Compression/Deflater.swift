@@ -10,7 +10,7 @@ final class Deflater {
     private let subject: String
 
     /// A deflater at `level` (0 none ... 9 best; zlib's default 6 matches gzip's).
-    /// - Throws: `PublishError.compressionFailed` naming `subject` when zlib cannot start.
+    /// - Throws: `ArchiveError.compressionFailed` naming `subject` when zlib cannot start.
     init(level: Int, subject: String, outputSize: Int = 1 << 18) throws {
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -22,7 +22,7 @@ final class Deflater {
         guard status == Z_OK else {
             stream.deallocate()
             output.deallocate()
-            throw PublishError.compressionFailed(path: subject, reason: "zlib could not start (status \(status))")
+            throw ArchiveError.compressionFailed(path: subject, reason: "zlib could not start (status \(status))")
         }
     }
 
@@ -45,7 +45,7 @@ final class Deflater {
             stream.pointee.avail_out = uInt(output.count)
             let status = deflate(stream, finish ? Z_FINISH : Z_NO_FLUSH)
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                throw PublishError.compressionFailed(path: subject, reason: "zlib failed (status \(status))")
+                throw ArchiveError.compressionFailed(path: subject, reason: "zlib failed (status \(status))")
             }
             let produced = output.count - Int(stream.pointee.avail_out)
             if produced > 0 { try sink(UnsafeRawBufferPointer(rebasing: output[0..<produced])) }

@@ -11,11 +11,21 @@ import Darwin
 /// central directory at the end. Fixed time stamps, Unix permissions in the external
 /// attributes, no extra fields, so output is reproducible. Without zip64, entries and the
 /// archive stay below 4 GiB; larger inputs are refused with a pointer to tar.gz.
-struct ZipWriter {
-    let file: any AtomicWritableFile
-    let streams: any FileStreams
-    let request: ArchiveRequest
-    let meter: ProgressMeter
+public struct ZipWriter {
+    private let file: any ArchiveOutput
+    private let inputs: any ArchiveInputs
+    private let settings: ArchiveSettings
+    private let advance: (Int64) -> Void
+
+    /// A writer appending to `output` and reading entries' files from `inputs`; `advance` is
+    /// called with the number of input bytes each deflated chunk archived.
+    public init(output: any ArchiveOutput, inputs: any ArchiveInputs, settings: ArchiveSettings,
+                advance: @escaping (Int64) -> Void = { _ in }) {
+        self.file = output
+        self.inputs = inputs
+        self.settings = settings
+        self.advance = advance
+    }
 
     private static let limit: Int64 = 0xFFFF_FFFF
 
@@ -30,23 +40,24 @@ struct ZipWriter {
         var flags: UInt16
     }
 
-    func write() throws {
-        let (time, date) = Self.dosTime(request.modificationTime)
+    /// Writes `entries` in order and the central directory.
+    /// - Throws: `ArchiveError.nameTooLong` (before a byte is written), `.tooLargeForZip`,
+    ///   `.compressionFailed`, or what the output and inputs throw.
+    public func write(_ entries: [ArchiveEntry]) throws {
+        let (time, date) = Self.dosTime(settings.modificationTime)
         // Checked before a byte is written: a name (a lane's prefix + a path) is a 16-bit length in a zip.
-        for entry in request.entries where entry.storedName.utf8.count > 0xFFFF {
-            throw PublishError.invalidConfiguration(
-                name: String(entry.storedName.prefix(60)) + "...",
-                problem: "is \(entry.storedName.utf8.count) bytes long as a name inside the archive, more than the 65535 a zip entry can hold. Use a shorter prefix or path")
+        for entry in entries where entry.storedName.utf8.count > 0xFFFF {
+            throw ArchiveError.nameTooLong(name: entry.storedName, bytes: entry.storedName.utf8.count)
         }
         var central: [Central] = []
-        for entry in request.entries {
+        for entry in entries {
             central.append(try writeEntry(entry, time: time, date: date))
         }
         let directoryOffset = file.offset
         var directory = ByteWriter()
         for record in central { appendCentral(record, time: time, date: date, to: &directory) }
         guard central.count <= 0xFFFF, directoryOffset + Int64(directory.bytes.count) < Self.limit else {
-            throw tooLarge(request.output)
+            throw ArchiveError.tooLargeForZip(path: settings.output)
         }
         var end = ByteWriter()
         end.uint32LE(0x0605_4B50)
@@ -63,7 +74,7 @@ struct ZipWriter {
     private func writeEntry(_ entry: ArchiveEntry, time: UInt16, date: UInt16) throws -> Central {
         let name = Array(entry.storedName.utf8)
         let offset = file.offset
-        guard offset < Self.limit, entry.size < Self.limit - 1 else { throw tooLarge(entryPath(entry)) }
+        guard offset < Self.limit, entry.size < Self.limit - 1 else { throw ArchiveError.tooLargeForZip(path: entryPath(entry)) }
         let isDeflated: Bool
         if case .file(_, let size) = entry.content, size > 0 { isDeflated = true } else { isDeflated = false }
         // Bit 11: the name is UTF-8 (only set when it is not plain ASCII, as zip(1) does).
@@ -82,7 +93,7 @@ struct ZipWriter {
         local.append(name)
         try file.write(local.bytes)
         let (crc, compressed, size) = try writeData(entry, deflate: isDeflated)
-        guard compressed < Self.limit, file.offset < Self.limit else { throw tooLarge(entryPath(entry)) }
+        guard compressed < Self.limit, file.offset < Self.limit else { throw ArchiveError.tooLargeForZip(path: entryPath(entry)) }
         var patch = ByteWriter()
         patch.uint32LE(crc)
         patch.uint32LE(UInt32(compressed))
@@ -114,26 +125,25 @@ struct ZipWriter {
             return (crc.value, Int64(bytes.count), Int64(bytes.count))
         case .file(let source, let size):
             let start = file.offset
-            let input = try streams.openForReading(source)
             var copied: Int64 = 0
             if deflate {
-                let deflater = try Deflater(level: request.compressionLevel, subject: request.output)
-                try input.forEachChunk { chunk in
+                let deflater = try Deflater(level: settings.compressionLevel, subject: settings.output)
+                try inputs.forEachChunk(ofFile: source) { chunk in
                     crc.update(chunk)
                     copied += Int64(chunk.count)
-                    meter.advance(by: Int64(chunk.count))
+                    advance(Int64(chunk.count))
                     try deflater.compress(chunk, finish: false) { try file.write($0) }
                 }
                 try deflater.compress([], finish: true) { try file.write($0) }
             } else {
-                try input.forEachChunk { chunk in
+                try inputs.forEachChunk(ofFile: source) { chunk in
                     crc.update(chunk)
                     copied += Int64(chunk.count)
                     try file.write(chunk)
                 }
             }
             guard copied == size else {
-                throw PublishError.compressionFailed(path: source, reason: "it changed size while being archived")
+                throw ArchiveError.compressionFailed(path: source, reason: "it changed size while being archived")
             }
             return (crc.value, file.offset - start, copied)
         }
@@ -163,10 +173,6 @@ struct ZipWriter {
     private func entryPath(_ entry: ArchiveEntry) -> String {
         if case .file(let source, _) = entry.content { return source }
         return entry.name
-    }
-
-    private func tooLarge(_ path: String) -> PublishError {
-        .invalidConfiguration(name: path, problem: "is too large for a zip archive without zip64 (4 GiB). Use a .tar.gz archive instead")
     }
 
     /// MS-DOS time and date of `seconds` since 1970 (UTC), clamped to 1980-01-01, the earliest

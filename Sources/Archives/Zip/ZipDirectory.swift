@@ -2,51 +2,73 @@ import CZlib
 import Foundation
 
 /// A zip file's central directory, read from its end (zip64 included), and single small entries
-/// read on demand: enough to find an `.ipa`'s `Info.plist` without reading the archive whole.
+/// read on demand: enough to find an `.ipa`'s `Info.plist` without reading the archive whole, or
+/// to check a downloaded tool's archive (names, sizes, layout) before anything is unpacked.
 ///
 /// Every size, offset and count comes from a file that may be hostile, so all arithmetic on them
 /// is checked (`addingReportingOverflow`, `Int(exactly:)`) and every claim is held against the
 /// file's size and `ZipLimits`: a malformed archive is a `Malformed` error, never a trap.
-struct ZipDirectory {
+public struct ZipDirectory {
     /// One entry of the central directory.
-    struct Entry {
-        var name: String
-        var method: UInt16
-        var compressedSize: UInt64
-        var uncompressedSize: UInt64
-        var localHeaderOffset: UInt64
+    public struct Entry: Sendable, Hashable {
+        /// The name as the directory spells it (bytes read as UTF-8).
+        public var name: String
+        /// The compression method (0 stored, 8 deflated).
+        public var method: UInt16
+        /// What the directory claims; checked before use, never trusted.
+        public var compressedSize: UInt64
+        /// What the directory claims; checked before use, never trusted.
+        public var uncompressedSize: UInt64
+        /// Where the entry's local header starts, as claimed.
+        public var localHeaderOffset: UInt64
         /// The name's length in bytes, the least the local header adds before the data.
-        var nameLength: Int
+        public var nameLength: Int
+        /// The Unix file type and permission bits when the archive was made on Unix, else 0.
+        public var unixMode: UInt32
+
+        /// True for an entry that unpacks as a symbolic link (its contents are the target).
+        public var isSymbolicLink: Bool { unixMode & 0o170000 == 0o120000 }
     }
 
     /// Why the file is not a zip this reader understands.
-    struct Malformed: Error, Equatable { var reason: String }
-
-    /// The bounds of what a zip's directory may claim.
-    struct Limits {
-        /// The most entries.
-        var maxEntries: UInt64 = 1_000_000
-        /// The largest central directory, in bytes.
-        var maxDirectoryBytes: UInt64 = 256 << 20
-        /// The largest entry `contents(of:)` reads, compressed or not.
-        var maxEntryBytes: UInt64 = 64 << 20
+    public struct Malformed: Error, Equatable {
+        /// What is wrong, as a clause: "it has no zip end-of-directory record".
+        public var reason: String
     }
 
-    let entries: [Entry]
+    /// The bounds of what a zip's directory may claim.
+    public struct Limits: Sendable, Hashable {
+        /// The most entries.
+        public var maxEntries: UInt64 = 1_000_000
+        /// The largest central directory, in bytes.
+        public var maxDirectoryBytes: UInt64 = 256 << 20
+        /// The largest entry `contents(of:)` reads, compressed or not.
+        public var maxEntryBytes: UInt64 = 64 << 20
+
+        /// Limits; the defaults are what the .ipa reader uses.
+        public init(maxEntries: UInt64 = 1_000_000, maxDirectoryBytes: UInt64 = 256 << 20, maxEntryBytes: UInt64 = 64 << 20) {
+            self.maxEntries = maxEntries
+            self.maxDirectoryBytes = maxDirectoryBytes
+            self.maxEntryBytes = maxEntryBytes
+        }
+    }
+
+    /// The entries, in directory order.
+    public let entries: [Entry]
     /// Where the central directory starts: every entry's data must end before it.
-    let directoryOffset: UInt64
+    public let directoryOffset: UInt64
     private let source: ZipSource
     private let limits: Limits
 
     /// Reads the directory of the zip at `path`.
     /// - Throws: `Malformed` (not a zip, or claims that do not fit the file), or a file error.
-    init(path: String, limits: Limits = Limits()) throws {
+    public init(path: String, limits: Limits = Limits()) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw Malformed(reason: "it cannot be opened") }
         try self.init(source: try ZipSource(handle: handle), limits: limits)
     }
 
     /// Reads the directory of a zip held in memory (tests and fuzzing).
-    init(bytes: [UInt8], limits: Limits = Limits()) throws {
+    public init(bytes: [UInt8], limits: Limits = Limits()) throws {
         try self.init(source: ZipSource(bytes: bytes), limits: limits)
     }
 
@@ -88,7 +110,7 @@ struct ZipDirectory {
 
     /// The sum of the entries' uncompressed sizes.
     /// - Throws: `Malformed` when the sum passes 2^64 - 1.
-    func totalUncompressedSize() throws -> UInt64 {
+    public func totalUncompressedSize() throws -> UInt64 {
         var total: UInt64 = 0
         for entry in entries {
             let (sum, overflow) = total.addingReportingOverflow(entry.uncompressedSize)
@@ -101,7 +123,7 @@ struct ZipDirectory {
     /// Checks that every entry's data lies before the central directory and that no two
     /// entries share bytes (overlapping entries are how zip bombs multiply their output).
     /// - Throws: `Malformed` naming the entry.
-    func checkLayout() throws {
+    public func checkLayout() throws {
         var spans: [(start: UInt64, end: UInt64, name: String)] = []
         spans.reserveCapacity(entries.count)
         for entry in entries {
@@ -134,7 +156,8 @@ struct ZipDirectory {
             var entry = Entry(name: String(decoding: bytes[nameStart..<extraStart], as: UTF8.self),
                               method: u16(bytes, position + 10), compressedSize: UInt64(u32(bytes, position + 20)),
                               uncompressedSize: UInt64(u32(bytes, position + 24)),
-                              localHeaderOffset: UInt64(u32(bytes, position + 42)), nameLength: nameLength)
+                              localHeaderOffset: UInt64(u32(bytes, position + 42)), nameLength: nameLength,
+                              unixMode: u16(bytes, position + 4) >> 8 == 3 ? u32(bytes, position + 38) >> 16 : 0)
             applyZip64(bytes[extraStart..<extraEnd], to: &entry)
             entries.append(entry)
             position = extraEnd + commentLength
@@ -168,7 +191,7 @@ struct ZipDirectory {
     /// The entry's bytes, inflated.
     /// - Throws: `Malformed` for an unsupported method, damaged data, or an entry larger than
     ///   the limits or lying outside the file.
-    func contents(of entry: Entry) throws -> [UInt8] {
+    public func contents(of entry: Entry) throws -> [UInt8] {
         guard entry.compressedSize <= limits.maxEntryBytes, entry.uncompressedSize <= limits.maxEntryBytes,
               let compressed = Int(exactly: entry.compressedSize), let expected = Int(exactly: entry.uncompressedSize) else {
             throw Malformed(reason: "the entry '\(entry.name)' is larger than the \(limits.maxEntryBytes) bytes slipway reads")

@@ -56,6 +56,30 @@ struct AppStoreKeyOptionsCommandTests {
         #expect(try Snapshot.of(folder.path) == before)
     }
 
+    @Test func theStepsRefuseTheSameURLs() throws {
+        for url in ["file://\(folder.path)/api", "api.appstoreconnect.apple.com", "ftp://127.0.0.1/"] {
+            try folder.write("lanes/ship.yml", """
+                description: Ship
+                steps:
+                  - appstore.build-number:
+                      bundle-id: com.example.app
+                      version: 1.2.0
+                      issuer-id: \(Self.issuer)
+                      key-id: ABC123DEFG
+                      key-file: AuthKey_ABC123DEFG.p8
+                      api-url: \(url)
+
+                """)
+            let before = try Snapshot.of(folder.path)
+            let result = try slipway(["validate", "ship"])
+            #expect(result.status == 2, "\(url): \(result.standardError)")
+            #expect(result.standardError.contains("lanes/ship.yml:3:5: error: step 'appstore.build-number' (appstore.build-number): "
+                + "option 'api-url' '\(url)' is not an http:// or https:// URL\n"), "\(result.standardError)")
+            #expect(try Snapshot.of(folder.path) == before)
+        }
+        #expect(try fake.state().requests.isEmpty)
+    }
+
     @Test func aBadKeyIsBadInputInEveryCommand() throws {
         let before = try Snapshot.of(folder.path)
         for command in Self.commands {

@@ -1,6 +1,8 @@
 import ArgumentParser
 
-/// Slipway's exit codes, documented in `slipway --help` and the README.
+/// Slipway's exit codes, documented in `slipway --help` and the README. Errors say which kind of
+/// failure they are (`Basics.ExitCodeProviding`); `Failure.exitCode(for:)` is the one table from
+/// kinds to these codes.
 public enum ExitCodes {
     /// A step failed (in a dry run: would fail), a check found differences, or a verification
     /// found drift.

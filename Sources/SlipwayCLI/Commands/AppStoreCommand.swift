@@ -47,23 +47,9 @@ struct AppStoreCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let key: AppStoreConnectKey
-        do {
-            guard let loaded = try keyOptions.load(env) else { throw ValidationError("Give the API key's id with --key-id.") }
-            key = loaded
-        } catch {
-            env.printError(errorText(error))
-            throw ExitCodes.invalidInput
-        }
-        let redactor = Redactor(secrets: key.secretsToMask)
-        let client = keyOptions.client(key, env: env, redactor: redactor)
-        do {
-            let report = try await check(client: client, key: key)
-            env.print(json ? report.json : report.text)
-        } catch {
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.failure
-        }
+        let session = try keyOptions.openOrReport(env)
+        let report = try await session.run(env) { try await check(client: $0, key: session.key) }
+        env.print(json ? report.json : report.text)
     }
 
     private func check(client: AppStoreConnectClient, key: AppStoreConnectKey) async throws -> CheckReport {

@@ -10,40 +10,12 @@ enum AppStoreMetadataRun {
     enum Direction { case push, pull }
 
     /// Loads the key (a bad key is exit 2, nothing sent), runs `body` with a client whose log
-    /// lines go to standard error, and maps its errors: bad input in the folder or options is
-    /// exit 2, anything App Store Connect refused exit 1. Secrets never reach the output.
+    /// lines go to standard error, and reports its errors with the exit code each carries: bad
+    /// input in the folder or options is exit 2, anything App Store Connect refused exit 1.
+    /// Secrets never reach the output.
     static func withClient(_ keyOptions: AppStoreKeyOptions, env: CommandEnvironment,
                            _ body: (AppStoreConnectClient) async throws -> Void) async throws {
-        let key: AppStoreConnectKey
-        do {
-            guard let loaded = try keyOptions.load(env) else { throw ValidationError("Give the API key's id with --key-id.") }
-            key = loaded
-        } catch {
-            env.printError(errorText(error))
-            throw ExitCodes.invalidInput
-        }
-        let redactor = Redactor(secrets: key.secretsToMask)
-        do {
-            try await body(keyOptions.client(key, env: env, redactor: redactor))
-        } catch let error as AppStoreListingError {
-            env.printError(redactor.redact(errorText(error)))
-            switch error {
-            case .folderMissing, .unknownLocaleFolder, .unknownLocale, .invalidTexts, .nameRequired, .unsafeFile: throw ExitCodes.invalidInput
-            default: throw ExitCodes.failure
-            }
-        } catch let error as ScreenshotError {
-            env.printError(redactor.redact(errorText(error)))
-            switch error {
-            case .noFolder, .invalidFolder: throw ExitCodes.invalidInput
-            default: throw ExitCodes.failure
-            }
-        } catch let error as FileSystemError {
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.invalidInput
-        } catch {
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.failure
-        }
+        try await keyOptions.openOrReport(env).run(env, body)
     }
 
     /// The screenshots folder, absolute.

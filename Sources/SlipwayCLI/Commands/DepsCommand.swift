@@ -45,7 +45,7 @@ struct DepsVerifyCommand: AsyncParsableCommand {
         do {
             report = try await DependencyAuditor(context: try env.pinsContext(online: false)).audit()
         } catch {
-            throw PinsFailure.report(error, in: env)
+            throw Failure.report(error, in: env)
         }
         if json {
             try env.printJSON(report)

@@ -20,16 +20,15 @@ struct DeviceChangeOptions: ParsableArguments {
 
     /// Registers `entries` and prints the outcome, then the hint about profiles.
     func register(_ entries: [DeviceEntry], env: CommandEnvironment, keyOptions: AppStoreKeyOptions) async throws {
-        let (client, redactor) = try AppStoreCommandSupport.client(keyOptions, env: env)
-        let items: [DeviceRegistrationItem]
-        do {
-            items = try await DeviceRegistration(portal: client).run(entries, rename: rename, enable: enable, dryRun: dryRun)
-        } catch {
-            if !json, case let DeviceInputError.stopped(done, _)? = error as? DeviceInputError {
-                env.print(done.map { line($0) }.joined(separator: "\n"))
+        let items = try await keyOptions.openOrReport(env).run(env) { client in
+            do {
+                return try await DeviceRegistration(portal: client).run(entries, rename: rename, enable: enable, dryRun: dryRun)
+            } catch {
+                if !json, case let DeviceInputError.stopped(done, _)? = error as? DeviceInputError {
+                    env.print(done.map { line($0) }.joined(separator: "\n"))
+                }
+                throw error
             }
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.failure
         }
         let added = items.filter { $0.action == .added }.count
         let renamed = items.filter(\.renamed).count, enabled = items.filter(\.enabled).count

@@ -48,8 +48,7 @@ struct DevicesListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let (client, redactor) = try AppStoreCommandSupport.client(keyOptions, env: env)
-        do {
+        try await keyOptions.openOrReport(env).run(env) { client in
             let devices = try await client.listDevices(platform: try platform.map(DevicesSupport.platform),
                                                        status: status?.uppercased())
             if json {
@@ -63,9 +62,6 @@ struct DevicesListCommand: AsyncParsableCommand {
                 }
                 env.print(AppStoreCommandSupport.table(header: ["NAME", "UDID", "CLASS", "MODEL", "PLATFORM", "STATUS", "ADDED"], rows: rows))
             }
-        } catch {
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.failure
         }
     }
 }
@@ -152,14 +148,9 @@ struct DevicesImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let entries: [DeviceEntry]
-        do {
+        let entries = try Failure.readingInput(env) {
             let path = file.hasPrefix("/") ? file : env.projectDirectory + "/" + file
-            entries = try DeviceFile.load(path, display: file, defaultPlatform: try DevicesSupport.platform(platform),
-                                          fileSystem: env.fileSystem)
-        } catch {
-            env.printError(errorText(error))
-            throw ExitCodes.invalidInput
+            return try DeviceFile.load(path, display: file, defaultPlatform: try DevicesSupport.platform(platform), fileSystem: env.fileSystem)
         }
         try await change.register(entries, env: env, keyOptions: keyOptions)
     }

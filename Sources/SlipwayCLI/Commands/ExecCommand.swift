@@ -41,7 +41,7 @@ struct ExecCommand: AsyncParsableCommand {
             try await verifier.requireVerified(names: [tool])
             path = try verifier.executablePath(for: tool)
         } catch {
-            throw PinsFailure.report(error, in: env)
+            throw Failure.report(error, in: env)
         }
         let passed = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + passed).map { strdup($0) }

@@ -58,8 +58,8 @@ struct KeysGenerateCommand: AsyncParsableCommand {
         var passphrase: [UInt8]?
         if !noPassphrase {
             guard let value = env.environment[passphraseEnv], !value.isEmpty else {
-                env.printError("the environment variable \(passphraseEnv) holds no passphrase. Set it, or pass --no-passphrase for an unencrypted key.")
-                throw ExitCodes.invalidInput
+                throw Failure.report(CommandInputError("the environment variable \(passphraseEnv) holds no passphrase. Set it, or pass "
+                    + "--no-passphrase for an unencrypted key."), in: env)
             }
             passphrase = Array(value.utf8)
         }

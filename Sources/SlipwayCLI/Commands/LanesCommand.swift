@@ -104,6 +104,6 @@ struct ValidateCommand: AsyncParsableCommand {
         } catch {
             throw Failure.report(error, in: env)
         }
-        if failed { throw ExitCodes.invalidInput }
+        if failed { throw Failure.invalidInput(in: env) }
     }
 }

@@ -20,22 +20,6 @@ extension CommandEnvironment {
     }
 }
 
-/// Maps Pins errors to exit codes: a missing or unreadable Toolfile/lockfile and unknown names
-/// are invalid input (2); everything else (drift, a moved tag, a bad checksum) is a failure (1).
-enum PinsFailure {
-    static func report(_ error: any Error, in env: CommandEnvironment) -> ExitCode {
-        guard let pins = error as? PinsError else { return Failure.report(error, in: env) }
-        env.printError(errorText(pins))
-        switch pins {
-        case .toolfileNotFound, .lockfileNotFound, .lockfileCorrupt, .lockfileUnsupportedVersion, .unknownTool,
-             .archiveNeedsExactVersion, .malformedDependencyFile, .unsupportedDependencyFileVersion:
-            return ExitCodes.invalidInput
-        default:
-            return ExitCodes.failure
-        }
-    }
-}
-
 /// Prints lock and install progress: live, rewritten lines on a terminal; a line per step
 /// elsewhere (CI logs).
 final class PinsProgressPrinter: Sendable {

@@ -85,7 +85,7 @@ struct PushCheckCommand: AsyncParsableCommand {
                 for warning in report.warnings { env.print("::warning::" + redactor.redact(warning)) }
             }
         } catch {
-            throw SigningReport.fail(error, env: env, redactor: redactor)
+            throw Failure.report(error, in: env, redactor: redactor)
         }
     }
 }
@@ -104,7 +104,7 @@ enum PushFileKind: Equatable {
     static func password(_ variable: String?, env: CommandEnvironment) throws -> String {
         guard let variable else { return "" }
         guard let value = env.environment[variable] else {
-            throw ValidationError("--password-env names '\(variable)', which is not set. Export it with the .p12's password.")
+            throw CommandInputError("--password-env names '\(variable)', which is not set. Export it with the .p12's password.")
         }
         return value
     }

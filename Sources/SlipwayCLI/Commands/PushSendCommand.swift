@@ -89,7 +89,7 @@ struct PushSendCommand: AsyncParsableCommand {
             let authKey = try APNsAuthKey.load(file: path(key, env), keyID: keyID, teamID: teamID)
             redactor = Redactor(secrets: authKey.secretsToMask)
             let base = host.flatMap(URL.init(string:)) ?? (production ? APNsSender.productionHost : APNsSender.sandboxHost)
-            guard let base else { throw ValidationError("--host is not a URL.") }
+            guard let base else { throw CommandInputError("--host is not a URL.") }
             let sender = APNsSender(http: SystemHTTPClient(), key: authKey, host: base, trustedCertificatesFile: caFile.map { path($0, env) })
             let delivery = try await sender.send(notification)
             if json {
@@ -99,7 +99,7 @@ struct PushSendCommand: AsyncParsableCommand {
                     + "\(delivery.host), \(delivery.protocolVersion ?? "HTTP/2"))"))
             }
         } catch {
-            throw SigningReport.fail(error, env: env, redactor: redactor)
+            throw Failure.report(error, in: env, redactor: redactor)
         }
     }
 

@@ -88,23 +88,18 @@ struct SigningSyncCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         let readOnly = readonly ?? (env.environment["CI"] == "true")
-        var redactor = Redactor.none
-        do {
-            let passphrase = try storage.passphrase(env)
-            var secrets = storage.secrets(env, passphrase: passphrase) + install.secrets(env)
-            redactor = Redactor(secrets: secrets)
+        try await storage.run(env, alsoMasking: install.secrets(env)) { run in
             var portal: AppStoreConnectClient?
             if !readOnly {
-                guard let loaded = try key.load(env) else {
-                    throw ValidationError("a sync that may create certificates and profiles needs an App Store Connect key: give --key-id "
+                guard key.keyId != nil else {
+                    throw CommandInputError("a sync that may create certificates and profiles needs an App Store Connect key: give --key-id "
                         + "with --key-file or --key-env, or run with --readonly to use only what the storage has.")
                 }
-                secrets += loaded.secretsToMask
-                redactor = Redactor(secrets: secrets)
-                portal = key.client(loaded, env: env, redactor: redactor)
+                portal = try run.open(key).client
             }
-            let opened = try await storage.open(env, passphrase: passphrase, readOnly: readOnly || dryRun)
-            let sync = SigningSync(storage: opened, passphrase: passphrase, portal: portal,
+            let opened = try await run.open(readOnly: readOnly || dryRun)
+            let redactor = run.redactor
+            let sync = SigningSync(storage: opened, passphrase: run.passphrase, portal: portal,
                                    log: { [redactor] in env.standardError.write(redactor.redact($0) + "\n") })
             let request = SigningSyncRequest(
                 type: SigningType(rawValue: type) ?? .appStore, platform: SigningPlatform(rawValue: platform) ?? .ios,
@@ -112,8 +107,6 @@ struct SigningSyncCommand: AsyncParsableCommand {
             let result = try await sync.run(request)
             let installed = dryRun ? nil : try await install.install(result, env: env, redactor: redactor)
             print(result, installed: installed, env: env, redactor: redactor)
-        } catch {
-            throw SigningReport.fail(error, env: env, redactor: redactor)
         }
     }
 
@@ -151,18 +144,6 @@ enum SigningReport {
             "actions": result.actions,
             "warnings": result.warnings,
         ]
-    }
-
-    /// Prints `error` (masked) and gives the exit code: 2 for bad input (an option, an address, a
-    /// missing variable), 1 for everything else.
-    static func fail(_ error: any Error, env: CommandEnvironment, redactor: Redactor) -> ExitCode {
-        if let validation = error as? ValidationError {
-            env.printError(redactor.redact(validation.message))
-            return ExitCodes.invalidInput
-        }
-        env.printError(redactor.redact(errorText(error)))
-        if case SigningStorageError.invalidLocation? = error as? SigningStorageError { return ExitCodes.invalidInput }
-        return ExitCodes.failure
     }
 
     static func text(_ object: [String: Any]) -> String {

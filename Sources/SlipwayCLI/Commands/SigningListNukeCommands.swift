@@ -28,11 +28,9 @@ struct SigningListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        var redactor = Redactor.none
-        do {
-            let passphrase = try storage.passphrase(env)
-            redactor = Redactor(secrets: storage.secrets(env, passphrase: passphrase))
-            let inventory = try await SigningInventory.read(try await storage.open(env, passphrase: passphrase, readOnly: true))
+        try await storage.run(env) { run in
+            let redactor = run.redactor
+            let inventory = try await SigningInventory.read(try await run.open(readOnly: true))
             if json {
                 env.print(redactor.redact(SigningReport.text(inventory.json)))
             } else {
@@ -46,8 +44,6 @@ struct SigningListCommand: AsyncParsableCommand {
             if let expired = inventory.expiredPushCertificates.first {
                 throw PushCredentialError.expired(file: expired.file, date: expired.expires ?? "?")
             }
-        } catch {
-            throw SigningReport.fail(error, env: env, redactor: redactor)
         }
     }
 }
@@ -100,16 +96,11 @@ struct SigningNukeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        var redactor = Redactor.none
-        do {
-            let passphrase = try storage.passphrase(env)
-            var secrets = storage.secrets(env, passphrase: passphrase)
-            guard let loaded = try key.load(env) else { throw ValidationError("Give the API key's id with --key-id.") }
-            secrets += loaded.secretsToMask
-            redactor = Redactor(secrets: secrets)
-            let portal = key.client(loaded, env: env, redactor: redactor)
+        try await storage.run(env) { run in
+            let portal = try run.open(key).client
+            let redactor = run.redactor
             let writes = confirm && !dryRun
-            let nuke = SigningNuke(storage: try await storage.open(env, passphrase: passphrase, readOnly: !writes), portal: portal)
+            let nuke = SigningNuke(storage: try await run.open(readOnly: !writes), portal: portal)
             let signingType = SigningType(rawValue: type) ?? .development
             let items = try await nuke.plan(type: signingType, platform: SigningPlatform(rawValue: platform) ?? .ios,
                                             allOnAccount: allOnAccount)
@@ -125,8 +116,6 @@ struct SigningNukeCommand: AsyncParsableCommand {
                 return
             }
             try await nuke.perform(items, type: signingType, log: { [redactor] in env.print(redactor.redact($0)) })
-        } catch {
-            throw SigningReport.fail(error, env: env, redactor: redactor)
         }
     }
 }

@@ -43,21 +43,18 @@ struct SigningPushAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        var redactor = Redactor.none
-        do {
-            let passphrase = try storage.passphrase(env)
+        try await storage.run(env) { run in
             let password = try PushFileKind.password(passwordEnv, env: env)
-            redactor = Redactor(secrets: storage.secrets(env, passphrase: passphrase) + (password.isEmpty ? [] : [password]))
+            run.mask(password.isEmpty ? [] : [password])
+            let redactor = run.redactor
             let path = global.directory == nil ? file : PushFileKind.resolve(file, in: env.projectDirectory)
             let push = try PushCertificate.load(file: path, password: password)
             let report = try PushCredentialCheck.report(push, file: file, topic: nil, now: Date())
-            let opened = try await storage.open(env, passphrase: passphrase, readOnly: false)
+            let opened = try await run.open(readOnly: false)
             let stored = try await opened.addPushCertificate(push, file: file)
             try await opened.save(message: "Add push certificate \(stored)")
             env.print(redactor.redact("stored \(stored) (\(report.subject ?? "?"), \(report.environment), expires \(report.expires ?? "?"))"))
             for warning in report.warnings { env.print(redactor.redact("warning: " + warning)) }
-        } catch {
-            throw SigningReport.fail(error, env: env, redactor: redactor)
         }
     }
 }
@@ -86,17 +83,13 @@ struct SigningPushRemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        var redactor = Redactor.none
-        do {
-            let passphrase = try storage.passphrase(env)
-            redactor = Redactor(secrets: storage.secrets(env, passphrase: passphrase))
-            let opened = try await storage.open(env, passphrase: passphrase, readOnly: false)
+        try await storage.run(env) { run in
+            let redactor = run.redactor
+            let opened = try await run.open(readOnly: false)
             let removed = try await opened.removePushCertificates(bundleID: bundleID,
                                                                   environment: environment.flatMap(PushCertificate.Environment.init(rawValue:)))
             try await opened.save(message: "Remove push certificate of \(bundleID)")
             for path in removed { env.print(redactor.redact("removed \(path)")) }
-        } catch {
-            throw SigningReport.fail(error, env: env, redactor: redactor)
         }
     }
 }

@@ -51,8 +51,8 @@ struct StepCommand: AsyncParsableCommand {
         let workspace = env.workspace(runsCheckoutPlugins: plugins.trustPlugins)
         do {
             guard let kind = try await workspace.registry.kind(for: name) else {
-                env.printError("there is no step '\(name)'.\(Suggestions.didYouMean(name, in: workspace.registry.knownIDs)) Run 'slipway steps' for the list.")
-                throw ExitCodes.invalidInput
+                throw CommandInputError("there is no step '\(name)'.\(Suggestions.didYouMean(name, in: workspace.registry.knownIDs)) "
+                    + "Run 'slipway steps' for the list.")
             }
             env.print(DisplayText.untrustedLines(StepDocumentation.page(kind)))
         } catch {

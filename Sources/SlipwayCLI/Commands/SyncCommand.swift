@@ -146,11 +146,11 @@ struct SyncCommand: AsyncParsableCommand {
             }
             progress.finish()
             try output(report, env: env)
-            if !report.plan.conflicts.isEmpty { throw ExitCodes.invalidInput }
+            if !report.plan.conflicts.isEmpty { throw Failure.invalidInput(in: env) }
             if check && !report.isInSync { throw ExitCodes.failure }
         } catch let error as SyncError {
             progress.finish()
-            throw Self.exitCode(for: error, env: env)
+            throw Failure.report(error, in: env)
         } catch let error as LockError {
             progress.finish()
             throw Failure.report(error, in: env)
@@ -251,15 +251,6 @@ struct SyncCommand: AsyncParsableCommand {
         env.print(String(decoding: try JSONFormatting.encoder().encode(value), as: UTF8.self))
     }
 
-    /// Prints a sync error and returns its exit code: refusals before anything changed are
-    /// invalid input (2), failures during the sync or recovery are 1.
-    static func exitCode(for error: SyncError, env: CommandEnvironment) -> ExitCode {
-        env.printError(error.errorDescription ?? "\(error)")
-        switch error {
-        case .applyFailed, .recoveryFailed, .backupDamaged, .git: return ExitCodes.failure
-        default: return ExitCodes.invalidInput
-        }
-    }
 }
 
 extension FolderSource: ExpressibleByArgument {}

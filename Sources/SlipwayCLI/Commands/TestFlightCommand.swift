@@ -32,25 +32,17 @@ struct TestFlightAppOptions: ParsableArguments {
 
     func check() throws { try keyOptions.check(required: true) }
 
-    /// The client, the redactor of the key's secrets, and the manager of the app's testers
-    /// (exit 2 for a key that cannot be loaded, 1 when the app cannot be found).
-    func open(_ env: CommandEnvironment) async throws -> (AppStoreConnectClient, Redactor, BetaTesterManager) {
-        let (client, redactor) = try AppStoreCommandSupport.client(keyOptions, env: env)
-        do {
+    /// Opens the key, finds the app, and runs `body` with the client and the manager of the
+    /// app's testers. A key that cannot be loaded is exit 2; whatever else is thrown is
+    /// reported masked with the exit code it carries (an app that cannot be found, 1; bad input
+    /// such as unknown groups, 2).
+    func run(_ env: CommandEnvironment, _ body: (AppStoreConnectClient, BetaTesterManager) async throws -> Void) async throws {
+        let session = try keyOptions.openOrReport(env)
+        try await session.run(env) { client in
             let app = try await client.app(bundleID: bundleId)
-            return (client, redactor, BetaTesterManager(client: client, appID: app.id, appLabel: "'\(app.name)' (\(app.bundleID))"))
-        } catch {
-            env.printError(redactor.redact(errorText(error)))
-            throw ExitCodes.failure
+            try await body(client, BetaTesterManager(client: client, appID: app.id, appLabel: "'\(app.name)' (\(app.bundleID))"))
         }
     }
-}
-
-/// Prints a failure: bad input (unknown groups, a limit out of range) exits 2, the rest 1.
-func testFlightFailure(_ error: any Error, env: CommandEnvironment, redactor: Redactor) -> ExitCode {
-    env.printError(redactor.redact(errorText(error)))
-    if case .stopped? = error as? BetaTesterInputError { return ExitCodes.failure }
-    return error is BetaTesterInputError ? ExitCodes.invalidInput : ExitCodes.failure
 }
 
 /// `slipway testflight group-link`.
@@ -100,8 +92,7 @@ struct TestFlightGroupLinkCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let (client, redactor, manager) = try await app.open(env)
-        do {
+        try await app.run(env) { client, manager in
             guard let chosen = try await manager.groups(named: [(group, nil)])[group] else { throw ExitCodes.failure }
             let change = enable || disable || limit != nil || noLimit
             if change && chosen.isInternal { throw BetaTesterInputError.internalGroup(chosen.name) }
@@ -119,10 +110,6 @@ struct TestFlightGroupLinkCommand: AsyncParsableCommand {
             let limitText = link.limitEnabled ? "at most \(link.limit.map(String.init) ?? "?") testers" : "no limit"
             env.print("public link of '\(link.name.displaySafe)': \(link.enabled ? "enabled" : "disabled"), \(limitText)")
             if let url = link.url, link.enabled { env.print(url.displaySafe) }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            throw testFlightFailure(error, env: env, redactor: redactor)
         }
     }
 }

@@ -27,8 +27,7 @@ struct TestFlightTestersListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let (client, redactor, manager) = try await app.open(env)
-        do {
+        try await app.run(env) { client, manager in
             let groups = try await manager.groups(named: group.map { [($0, nil)] } ?? [])
             let all = try await client.betaGroups(appID: manager.appID)
             let names = Dictionary(all.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
@@ -49,8 +48,6 @@ struct TestFlightTestersListCommand: AsyncParsableCommand {
                     return [name.isEmpty ? "-" : name, tester.email, (tester.state ?? "-").lowercased(), groups.joined(separator: ";")]
                 }))
             }
-        } catch {
-            throw testFlightFailure(error, env: env, redactor: redactor)
         }
     }
 }
@@ -91,13 +88,10 @@ struct TestFlightTestersAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let (_, redactor, manager) = try await app.open(env)
-        do {
+        try await app.run(env) { _, manager in
             let entry = BetaTesterEntry(email: email, firstName: firstName, lastName: lastName, groups: group)
             let outcomes = try await manager.add([entry], dryRun: dryRun)
             env.print(TestersOutput.lines(outcomes, dryRun: dryRun, showEmail: true).joined(separator: "\n"))
-        } catch {
-            throw testFlightFailure(error, env: env, redactor: redactor)
         }
     }
 }
@@ -132,12 +126,9 @@ struct TestFlightTestersRemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let (_, redactor, manager) = try await app.open(env)
-        do {
+        try await app.run(env) { _, manager in
             let outcome = try await manager.remove(email: email, groupNames: group, dryRun: dryRun)
             env.print(TestersOutput.lines([outcome], dryRun: dryRun, showEmail: true, app: manager.appLabel).joined(separator: "\n"))
-        } catch {
-            throw testFlightFailure(error, env: env, redactor: redactor)
         }
     }
 }
@@ -174,23 +165,20 @@ struct TestFlightTestersImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let entries: [BetaTesterEntry]
-        do {
+        let entries = try Failure.readingInput(env) {
             let path = file.hasPrefix("/") ? file : env.projectDirectory + "/" + file
-            entries = try BetaTesterFile.load(path, display: file, defaultGroups: group, fileSystem: env.fileSystem)
-        } catch {
-            env.printError(errorText(error))
-            throw ExitCodes.invalidInput
+            return try BetaTesterFile.load(path, display: file, defaultGroups: group, fileSystem: env.fileSystem)
         }
-        let (_, redactor, manager) = try await app.open(env)
-        do {
-            let outcomes = try await manager.add(entries, dryRun: dryRun)
-            env.print(TestersOutput.lines(outcomes, dryRun: dryRun, showEmail: false).joined(separator: "\n"))
-        } catch {
-            if case let .stopped(done, _)? = error as? BetaTesterInputError {
-                env.print(TestersOutput.lines(done, dryRun: dryRun, showEmail: false, summary: false).joined(separator: "\n"))
+        try await app.run(env) { _, manager in
+            do {
+                let outcomes = try await manager.add(entries, dryRun: dryRun)
+                env.print(TestersOutput.lines(outcomes, dryRun: dryRun, showEmail: false).joined(separator: "\n"))
+            } catch {
+                if case let .stopped(done, _)? = error as? BetaTesterInputError {
+                    env.print(TestersOutput.lines(done, dryRun: dryRun, showEmail: false, summary: false).joined(separator: "\n"))
+                }
+                throw error
             }
-            throw testFlightFailure(error, env: env, redactor: redactor)
         }
     }
 }

@@ -67,7 +67,7 @@ struct ToolsLockCommand: AsyncParsableCommand {
             env.print(result.wrote ? "Wrote Toolfile.lock (\(result.lockfile.tools.count) tools)." : "Toolfile.lock is up to date.")
         } catch {
             printer.finish()
-            throw PinsFailure.report(error, in: env)
+            throw Failure.report(error, in: env)
         }
     }
 }
@@ -106,7 +106,7 @@ struct ToolsInstallCommand: AsyncParsableCommand {
             env.print("\(result.tools.count) tool(s) installed (\(fresh) new).")
         } catch {
             printer.finish()
-            throw PinsFailure.report(error, in: env)
+            throw Failure.report(error, in: env)
         }
     }
 }
@@ -141,7 +141,7 @@ struct ToolsVerifyCommand: AsyncParsableCommand {
         do {
             report = try await ToolVerifier(context: try env.pinsContext(online: false)).report(for: names.isEmpty ? nil : names)
         } catch {
-            throw PinsFailure.report(error, in: env)
+            throw Failure.report(error, in: env)
         }
         if json {
             try env.printJSON(report)
@@ -193,7 +193,7 @@ struct ToolsOutdatedCommand: AsyncParsableCommand {
         do {
             rows = try await OutdatedChecker(context: try env.pinsContext(online: false)).check()
         } catch {
-            throw PinsFailure.report(error, in: env)
+            throw Failure.report(error, in: env)
         }
         if json { return try env.printJSON(rows) }
         env.print("TOOL".padding(toLength: 24, withPad: " ", startingAt: 0) + "LOCKED      WANTED      LATEST")

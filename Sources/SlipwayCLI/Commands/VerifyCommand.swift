@@ -39,7 +39,7 @@ struct VerifyCommand: AsyncParsableCommand {
             }
             deps = try await DependencyAuditor(context: context).audit()
         } catch {
-            throw PinsFailure.report(error, in: env)
+            throw Failure.report(error, in: env)
         }
         let ok = (tools?.isOK ?? true) && deps.isOK
         if json {

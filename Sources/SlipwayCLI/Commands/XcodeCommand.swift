@@ -75,8 +75,8 @@ struct XcodeLogCommand: AsyncParsableCommand {
             summary = try await XcodeLogFormatter(options: options).format(path: file == "-" ? nil : file.map(resolve),
                                                                            to: env.standardOutput)
         } catch {
-            env.printError(errorText(error))
-            throw ExitCodes.invalidInput
+            // The log given cannot be read: whatever the reader throws is bad input.
+            throw Failure.report(InvalidInputError(error), in: env)
         }
         if let junit {
             let path = resolve(junit)

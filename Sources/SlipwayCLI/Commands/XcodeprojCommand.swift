@@ -68,7 +68,7 @@ struct XcodeprojVerifyCommand: AsyncParsableCommand {
         }
         let diagnostics = project.validate()
         XcodeprojSupport.print(diagnostics, file: file, in: env)
-        if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCodes.invalidInput }
+        if diagnostics.contains(where: { $0.severity == .error }) { throw Failure.invalidInput(in: env) }
         if let difference = firstDifference {
             let why = project.sourceFormat == .xml ? " (an XML property list is written in Xcode's ASCII form)" : ""
             env.printError("\(file.pbxprojPath): writing the project back would change it\(why); \(XcodeprojSupport.describe(difference))")

@@ -79,11 +79,10 @@ struct XcodeprojDiffCommand: AsyncParsableCommand {
             try show(difference, old: old.label, new: new.label, in: env)
             if !difference.isEmpty { throw ExitCodes.failure }
         } catch let error as ProjectDiffInputError {
-            env.printError(error.message)
-            throw ExitCodes.invalidInput
+            throw Failure.report(InvalidInputError(error), in: env)
         } catch let error as GitError {
-            env.printError(error.localizedDescription)
-            throw ExitCodes.invalidInput
+            // Here git only reads the revisions asked for: an error is a bad --rev or repository.
+            throw Failure.report(InvalidInputError(error), in: env)
         }
     }
 

@@ -72,10 +72,9 @@ struct XcodeprojLintCommand: AsyncParsableCommand {
         } catch let error as LintError {
             if case .configuration(let diagnostics) = error, !diagnostics.isEmpty, diagnostics.allSatisfy({ $0.location != nil }) {
                 env.printDiagnostics(diagnostics)
-            } else {
-                env.printError(error.localizedDescription)
+                throw Failure.exitCode(for: error.failureKind)
             }
-            throw ExitCodes.invalidInput
+            throw Failure.report(error, in: env)
         }
         let report = lint.report()
         if fix, lint.context.project != nil {

@@ -82,8 +82,8 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
             outcome = try await driver.run { base, ours, theirs in await lineMerge(base, ours, theirs, env: env) }
         } catch let error as PBXProjMergeError {
             // The driver throws only `.unreadableFile`: a version that is no project is merged line by line.
-            if case .unreadableFile(let path) = error { env.printError("\(path): \(error.message)") } else { env.printError(error.message) }
-            throw ExitCodes.invalidInput
+            let message = if case .unreadableFile(let path) = error { "\(path): \(error.message)" } else { error.message }
+            throw Failure.report(CommandInputError(message), in: env)
         } catch let error as PBXProjError {
             env.printError("\(paths[1]): \(error.message)")
             throw ExitCodes.failure

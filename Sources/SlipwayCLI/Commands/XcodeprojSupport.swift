@@ -17,12 +17,11 @@ enum XcodeprojSupport {
             return Failure.report(error, in: env)
         case is ProjectFileError, is FileSystemError:
             // The door's refusals and file errors name the file already.
-            env.printError(errorText(error))
-            return ExitCodes.invalidInput
+            return Failure.report(error, in: env)
         case let error as PBXProjError:
+            // A project that does not parse or validate is bad input.
             let place = error.location.map { "\(file.pbxprojPath):\($0.line):\($0.column): " } ?? "\(file.pbxprojPath): "
-            env.printError(place + error.message)
-            return ExitCodes.invalidInput
+            return Failure.report(CommandInputError(place + error.message), in: env)
         default:
             env.printError("\(file.pbxprojPath): \(error.localizedDescription)")
             return ExitCodes.failure

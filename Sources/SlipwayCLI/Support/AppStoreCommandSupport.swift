@@ -3,20 +3,9 @@ import ArgumentParser
 import Basics
 import Foundation
 
-/// What the commands that call App Store Connect with a key (`devices`, `testflight`) share.
+/// What the commands that call App Store Connect with a key (`devices`, `testflight`) share
+/// besides opening the key (`AppStoreKeyOptions.open`): their output.
 enum AppStoreCommandSupport {
-    /// The key's client (exit 2 when the key cannot be loaded) and the redactor of its secrets.
-    static func client(_ options: AppStoreKeyOptions, env: CommandEnvironment) throws -> (AppStoreConnectClient, Redactor) {
-        do {
-            guard let key = try options.load(env) else { throw ValidationError("Give the API key's id with --key-id.") }
-            let redactor = Redactor(secrets: key.secretsToMask)
-            return (options.client(key, env: env, redactor: redactor), redactor)
-        } catch {
-            env.printError(errorText(error))
-            throw ExitCodes.invalidInput
-        }
-    }
-
     /// Pretty JSON with sorted keys.
     static func json(_ value: Any) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()

@@ -25,46 +25,91 @@ struct AppStoreKeyOptions: ParsableArguments {
     @Option(help: .hidden)
     var apiUrl: String?
 
-    /// Checks the combination; `required` demands a key.
+    /// The message when a command that needs a key has no `--key-id`.
+    static let missingKeyID = "Give the API key's id with --key-id."
+
+    /// Checks the combination; `required` demands a key. `--api-url` follows the steps'
+    /// `api-url` rule (`AppStoreConnectSettings.baseURL`).
     func check(required: Bool) throws {
         if keyId == nil {
-            if required { throw ValidationError("Give the API key's id with --key-id.") }
+            if required { throw ValidationError(Self.missingKeyID) }
             guard keyFile == nil, keyEnv == nil else { throw ValidationError("--key-file and --key-env need --key-id.") }
             return
         }
         guard (keyFile == nil) != (keyEnv == nil) else {
             throw ValidationError("Give the private key with exactly one of --key-file or --key-env.")
         }
-        if let apiUrl, URL(string: apiUrl)?.scheme == nil {
-            throw ValidationError("--api-url must be an absolute URL, not '\(apiUrl)'.")
+        if let apiUrl, AppStoreConnectSettings.baseURL(apiUrl) == nil {
+            throw ValidationError("--api-url must be \(AppStoreConnectSettings.baseURLRule), not '\(apiUrl)'.")
         }
+    }
+
+    /// The settings the options give, or nil when no --key-id was given.
+    /// - Throws: `CommandInputError` when --key-env names a variable that holds no key.
+    func settings(_ env: CommandEnvironment) throws -> AppStoreConnectSettings? {
+        guard let keyId else { return nil }
+        let source: AppStoreConnectSettings.KeySource
+        if let keyEnv {
+            guard let text = env.environment[keyEnv], !text.isEmpty else {
+                throw CommandInputError("the environment variable \(keyEnv) holds no private key. Set it to the .p8 file's text.")
+            }
+            source = .text(text, source: "in the environment variable \(keyEnv)")
+        } else {
+            source = .file(keyFile.map { $0.hasPrefix("/") ? $0 : env.projectDirectory + "/" + $0 } ?? "")
+        }
+        return AppStoreConnectSettings(issuerID: issuerId, keyID: keyId, individual: individual, keySource: source,
+                                       baseURL: apiUrl.flatMap(AppStoreConnectSettings.baseURL) ?? AppStoreConnectClient.productionURL)
     }
 
     /// The key, or nil when no --key-id was given.
-    /// - Throws: `ValidationError` or `AppStoreConnectKeyError`, naming the option or file.
+    /// - Throws: `CommandInputError` or `AppStoreConnectKeyError`, naming the option or file.
     func load(_ env: CommandEnvironment) throws -> AppStoreConnectKey? {
-        guard let keyId else { return nil }
-        if let keyEnv {
-            guard let text = env.environment[keyEnv], !text.isEmpty else {
-                throw ValidationError("the environment variable \(keyEnv) holds no private key. Set it to the .p8 file's text.")
-            }
-            return try AppStoreConnectKey(issuerID: issuerId, keyID: keyId, privateKeyPEM: text,
-                                          source: "in the environment variable \(keyEnv)", individual: individual)
-        }
-        let path = keyFile.map { $0.hasPrefix("/") ? $0 : env.projectDirectory + "/" + $0 } ?? ""
-        return try AppStoreConnectKey.load(issuerID: issuerId, keyID: keyId, file: path, individual: individual)
+        try settings(env)?.loadKey()
     }
 
-    /// A client for `key` whose log lines go to standard error, redacted. The key and every
-    /// token the client mints join the command's masked secrets (`env.secrets`), so a server
-    /// that echoes the token in an error is shown masked, whatever prints it.
-    func client(_ key: AppStoreConnectKey, env: CommandEnvironment, redactor: Redactor) -> AppStoreConnectClient {
+    /// Loads the key and makes the redactor of its secrets (and of `alsoMasking`) and a client
+    /// whose log lines go to standard error, redacted. The key and every token the client mints
+    /// join the command's masked secrets (`env.secrets`), so a server that echoes the token in
+    /// an error is shown masked, whatever prints it.
+    /// - Throws: `CommandInputError` (no --key-id, an empty --key-env) or
+    ///   `AppStoreConnectKeyError`: bad input (exit 2), nothing sent.
+    func open(_ env: CommandEnvironment, alsoMasking others: [String] = []) throws -> AppStoreConnectSession {
+        guard let settings = try settings(env) else { throw CommandInputError(Self.missingKeyID) }
+        let key = try settings.loadKey()
+        let redactor = Redactor(secrets: others + key.secretsToMask)
         let secrets = env.secrets
         secrets.add(key.secretsToMask)
-        let tokens = AppStoreConnectTokenProvider(key: key, onNewToken: { secrets.add([$0.value]) })
-        return AppStoreConnectClient(
-            tokens: tokens, http: SystemHTTPClient(),
-            baseURL: apiUrl.flatMap(URL.init(string:)) ?? AppStoreConnectClient.productionURL,
-            log: { env.standardError.write(redactor.redact($0) + "\n") })
+        let client = settings.client(key: key, http: SystemHTTPClient(), onNewToken: { secrets.add([$0.value]) },
+                                     log: { env.standardError.write(redactor.redact($0) + "\n") })
+        return AppStoreConnectSession(key: key, client: client, redactor: redactor)
+    }
+
+    /// `open`, reporting a key that cannot be loaded (exit 2, nothing sent): for commands whose
+    /// first act is opening the key.
+    func openOrReport(_ env: CommandEnvironment) throws -> AppStoreConnectSession {
+        do {
+            return try open(env)
+        } catch {
+            throw Failure.report(error, in: env)
+        }
+    }
+}
+
+/// An opened App Store Connect key: the key, its client, and the redactor of its secrets.
+struct AppStoreConnectSession {
+    /// The key.
+    let key: AppStoreConnectKey
+    /// The client (the system's HTTP client, `AppStoreConnectSettings`' retries).
+    let client: AppStoreConnectClient
+    /// Masks the key's secrets (and those given to `open`).
+    let redactor: Redactor
+
+    /// Runs `body`; whatever it throws is reported, masked, with the exit code it carries.
+    func run<T>(_ env: CommandEnvironment, _ body: (AppStoreConnectClient) async throws -> T) async throws -> T {
+        do {
+            return try await body(client)
+        } catch {
+            throw Failure.report(error, in: env, redactor: redactor)
+        }
     }
 }

@@ -66,7 +66,7 @@ struct SigningInstallOptions: ParsableArguments {
             return .existing(path: keychain.map(resolve) ?? home + "/Library/Keychains/login.keychain-db", password: password)
         }
         guard let password, !password.isEmpty else {
-            throw ValidationError("a temporary keychain needs a password: give --keychain-password-env naming a variable that holds one.")
+            throw CommandInputError("a temporary keychain needs a password: give --keychain-password-env naming a variable that holds one.")
         }
         return .temporary(path: keychain.map(resolve) ?? env.projectDirectory + "/.build/slipway/signing.keychain-db", password: password)
     }

@@ -1,3 +1,4 @@
+import AppleAPI
 import ArgumentParser
 import Basics
 import Foundation
@@ -43,12 +44,27 @@ struct SigningStorageOptions: ParsableArguments {
         }
     }
 
+    /// Runs `body` with the storage's passphrase and a redactor of every secret the command
+    /// holds (the passphrase, the AWS secret, the git token, `alsoMasking`, and a key opened
+    /// through the run); whatever is thrown is reported masked, with the exit code it carries.
+    func run(_ env: CommandEnvironment, alsoMasking others: @autoclosure () -> [String] = [],
+             _ body: (SigningStorageRun) async throws -> Void) async throws {
+        let masked = Locked<[String]>([])
+        do {
+            let passphrase = try passphrase(env)
+            masked.withLock { $0 = secrets(env, passphrase: passphrase) + others() }
+            try await body(SigningStorageRun(options: self, env: env, passphrase: passphrase, masked: masked))
+        } catch {
+            throw Failure.report(error, in: env, redactor: Redactor(secrets: masked.value))
+        }
+    }
+
     /// The passphrase, and every form of it to mask.
-    /// - Throws: `ValidationError` naming the variable when it is unset or empty.
+    /// - Throws: `CommandInputError` naming the variable when it is unset or empty.
     func passphrase(_ env: CommandEnvironment) throws -> String {
         if let value = env.environment[passphraseEnv], !value.isEmpty { return value }
         if passphraseEnv == "SLIPWAY_SIGNING_PASSPHRASE", let match = env.environment["MATCH_PASSWORD"], !match.isEmpty { return match }
-        throw ValidationError("the environment variable \(passphraseEnv) holds no passphrase. Set it to the signing storage's "
+        throw CommandInputError("the environment variable \(passphraseEnv) holds no passphrase. Set it to the signing storage's "
             + "passphrase (keep it in your CI's secrets).")
     }
 
@@ -73,5 +89,36 @@ struct SigningStorageOptions: ParsableArguments {
     func secrets(_ env: CommandEnvironment, passphrase: String) -> [String] {
         [passphrase, env.environment["AWS_SECRET_ACCESS_KEY"], env.environment["AWS_SESSION_TOKEN"],
          gitTokenEnv.flatMap { env.environment[$0] }].compactMap { $0 }.filter { !$0.isEmpty }
+    }
+}
+
+/// A signing command's run inside `SigningStorageOptions.run`: the passphrase, the redactor of
+/// the secrets so far, and the storage and key to open.
+struct SigningStorageRun {
+    let options: SigningStorageOptions
+    let env: CommandEnvironment
+    /// The storage's passphrase.
+    let passphrase: String
+    fileprivate let masked: Locked<[String]>
+
+    /// Masks every secret the command holds so far.
+    var redactor: Redactor { Redactor(secrets: masked.value) }
+
+    /// Adds secrets to mask (in the output and in the error reported).
+    func mask(_ secrets: [String]) {
+        masked.withLock { $0 += secrets }
+    }
+
+    /// Opens the storage (see `SigningStorageOptions.open`).
+    func open(readOnly: Bool) async throws -> EncryptedSigningStorage {
+        try await options.open(env, passphrase: passphrase, readOnly: readOnly)
+    }
+
+    /// Opens the App Store Connect key (see `AppStoreKeyOptions.open`); its secrets are masked
+    /// from then on.
+    func open(_ key: AppStoreKeyOptions) throws -> AppStoreConnectSession {
+        let session = try key.open(env, alsoMasking: masked.value)
+        mask(session.key.secretsToMask)
+        return session
     }
 }

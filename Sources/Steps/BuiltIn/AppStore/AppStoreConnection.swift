@@ -3,7 +3,8 @@ import Basics
 import Foundation
 
 /// The App Store Connect key and API URL the appstore.* steps, apple.notarize and signing.sync
-/// share: the options they declare, checked once when the step is made (offline: the ids and an
+/// share: the options they declare, parsed into `AppStoreConnectSettings` (as the CLI's
+/// `--key-id`... options are) and checked once when the step is made (offline: the ids and an
 /// inline key parse), the key read again in a context (a key file), and the client made from
 /// them, as `XcodeSchemeOptions` does for the xcode.* steps.
 struct AppStoreConnection: Sendable {
@@ -25,8 +26,8 @@ struct AppStoreConnection: Sendable {
         /// The base URL when the option is not given.
         var defaultURL: String {
             switch self {
-            case .appStoreConnect: return "https://api.appstoreconnect.apple.com"
-            case .notary: return "https://appstoreconnect.apple.com"
+            case .appStoreConnect: return AppStoreConnectClient.productionURL.absoluteString
+            case .notary: return NotaryClient.productionURL.absoluteString
             }
         }
     }
@@ -129,14 +130,13 @@ struct AppStoreConnection: Sendable {
     /// made from it are masked from then on.
     static func client(key: AppStoreConnectKey, baseURL: URL, context: StepContext) async -> AppStoreConnectClient {
         let events = context.events, services = context.services
-        let tokens = AppStoreConnectTokenProvider(key: key, now: services.now)
+        var onNewToken: (@Sendable (AppStoreConnectToken) -> Void)?
         if let masker = events as? DerivedSecretMasker {
             masker.add(key.secretsToMask)
-            await tokens.onNewToken { masker.add([$0.value]) }
+            onNewToken = { masker.add([$0.value]) }
         }
-        return AppStoreConnectClient(tokens: tokens, http: services.httpClient, baseURL: baseURL,
-                                     retry: services.retryPolicy(4), now: services.now,
-                                     log: { events.log(.warning, $0) })
+        return AppStoreConnectSettings.client(key: key, baseURL: baseURL, http: services.httpClient, sleep: services.sleep,
+                                              now: services.now, onNewToken: onNewToken, log: { events.log(.warning, $0) })
     }
 
     /// The key the options describe, checked offline; with no context (validation), only the
@@ -148,16 +148,16 @@ struct AppStoreConnection: Sendable {
         guard (keyText == nil) != (keyFile == nil) else {
             throw StepError.invalidOption(name: keyText == nil ? "key" : "key-file", problem: "give exactly one of key (from a secret) or key-file")
         }
-        let issuer = try options.string("issuer-id"), keyID = try options.requiredString("key-id")
-        let individual = try options.bool("individual")
+        let source: AppStoreConnectSettings.KeySource = keyText.map { .text($0, source: "in option 'key'") }
+            ?? .file(context.map { $0.resolve(keyFile ?? "") } ?? keyFile ?? "")
+        let settings = AppStoreConnectSettings(issuerID: try options.string("issuer-id"), keyID: try options.requiredString("key-id"),
+                                               individual: try options.bool("individual"), keySource: source)
         do {
-            try AppStoreConnectKey.checkIdentifiers(issuerID: issuer, keyID: keyID, individual: individual)
-            if let keyText, !keyText.contains("${{") {
-                return try AppStoreConnectKey(issuerID: issuer, keyID: keyID, privateKeyPEM: keyText, source: "in option 'key'",
-                                              individual: individual)
-            }
-            guard let context, let keyFile else { return nil }
-            return try AppStoreConnectKey.load(issuerID: issuer, keyID: keyID, file: context.resolve(keyFile), individual: individual)
+            try settings.checkIdentifiers()
+            // A key from a secret is only there when the lane runs; a key file is read in a context.
+            if let keyText, keyText.contains("${{") { return nil }
+            if keyText == nil, context == nil { return nil }
+            return try settings.loadKey()
         } catch let error as AppStoreConnectKeyError {
             let name: String
             switch error {
@@ -169,12 +169,12 @@ struct AppStoreConnection: Sendable {
         }
     }
 
-    /// The base URL option.
+    /// The base URL option, by `AppStoreConnectSettings.baseURL`'s rule (the CLI's `--api-url` too).
     /// - Throws: `StepError.invalidOption` naming it when it is not an http(s) URL.
     private static func url(_ options: StepOptions, _ api: API) throws -> URL {
         let text = try options.string(api.urlOption) ?? api.defaultURL
-        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-            throw StepError.invalidOption(name: api.urlOption, problem: "'\(text)' is not an http:// or https:// URL")
+        guard let url = AppStoreConnectSettings.baseURL(text) else {
+            throw StepError.invalidOption(name: api.urlOption, problem: "'\(text)' is not \(AppStoreConnectSettings.baseURLRule)")
         }
         return url
     }

@@ -48,7 +48,8 @@ struct AppStoreListingRoundTripCommandTests {
         let push = try metadata(["push", "--skip-screenshots"])
         #expect(push.status == 0, "\(push.standardError)")
         // de-DE has texts of the version only: App Store Connect gets no de-DE app info localization.
-        #expect(try writes() == ["POST /v1/appInfoLocalizations", "POST /v1/appStoreVersionLocalizations"])
+        let first = try writes()
+        #expect(first == ["POST /v1/appStoreVersionLocalizations", "POST /v1/appInfoLocalizations"], "\(first)")
 
         let pull = try metadata(["pull", "--metadata-path", "pulled", "--skip-screenshots"])
         #expect(pull.status == 0, "\(pull.standardError)")
@@ -129,7 +130,7 @@ struct AppStoreListingRoundTripCommandTests {
 
             """)
         #expect(try writes() == ["PATCH /v1/appStoreVersionLocalizations/\(localization)"])
-        let body = try #require(try fake.state().requests.last?.body)
+        let body = try #require(try fake.state().requests.last { $0.method == "PATCH" }?.body)
         #expect(body.contains("\"promotionalText\":\"Summer sale!\"") && !body.contains("description"), "\(body)")
         #expect(try metadata(["push", "--live", "--skip-screenshots"]).standardOutput.hasPrefix(
             "App Store version 1.2.0 (IOS, on the App Store): sent 0 texts\n"))

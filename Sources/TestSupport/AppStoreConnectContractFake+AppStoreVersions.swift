@@ -17,7 +17,10 @@ extension AppStoreConnectContractFake {
     ///
     /// Relationship data is answered only for what `include` asks (as Apple does). The fake's own
     /// choices, not spelled out by Apple: a version can be edited only in PREPARE_FOR_SUBMISSION,
-    /// READY_FOR_REVIEW or a rejected state (else 409 STATE_ERROR); one version per version string
+    /// READY_FOR_REVIEW or a rejected state (else 409 STATE_ERROR), except that a version
+    /// localization's PATCH of `promotionalText` alone is taken in every state (App Store Connect
+    /// Help, "Platform version information": promotional text "can be updated at any time" without
+    /// a new submission; the OpenAPI update request has no state rule); one version per version string
     /// and platform, and one version in preparation per platform (409); one open draft submission
     /// per app and platform (409); an item needs a version with a build; submitting moves the
     /// submission and its versions to WAITING_FOR_REVIEW. Needs the TestFlight section (helpers).
@@ -142,7 +145,10 @@ extension AppStoreConnectContractFake {
             attributes = attributes_of(req, LOCALIZATION_FIELDS)
             check_locale_text(attributes)
             check_listing_text(attributes)
-            editable(get("appStoreVersions", related_id(made, "appStoreVersion")))
+            # Apple: promotional text "can be updated at any time" without a new submission; the
+            # other texts only while the version is editable.
+            if set(attributes) - {"promotionalText"}:
+                editable(get("appStoreVersions", related_id(made, "appStoreVersion")))
             # null clears a text (the update request's attributes are nullable)
             made["attributes"].update({k: v for k, v in attributes.items() if v is not None})
             for key in [k for k, v in attributes.items() if v is None]:

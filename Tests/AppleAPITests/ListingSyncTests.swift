@@ -115,6 +115,25 @@ struct ListingSyncTests {
             == "'Example' (com.example.app) has no App Store version 2.0 on IOS. Add --create-version to create it, or check --version and --platform.")
     }
 
+    /// The contract fake keeps Apple's rule for a live version: a PATCH of promotional text alone
+    /// is taken, any other text is refused (409 STATE_ERROR).
+    @Test func theFakeTakesOnlyPromotionalTextOnALiveVersion() async throws {
+        let live = try fixture.fake.seedListing(bundleID: "com.example.live", name: "Live", state: "READY_FOR_SALE")
+        let localization = try fixture.fake.seed("appStoreVersionLocalizations", attributes: #"{"locale": "en-US", "description": "Text."}"#,
+                                                 relationships: ["appStoreVersion": #"{"type": "appStoreVersions", "id": "\#(live.versionID)"}"#])
+        let client = fixture.client()
+        try await client.updateVersionLocalization(id: localization, attributes: ["promotionalText": .string("Sale!")], action: "promote")
+        await #expect(throws: AppStoreConnectError.self) {
+            try await client.updateVersionLocalization(id: localization, attributes: ["description": .string("Other.")], action: "describe")
+        }
+        await #expect(throws: AppStoreConnectError.self) {
+            try await client.updateVersionLocalization(id: localization, attributes: ["description": .string("Other."), "promotionalText": .null],
+                                                       action: "describe")
+        }
+        #expect(try fixture.fake.state().requests.filter { $0.method == "PATCH" }.map(\.status) == [200, 409, 409])
+        #expect(try fixture.fake.state().violations == [])
+    }
+
     @Test func aLockedAppInfoStopsANameChangeBeforeAnythingIsSent() async throws {
         let other = try fixture.fake.seedListing(bundleID: "com.example.live", name: "Live", appInfoState: "READY_FOR_DISTRIBUTION")
         try folder.write("metadata/en-US/name.txt", "Live\n")

@@ -115,6 +115,19 @@ import TestThreads
                                           + "it ignores them; the lane does too (set them on appstore.submit if they were meant)"))
     }
 
+    /// edit_live: the live version, whose promotional text alone App Store Connect takes.
+    @Test func uploadToAppStoreEditingTheLiveVersion() throws {
+        let lane = try ActionCase("""
+            deliver(edit_live: true, skip_binary_upload: true, skip_screenshots: true, app_version: "1.2")
+            """, appfile: "app_identifier 'com.example.app'\n")
+        #expect(lane.kinds == ["appstore.metadata"])
+        #expect(lane.steps[0].options == Self.keys + [
+            DraftPair("bundle-id", .string("com.example.app")), DraftPair("metadata-path", .string("fastlane/metadata")),
+            DraftPair("live", .bool(true)), DraftPair("skip-screenshots", .bool(true)),
+        ])
+        #expect(lane.listed == [])
+    }
+
     /// With skip_metadata, deliver submits an existing build and leaves the release options alone.
     @Test func uploadToAppStoreSubmittingAnExistingBuildWithoutMetadata() throws {
         let lane = try ActionCase("""

@@ -157,6 +157,19 @@ extension AppStoreConnectClient {
         return BetaGroupPublicLink(resource)
     }
 
+    /// Brings a group's public link to these settings (nil leaves a setting as it is): reads the
+    /// link, and sends only the settings that differ; when none does, nothing is sent and the
+    /// link is returned as read.
+    /// - Throws: `AppStoreConnectError`.
+    public func setPublicLink(ofGroup group: BetaGroup, enabled: Bool?, limitEnabled: Bool?, limit: Int?) async throws -> BetaGroupPublicLink {
+        let current = try await publicLink(ofGroup: group.id)
+        let enabled = enabled == current.enabled ? nil : enabled
+        let limitEnabled = limitEnabled == current.limitEnabled ? nil : limitEnabled
+        let limit = limit == current.limit ? nil : limit
+        guard enabled != nil || limitEnabled != nil || limit != nil else { return current }
+        return try await updatePublicLink(ofGroup: group, enabled: enabled, limitEnabled: limitEnabled, limit: limit)
+    }
+
     /// Turns a group's public link on or off and sets its limit (`PATCH /v1/betaGroups/{id}`);
     /// nil leaves a setting as it is.
     public func updatePublicLink(ofGroup group: BetaGroup, enabled: Bool?, limitEnabled: Bool?, limit: Int?) async throws

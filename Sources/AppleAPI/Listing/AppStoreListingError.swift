@@ -34,6 +34,11 @@ public enum AppStoreListingError: Error, LocalizedError, Sendable, Equatable {
     case versionNotFound(app: String, version: String, platform: String)
     /// The version asked for exists but can no longer be edited.
     case versionNotEditable(version: String, platform: String, state: String)
+    /// `live` was asked and no version of the platform is on the App Store.
+    case noLiveVersion(app: String, platform: String, states: [String])
+    /// The push's target is the version on the App Store, and the folder changes more than its
+    /// promotional text (the files named): nothing was sent.
+    case liveVersionChanges(version: String, platform: String, state: String, changes: [String])
     /// The app has no app info that can be edited (name, subtitle and privacy URL are locked).
     case noEditableAppInfo(app: String, states: [String])
     /// A locale new on App Store Connect has no name.txt: Apple requires a name for it.
@@ -58,9 +63,16 @@ public enum AppStoreListingError: Error, LocalizedError, Sendable, Equatable {
             return "\(violations.count) text\(violations.count == 1 ? "" : "s") would be refused by App Store Connect, so nothing was sent:\n"
                 + violations.map { "  \($0)" }.joined(separator: "\n") + "\nShorten or correct them and run again."
         case let .noEditableVersion(app, platform, states):
-            return "\(app) has no App Store version on \(platform) that can be edited (its versions are "
-                + (states.isEmpty ? "none" : states.joined(separator: ", ")) + "). "
-                + "Create one with --version X.Y --create-version (or in App Store Connect), or pass --version of an editable one."
+            return "\(app) has no App Store version on \(platform) that can be edited (\(Self.versions(states))). "
+                + "Create one with --version X.Y --create-version (or in App Store Connect), or pass --version of an editable one; "
+                + "promotional text alone can change on the version on the App Store with --live."
+        case let .noLiveVersion(app, platform, states):
+            return "\(app) has no App Store version on \(platform) on the App Store (\(Self.versions(states))), so --live has no version to change. "
+                + "Leave out --live to push to the editable version."
+        case let .liveVersionChanges(version, platform, state, changes):
+            return "App Store version \(version) (\(platform)) is \(state), on the App Store: only its promotional text can change without a new "
+                + "version, and the folder also changes \(changes.joined(separator: ", ")). Nothing was sent. Put those changes in a new version "
+                + "(--version X.Y --create-version), or make the folder match the live listing apart from promotional_text.txt (pull it with --live)."
         case let .versionNotFound(app, version, platform):
             return "\(app) has no App Store version \(version) on \(platform). Add --create-version to create it, or check --version and --platform."
         case let .versionNotEditable(version, platform, state):
@@ -74,6 +86,16 @@ public enum AppStoreListingError: Error, LocalizedError, Sendable, Equatable {
         case let .unsafeFile(path, problem):
             return "'\(path)' \(problem). Nothing was sent or written; replace it with a regular file (or a folder) of the metadata folder."
         }
+    }
+
+    /// How many versions to name before "and N older".
+    static let versionsShown = 5
+
+    /// The versions (newest first) an error names: all of a few, else the newest and a count.
+    private static func versions(_ states: [String]) -> String {
+        if states.isEmpty { return "it has none" }
+        if states.count <= versionsShown { return "its versions are " + states.joined(separator: ", ") }
+        return "its newest versions are " + states.prefix(versionsShown).joined(separator: ", ") + "; \(states.count) versions in all"
     }
 
     private static func hint(_ suggestions: [String]) -> String {

@@ -110,6 +110,9 @@ public struct ListingTexts: Sendable, Hashable {
     public var locales: [String: [ListingField: String]]
     /// The version's copyright (`copyright.txt`), nil when not given.
     public var copyright: String?
+    /// Locales whose app info texts (name, subtitle, privacy URL) are not written: App Store
+    /// Connect's app info has no localization for them.
+    public var withoutAppInfo: Set<String> = []
 
     /// Texts.
     public init(locales: [String: [ListingField: String]] = [:], copyright: String? = nil) {

@@ -95,7 +95,8 @@ public struct ListingFolder: Sendable {
         return contents
     }
 
-    /// Writes `texts` (every field of every locale given, and the copyright when not nil) where
+    /// Writes `texts` (every field of every locale given, but the app info's of the locales in
+    /// `texts.withoutAppInfo`, and the copyright when not nil) where
     /// the folder's meaning differs; returns the paths written (in a dry run: that would be),
     /// relative to the folder.
     /// - Throws: `AppStoreListingError.unknownLocale` for a locale that is not an App Store
@@ -116,7 +117,7 @@ public struct ListingFolder: Sendable {
         for locale in texts.locales.keys.sorted() {
             let have = current.effective(locale)
             let folder = path + "/" + locale
-            for field in ListingField.allCases {
+            for field in ListingField.allCases where !(field.resource == .appInfo && texts.withoutAppInfo.contains(locale)) {
                 let wanted = Self.meaning(texts.text(field, locale))
                 let file = folder + "/" + field.fileName
                 if let existing = have[field], existing == wanted { continue }

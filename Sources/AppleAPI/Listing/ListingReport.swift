@@ -6,7 +6,7 @@ public enum ListingReport {
     /// the unchanged counts and every file not sent.
     public static func lines(_ result: ListingPushResult, platform: String) -> [String] {
         let verb = result.dryRun ? "would send" : "sent"
-        let created = result.versionCreated ? (result.dryRun ? ", to be created" : ", created") : ""
+        let created = result.versionCreated ? (result.dryRun ? ", to be created" : ", created") : result.live ? ", on the App Store" : ""
         var lines = ["App Store version \(result.versionString) (\(platform)\(created)): \(verb) \(count(result.changes.count, "text"))"
             + (result.dryRun ? " (dry run: nothing was sent)" : "")]
         for change in result.changes {

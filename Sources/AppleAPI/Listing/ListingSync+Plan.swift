@@ -6,6 +6,8 @@ struct RemoteListing {
     /// The version written ("" in a dry run that would create it).
     let versionID: String
     let versionString: String
+    /// Its state ("" in a dry run that would create it).
+    let versionState: String
     let copyright: String?
     var versionLocalizations: [ListingLocalization] = []
     var infoLocalizations: [ListingLocalization] = []
@@ -14,21 +16,29 @@ struct RemoteListing {
     /// The app info whose texts can change.
     var editableInfo: AppStoreAppInfo? { infos.first(where: \.isEditable) }
 
+    /// True when the version written is the one on the App Store.
+    var isLive: Bool { ListingSync.liveStates.contains(versionState) }
+
     func localization(_ resource: ListingField.Resource, _ locale: String) -> ListingLocalization? {
         (resource == .appInfo ? infoLocalizations : versionLocalizations).first { $0.locale == locale }
     }
 }
 
 extension ListingSync {
-    typealias Write = () async throws -> Void
+    typealias Write = @Sendable () async throws -> Void
 
     /// The push's result and its writes, in order: per locale the app info's texts, then the
     /// version's; the copyright last. Locales: the folder's, and with `default/` also those App
     /// Store Connect has.
-    /// - Throws: `AppStoreListingError.noEditableAppInfo`, `.nameRequired`, before any write.
-    func plan(_ contents: ListingFolder.Contents, remote: RemoteListing, options: ListingOptions) throws -> (ListingPushResult, [Write]) {
+    ///
+    /// On the live version only promotional text of a locale it has may change (App Store Connect
+    /// Help: promotional text "can be updated at any time" without a new submission); any other
+    /// change stops the push with every such text named.
+    /// - Throws: `AppStoreListingError.liveVersionChanges`, `.noEditableAppInfo`, `.nameRequired`, before any write.
+    func planWrites(_ contents: ListingFolder.Contents, remote: RemoteListing, options: ListingOptions) throws -> (ListingPushResult, [Write]) {
         var result = ListingPushResult(versionID: remote.versionID, versionString: remote.versionString, unsent: contents.unsent,
                                        dryRun: options.dryRun)
+        result.live = remote.isLive
         var locales = Set(contents.locales.keys)
         if !contents.defaults.isEmpty {
             locales.formUnion((remote.versionLocalizations + remote.infoLocalizations).map(\.locale).filter { options.locales?.contains($0) ?? true })
@@ -44,6 +54,8 @@ extension ListingSync {
                 guard !sent.isEmpty else { continue }
                 changedHere = true
                 result.changes += changes
+                // Refused below, with every other change the live version does not take.
+                if remote.isLive, resource == .appInfo || existing == nil { continue }
                 writes.append(try write(sent, resource: resource, locale: locale, existing: existing, remote: remote))
             }
             if !changedHere { result.unchangedLocales.append(locale) }
@@ -56,6 +68,19 @@ extension ListingSync {
                 writes.append { try await client.setCopyright(versionID: versionID, copyright) }
             } else {
                 result.unchangedTexts += 1
+            }
+        }
+        if remote.isLive {
+            let refused = result.changes.filter { change in
+                change.field != .promotionalText || change.locale.flatMap { remote.localization(.version, $0) } == nil
+            }
+            if !refused.isEmpty {
+                throw AppStoreListingError.liveVersionChanges(version: remote.versionString, platform: options.platform, state: remote.versionState,
+                                                              changes: refused.map { change in
+                    guard let locale = change.locale, let field = change.field else { return "copyright.txt" }
+                    let file = locale + "/" + field.fileName
+                    return field == .promotionalText ? file + " (a locale the version does not have)" : file
+                })
             }
         }
         return (result, writes)

@@ -36,8 +36,10 @@ extension ListingSync {
         var remote = versionLocalizations
         var result = ListingPullResult(versionID: version.id, versionString: version.versionString, versionState: version.state,
                                        unsent: current.unsent, dryRun: options.dryRun)
+        var infoLocalizations: [ListingLocalization] = []
         if let info = infos.first(where: \.isEditable) ?? infos.first {
-            remote += try await client.appInfoLocalizations(appInfoID: info.id)
+            infoLocalizations = try await client.appInfoLocalizations(appInfoID: info.id)
+            remote += infoLocalizations
         }
         // A locale from the answer names a folder: only Apple's own codes may ("../../x" would
         // write outside the metadata folder). An unknown one is skipped and reported, not an
@@ -51,24 +53,33 @@ extension ListingSync {
         for localization in remote where options.locales?.contains(localization.locale) ?? true {
             texts.locales[localization.locale, default: [:]].merge(localization.texts.mapValues(ListingFolder.meaning)) { $1 }
         }
+        // A locale only the version has (a push of its version texts or screenshots alone adds
+        // just that) gets no name.txt: an empty one would read as clearing the name on the next push.
+        texts.withoutAppInfo = Set(texts.locales.keys).subtracting(infoLocalizations.map(\.locale))
         result.locales = texts.locales.keys.sorted()
         result.written = try folder.write(texts, over: current, dryRun: options.dryRun)
         return result
     }
 
-    /// The version to read: `options.version`, else the editable one, else the one on the App Store.
+    /// The version to read: the one on the App Store with `options.live`, `options.version`,
+    /// else the editable one, else the one on the App Store.
     func readableVersion(app: AppStoreConnectApp, options: ListingOptions) async throws -> AppStoreVersion {
         let name = "'\(app.name)' (\(app.bundleID))"
         let versions = try await client.appStoreVersions(appID: app.id, platform: options.platform)
+        if options.live {
+            guard let live = versions.first(where: Self.isLive) else {
+                throw AppStoreListingError.noLiveVersion(app: name, platform: options.platform, states: Self.states(versions))
+            }
+            return live
+        }
         if let wanted = options.version {
             guard let found = versions.first(where: { $0.versionString == wanted }) else {
                 throw AppStoreListingError.versionNotFound(app: name, version: wanted, platform: options.platform)
             }
             return found
         }
-        let live: Set<String> = ["READY_FOR_DISTRIBUTION", "READY_FOR_SALE"]
-        guard let found = versions.first(where: \.isEditable) ?? versions.first(where: { live.contains($0.state) }) else {
-            throw AppStoreListingError.noEditableVersion(app: name, platform: options.platform, states: versions.map { "\($0.versionString) \($0.state)" })
+        guard let found = versions.first(where: \.isEditable) ?? versions.first(where: Self.isLive) else {
+            throw AppStoreListingError.noEditableVersion(app: name, platform: options.platform, states: Self.states(versions))
         }
         return found
     }

@@ -13,14 +13,19 @@ public struct ListingOptions: Sendable, Hashable {
     public var locales: Set<String>?
     /// Plan only: send (or write) nothing.
     public var dryRun: Bool
+    /// Push to the version on the App Store (deliver's `edit_live`) instead of the editable one:
+    /// only promotional text may change there.
+    public var live: Bool
 
     /// Options.
-    public init(platform: String = "IOS", version: String? = nil, createVersion: Bool = false, locales: Set<String>? = nil, dryRun: Bool = false) {
+    public init(platform: String = "IOS", version: String? = nil, createVersion: Bool = false, locales: Set<String>? = nil, dryRun: Bool = false,
+                live: Bool = false) {
         self.platform = platform
         self.version = version
         self.createVersion = createVersion
         self.locales = locales
         self.dryRun = dryRun
+        self.live = live
     }
 }
 
@@ -56,6 +61,8 @@ public struct ListingPushResult: Sendable, Hashable {
     public var versionString: String
     /// True when the version was created by this push.
     public var versionCreated = false
+    /// True when the version is the one on the App Store: only promotional text was sent.
+    public var live = false
     /// The texts sent, by locale then field order.
     public var changes: [ListingChange] = []
     /// Locales with nothing to send.
@@ -107,22 +114,37 @@ public struct ListingSync: Sendable {
     /// then sends them in order (none in a dry run).
     /// - Throws: `AppStoreListingError`, `AppStoreConnectError`, `FileSystemError`.
     public func push(folder: ListingFolder, app: AppStoreConnectApp, options: ListingOptions) async throws -> ListingPushResult {
-        let contents = try Self.check(folder: folder, options: options)
+        try await send(try await plan(Self.check(folder: folder, options: options), app: app, options: options))
+    }
+
+    /// Reads App Store Connect and plans every write of `contents` (checked by `check`), sending
+    /// nothing: a locale that cannot be written, or a text the live version does not take, stops
+    /// here.
+    /// - Throws: `AppStoreListingError`, `AppStoreConnectError`.
+    public func plan(_ contents: ListingFolder.Contents, app: AppStoreConnectApp, options: ListingOptions) async throws -> ListingPushPlan {
         // nil: a dry run of --create-version, whose version does not exist yet.
         let (version, created) = try await editableVersion(app: app, options: options)
-        var remote = RemoteListing(app: app, versionID: version?.id ?? "",
-                                   versionString: version?.versionString ?? options.version ?? "", copyright: version?.copyright)
+        var remote = RemoteListing(app: app, versionID: version?.id ?? "", versionString: version?.versionString ?? options.version ?? "",
+                                   versionState: version?.state ?? "", copyright: version?.copyright)
         if let version { remote.versionLocalizations = try await client.versionListingLocalizations(versionID: version.id) }
         remote.infos = try await client.appInfos(appID: app.id)
         if let shown = remote.editableInfo ?? remote.infos.first {
             remote.infoLocalizations = try await client.appInfoLocalizations(appInfoID: shown.id)
         }
-        var (result, writes) = try plan(contents, remote: remote, options: options)
+        var (result, writes) = try planWrites(contents, remote: remote, options: options)
         result.versionCreated = created
-        guard !options.dryRun else { return result }
-        for write in writes { try await write() }
+        return ListingPushPlan(result: result, versionState: remote.versionState, writes: writes)
+    }
+
+    /// Sends `plan`'s writes in order (none in a dry run); returns the result with the version
+    /// localizations as they now are.
+    /// - Throws: `AppStoreConnectError`.
+    public func send(_ plan: ListingPushPlan) async throws -> ListingPushResult {
+        var result = plan.result
+        guard !result.dryRun else { return result }
+        for write in plan.writes { try await write() }
         if result.changes.contains(where: { $0.field?.resource == .version }) {
-            for localization in try await client.versionListingLocalizations(versionID: remote.versionID) {
+            for localization in try await client.versionListingLocalizations(versionID: result.versionID) {
                 result.versionLocalizationIDs[localization.locale] = localization.id
             }
         }
@@ -147,25 +169,68 @@ public struct ListingSync: Sendable {
         return (changes, sent, same)
     }
 
-    /// The version to write: `options.version` (created when asked and absent), else the
-    /// platform's one editable version; nil in a dry run that would create it.
-    /// - Throws: `AppStoreListingError.versionNotFound`, `.versionNotEditable`, `.noEditableVersion`.
+    /// The version to write: the live one with `options.live`; `options.version` (created when
+    /// asked and absent; the live one takes promotional text only), else the platform's one
+    /// editable version; nil in a dry run that would create it.
+    /// - Throws: `AppStoreListingError.versionNotFound`, `.versionNotEditable`, `.noEditableVersion`, `.noLiveVersion`.
     func editableVersion(app: AppStoreConnectApp, options: ListingOptions) async throws -> (AppStoreVersion?, Bool) {
         let name = "'\(app.name)' (\(app.bundleID))"
         let versions = try await client.appStoreVersions(appID: app.id, platform: options.platform)
+        if options.live {
+            guard let live = versions.first(where: Self.isLive) else {
+                throw AppStoreListingError.noLiveVersion(app: name, platform: options.platform, states: Self.states(versions))
+            }
+            return (live, false)
+        }
         guard let wanted = options.version else {
             guard let editable = versions.first(where: \.isEditable) else {
-                throw AppStoreListingError.noEditableVersion(app: name, platform: options.platform,
-                                                             states: versions.map { "\($0.versionString) \($0.state)" })
+                throw AppStoreListingError.noEditableVersion(app: name, platform: options.platform, states: Self.states(versions))
             }
             return (editable, false)
         }
         if let found = versions.first(where: { $0.versionString == wanted }) {
-            guard found.isEditable else { throw AppStoreListingError.versionNotEditable(version: wanted, platform: options.platform, state: found.state) }
+            guard found.isEditable || Self.isLive(found) else {
+                throw AppStoreListingError.versionNotEditable(version: wanted, platform: options.platform, state: found.state)
+            }
             return (found, false)
         }
         guard options.createVersion else { throw AppStoreListingError.versionNotFound(app: name, version: wanted, platform: options.platform) }
         if options.dryRun { return (nil, true) }
         return (try await client.createAppStoreVersion(appID: app.id, version: wanted, platform: options.platform, releaseType: nil, earliestReleaseDate: nil), true)
     }
+
+    /// The states of a version on the App Store (`appVersionState`, and the older `appStoreState`).
+    static let liveStates: Set<String> = ["READY_FOR_DISTRIBUTION", "READY_FOR_SALE"]
+
+    /// True for the version on the App Store, whose promotional text can change without a new
+    /// submission (App Store Connect Help, "Platform version information").
+    static func isLive(_ version: AppStoreVersion) -> Bool { liveStates.contains(version.state) }
+
+    /// "version state" of every version, newest first (by version number), for the errors that
+    /// name them.
+    static func states(_ versions: [AppStoreVersion]) -> [String] {
+        versions.sorted { newer($0.versionString, than: $1.versionString) }.map { "\($0.versionString) \($0.state)" }
+    }
+
+    /// Compares dotted version numbers part by part (2.10 is newer than 2.9); a part that is not
+    /// a number compares as text.
+    static func newer(_ lhs: String, than rhs: String) -> Bool {
+        let left = lhs.split(separator: "."), right = rhs.split(separator: ".")
+        for index in 0..<max(left.count, right.count) {
+            let l = index < left.count ? String(left[index]) : "0", r = index < right.count ? String(right[index]) : "0"
+            if l == r { continue }
+            if let a = Int(l), let b = Int(r) { return a > b }
+            return l > r
+        }
+        return false
+    }
+}
+
+/// A push worked out and not yet sent: what it will report, and its requests in order.
+public struct ListingPushPlan: Sendable {
+    /// What the push reports (in a dry run: would send).
+    public var result: ListingPushResult
+    /// The version's state ("" when a dry run would create it).
+    public var versionState: String
+    let writes: [ListingSync.Write]
 }

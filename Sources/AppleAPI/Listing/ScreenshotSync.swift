@@ -28,7 +28,9 @@ public struct ScreenshotSync: Sendable {
     public static let roles = ["Admin", "App Manager", "Marketing"]
 
     /// Reads and checks the folder without asking Apple (sizes, formats, at most 10 per set,
-    /// locale folder names): the CLI and the step call it before they send anything at all.
+    /// locale folder names): `ListingPushRunner.check` calls it, so that the CLI's push and the
+    /// `appstore.metadata` step send nothing at all, not even the texts, for a folder Apple would
+    /// refuse.
     /// - Throws: `ScreenshotError.noFolder`, `.invalidFolder` with every problem.
     public static func check(folder: String, fileSystem: any FileSystem) throws {
         _ = try ScreenshotFolder.read(folder, localizations: nil, fileSystem: fileSystem)

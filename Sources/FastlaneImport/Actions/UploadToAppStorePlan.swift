@@ -80,7 +80,9 @@ struct UploadToAppStorePlan {
         options.append(DraftPair("bundle-id", bundleID))
         options.append(DraftPair("metadata-path", path("metadata_path", default: folder + "/metadata", &builder)))
         if let platform { options.append(DraftPair("platform", platform)) }
-        if let version = version ?? upload.map({ .string("${{ steps.\($0).outputs.version }}") }) {
+        if builder.flag(call, "edit_live", statement, default: false) {
+            options.append(DraftPair("live", .bool(true)))
+        } else if let version = version ?? upload.map({ .string("${{ steps.\($0).outputs.version }}") }) {
             options.append(DraftPair("version", version))
             if !builder.flag(call, "skip_app_version_update", statement, default: false) { options.append(DraftPair("create-version", .bool(true))) }
         }

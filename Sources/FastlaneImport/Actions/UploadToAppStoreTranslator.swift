@@ -22,7 +22,7 @@ enum UploadToAppStoreTranslator: FastlaneActionTranslator {
         .handled("pkg", "appstore.upload's ipa (a .pkg), with bundle-id, version and build-number"),
         .handled("build_number", "appstore.submit's build-number; no binary is uploaded (as in deliver)"),
         .handled("platform", "platform: ios → IOS, osx → MAC_OS, appletvos/tvos → TV_OS, xros → VISION_OS"),
-        .listed("edit_live", "appstore.metadata edits the version being prepared, never the live one; change a live version's texts in App Store Connect"),
+        .handled("edit_live", "appstore.metadata's live: true (the live version takes promotional text only; any other change stops the step)"),
         .listed("use_live_version", "appstore.metadata edits the version being prepared; 'slipway appstore metadata pull' reads the live one"),
         .maps("metadata_path", to: "metadata-path"),
         .maps("screenshots_path", to: "screenshots-path"),

@@ -54,6 +54,9 @@ struct AppStoreMetadataOptions: ParsableArguments {
     @Flag(help: "push: remove screenshots on App Store Connect that the folder does not have.")
     var removeScreenshots = false
 
+    @Flag(help: "The version on the App Store (fastlane's edit_live); push changes its promotional text only.")
+    var live = false
+
     static let platforms = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
 
     func check() throws {
@@ -66,6 +69,7 @@ struct AppStoreMetadataOptions: ParsableArguments {
         if let version, version.isEmpty || version.contains(where: \.isWhitespace) {
             throw ValidationError("--version must be a version string such as 1.4.0, not '\(version)'.")
         }
+        if live, version != nil { throw ValidationError("--live and --version both name the version: give one.") }
     }
 
     var localeSet: Set<String>? {
@@ -75,7 +79,17 @@ struct AppStoreMetadataOptions: ParsableArguments {
     }
 
     func listingOptions(createVersion: Bool) -> ListingOptions {
-        ListingOptions(platform: platform, version: version, createVersion: createVersion, locales: localeSet, dryRun: dryRun)
+        ListingOptions(platform: platform, version: version, createVersion: createVersion, locales: localeSet, dryRun: dryRun, live: live)
+    }
+
+    /// The push these options describe; screenshot progress goes to standard error (not with --json).
+    func pushRequest(_ env: CommandEnvironment, createVersion: Bool) -> ListingPushRequest {
+        let errors = env.standardError
+        let write: @Sendable (String) -> Void = { line in errors.write("screenshots: " + line + "\n") }
+        let progress = json ? nil : write
+        let screenshots: String? = skipScreenshots ? nil : AppStoreMetadataRun.screenshotsFolder(self, env: env)
+        return ListingPushRequest(bundleID: bundleId, folder: folder(env), options: listingOptions(createVersion: createVersion),
+                                  screenshotsFolder: screenshots, removeScreenshots: removeScreenshots, progress: progress)
     }
 
     func folder(_ env: CommandEnvironment) -> ListingFolder {
@@ -96,7 +110,9 @@ struct AppStoreMetadataPushCommand: AsyncParsableCommand {
             Texts the folder does not have are left as they are. The screenshots folder is \
             checked first too (Apple's pixel sizes per display type, formats, 10 per set); then \
             only files whose MD5 differs from Apple's are uploaded, the order is kept, and \
-            screenshots the folder lacks are kept unless --remove-screenshots.
+            screenshots the folder lacks are kept unless --remove-screenshots. With --live, the \
+            version on the App Store: only its promotional text is sent, and any other difference \
+            stops the push with nothing sent (Apple takes no other change without a new version).
 
             Examples:
               slipway appstore metadata push --bundle-id com.example.app --issuer-id ... --key-id ABC123DEFG --key-file AuthKey.p8 --dry-run
@@ -119,24 +135,20 @@ struct AppStoreMetadataPushCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = global.environment()
-        let options = metadata.listingOptions(createVersion: createVersion)
-        let folder = metadata.folder(env)
+        let request = metadata.pushRequest(env, createVersion: createVersion)
+        // The runner checks again; this first check only makes a bad folder exit 2 before the key is read.
         do {
-            _ = try ListingSync.check(folder: folder, options: options)
+            _ = try ListingPushRunner.check(request, fileSystem: env.fileSystem)
         } catch {
             env.printError(errorText(error))
             throw ExitCodes.invalidInput
         }
-        try AppStoreMetadataRun.checkScreenshots(metadata, env: env)
         try await AppStoreMetadataRun.withClient(keyOptions, env: env) { client in
-            let app = try await client.app(bundleID: metadata.bundleId)
-            let result = try await ListingSync(client: client, fileSystem: env.fileSystem).push(folder: folder, app: app, options: options)
-            let screenshots = try await AppStoreMetadataRun.syncScreenshots(.push, client: client, metadata: metadata,
-                                                                              versionID: result.versionID, localizations: result.versionLocalizationIDs,
-                                                                              env: env)
-            env.print(AppStoreMetadataRun.output(listingJSON: ListingReport.json(result),
-                                                 listingLines: ListingReport.lines(result, platform: metadata.platform),
-                                                 screenshots: screenshots, json: metadata.json))
+            let outcome = try await ListingPushRunner(client: client, fileSystem: env.fileSystem).run(request)
+            let missing = "screenshots: none sent, there is no folder '\(metadata.screenshotsPath)' (give --screenshots-path, or --skip-screenshots)"
+            env.print(AppStoreMetadataRun.output(listingJSON: ListingReport.json(outcome.listing),
+                                                 lines: outcome.lines(platform: metadata.platform, missingFolder: missing),
+                                                 screenshots: outcome.screenshots?.report, json: metadata.json))
         }
     }
 }
@@ -195,19 +207,18 @@ struct AppStoreMetadataPullCommand: AsyncParsableCommand {
             let app = try await client.app(bundleID: metadata.bundleId)
             let result = try await ListingSync(client: client, fileSystem: env.fileSystem)
                 .pull(folder: folder, app: app, options: metadata.listingOptions(createVersion: false))
-            let screenshots = try await AppStoreMetadataRun.syncScreenshots(.pull, client: client, metadata: metadata,
-                                                                              versionID: result.versionID, localizations: result.versionLocalizationIDs,
-                                                                              env: env)
+            let screenshots = try await AppStoreMetadataRun.pullScreenshots(client: client, metadata: metadata,
+                                                                              localizations: result.versionLocalizationIDs, env: env)
             for locale in result.ignoredLocales {
                 env.standardError.write(env.style.paint("warning: ", .yellow) + "App Store Connect named the locale '\(locale)', which is "
                     + "not an App Store locale: skipped, nothing was written for it (update Slipway if Apple has added it).\n")
             }
-            for ignored in screenshots.report?.ignored ?? [] {
+            for ignored in screenshots?.ignored ?? [] {
                 env.standardError.write(env.style.paint("warning: ", .yellow) + "screenshots: App Store Connect named \(ignored): "
                     + "skipped, nothing was written or removed for it.\n")
             }
             env.print(AppStoreMetadataRun.output(listingJSON: ListingReport.json(result),
-                                                 listingLines: ListingReport.lines(result, platform: metadata.platform),
+                                                 lines: ListingReport.lines(result, platform: metadata.platform) + (screenshots?.lines ?? []),
                                                  screenshots: screenshots, json: metadata.json))
         }
     }

@@ -97,7 +97,7 @@ struct TestFlightGroupLinkCommand: AsyncParsableCommand {
             let change = enable || disable || limit != nil || noLimit
             if change && chosen.isInternal { throw BetaTesterInputError.internalGroup(chosen.name) }
             let link = change
-                ? try await client.updatePublicLink(ofGroup: chosen, enabled: enable ? true : disable ? false : nil,
+                ? try await client.setPublicLink(ofGroup: chosen, enabled: enable ? true : disable ? false : nil,
                                                     limitEnabled: limit != nil ? true : noLimit ? false : nil, limit: limit)
                 : try await client.publicLink(ofGroup: chosen.id)
             if json {

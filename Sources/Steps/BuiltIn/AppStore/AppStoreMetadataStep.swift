@@ -14,15 +14,16 @@ public struct AppStoreMetadataStep: Step {
             Reads metadata-path (deliver's layout: <locale>/name.txt, subtitle.txt, \
             privacy_url.txt, description.txt, keywords.txt, promotional_text.txt, \
             release_notes.txt, support_url.txt, marketing_url.txt; default/ for missing files; \
-            copyright.txt), checks every text against Apple's limits (all violations at once, \
-            nothing sent), then sends the texts that differ: name, subtitle and privacy URL to the \
-            app info, the rest to the App Store version (the platform's editable one, or version; \
-            create-version creates it). Files Slipway does not send are logged as "not sent". Then \
-            the screenshots in screenshots-path (deliver's layout, checked against Apple's sizes \
-            before anything is sent) go to the version's screenshot sets, only the files whose \
-            checksum differs; screenshots the folder lacks are kept unless remove-screenshots. A \
-            dry run reads and checks both folders and sends nothing. See docs/appstore-metadata.md \
-            and docs/screenshots.md.
+            copyright.txt) and screenshots-path (deliver's layout), and checks both before anything \
+            is sent: every text against Apple's limits, every screenshot against Apple's sizes \
+            (every problem of the folder at once; nothing sent). Then it sends the texts that differ: name, \
+            subtitle and privacy URL to the app info, the rest to the App Store version (the \
+            platform's editable one, or version; create-version creates it; live: the one on the \
+            App Store, which takes promotional text only). Files Slipway does not send are logged \
+            as "not sent". Then the screenshots go to the version's screenshot sets, only the \
+            files whose checksum differs; screenshots the folder lacks are kept unless \
+            remove-screenshots. A dry run reads and checks both folders and sends nothing. See \
+            docs/appstore-metadata.md and docs/screenshots.md.
             """,
         options: AppStoreConnection.specs() + [
             .required("bundle-id", .string, "The app's bundle id."),
@@ -30,6 +31,8 @@ public struct AppStoreMetadataStep: Step {
             .optional("platform", .choice(platforms), default: .string("IOS"), "The platform."),
             .optional("version", .string, "The App Store version (default: the platform's editable version)."),
             .optional("create-version", .bool, default: .bool(false), "Create version when the app does not have it."),
+            .optional("live", .bool, default: .bool(false),
+                      "Push to the version on the App Store (fastlane's edit_live): only promotional text may differ; anything else stops the step."),
             .optional("locales", .list(.string), "Only these locales (default: every locale folder)."),
             .optional("screenshots-path", .string, default: .string("fastlane/screenshots"),
                       "The screenshots folder (deliver's layout); a missing folder sends no screenshots and says so."),
@@ -68,35 +71,45 @@ public struct AppStoreMetadataStep: Step {
         if try options.bool("create-version"), version == nil {
             throw StepError.invalidOption(name: "create-version", problem: "needs version (the version to create)")
         }
+        if try options.bool("live"), version != nil {
+            throw StepError.invalidOption(name: "live", problem: "and version both name the version: give one")
+        }
         if try options.requiredString("metadata-path").isEmpty {
             throw StepError.invalidOption(name: "metadata-path", problem: "is empty; give the metadata folder, e.g. fastlane/metadata")
         }
         self.options = options
     }
 
-    func listingOptions(dryRun: Bool) throws -> ListingOptions {
+    /// The push the options describe (`ListingPushRunner` reads, checks and sends it).
+    func request(in context: StepContext, dryRun: Bool) throws -> ListingPushRequest {
         let locales = try options.strings("locales")
-        return ListingOptions(platform: try options.requiredString("platform"), version: try options.string("version"),
-                              createVersion: try options.bool("create-version"), locales: locales.isEmpty ? nil : Set(locales), dryRun: dryRun)
-    }
-
-    func folder(in context: StepContext) throws -> ListingFolder {
-        ListingFolder(path: context.resolve(try options.requiredString("metadata-path")), fileSystem: context.fileSystem)
+        let events = context.events
+        return ListingPushRequest(
+            bundleID: try options.requiredString("bundle-id"),
+            folder: ListingFolder(path: context.resolve(try options.requiredString("metadata-path")), fileSystem: context.fileSystem),
+            options: ListingOptions(platform: try options.requiredString("platform"), version: try options.string("version"),
+                                    createVersion: try options.bool("create-version"), locales: locales.isEmpty ? nil : Set(locales),
+                                    dryRun: dryRun, live: try options.bool("live")),
+            screenshotsFolder: try options.bool("skip-screenshots") ? nil : context.resolve(try options.requiredString("screenshots-path")),
+            removeScreenshots: try options.bool("remove-screenshots"),
+            progress: { events.log(.info, "screenshots: " + $0) })
     }
 
     public func plan(in context: StepContext) async throws -> [Effect] {
         try connection.key(in: context)
-        let contents = try ListingSync.check(folder: try folder(in: context), options: try listingOptions(dryRun: true))
-        let version = try options.string("version").map { "version \($0)" } ?? "the editable App Store version"
-        var effects = [Effect(.network, "send the texts of \(contents.locales.count) locale\(contents.locales.count == 1 ? "" : "s") "
-                              + "of \(try options.requiredString("bundle-id")) that differ on App Store Connect (\(version), "
-                              + "\(try options.requiredString("platform")))")]
-        if try options.bool("create-version") { effects.append(Effect(.network, "create \(version) unless it exists")) }
-        for file in contents.unsent { effects.append(Effect(.other, file.description)) }
-        if let screenshots = try screenshotsFolder(in: context) {
-            try ScreenshotSync.check(folder: screenshots, fileSystem: context.fileSystem)
+        let request = try request(in: context, dryRun: true)
+        let fileSystem = context.fileSystem
+        let checked = try await BlockingWork.run(name: "slipway-listing") { try ListingPushRunner.check(request, fileSystem: fileSystem) }
+        let version = try options.bool("live") ? "the version on the App Store, promotional text only"
+            : try options.string("version").map { "version \($0)" } ?? "the editable App Store version"
+        let locales = checked.contents.locales.count
+        var effects = [Effect(.network, "send the texts of \(locales) locale\(locales == 1 ? "" : "s") "
+                              + "of \(request.bundleID) that differ on App Store Connect (\(version), \(request.options.platform))")]
+        if request.options.createVersion { effects.append(Effect(.network, "create \(version) unless it exists")) }
+        for file in checked.contents.unsent { effects.append(Effect(.other, file.description)) }
+        if checked.screenshots != nil {
             effects.append(Effect(.network, "upload the screenshots in \(try options.requiredString("screenshots-path")) whose checksum differs"
-                                  + (try options.bool("remove-screenshots") ? ", and delete those the folder lacks" : "")))
+                                  + (request.removeScreenshots ? ", and delete those the folder lacks" : "")))
         }
         return effects
     }
@@ -107,32 +120,11 @@ public struct AppStoreMetadataStep: Step {
 
     private func runMasked(in context: StepContext) async throws -> StepOutputs {
         let client = try await connection.client(context: context)
-        let app = try await client.app(bundleID: try options.requiredString("bundle-id"))
-        let result = try await ListingSync(client: client, fileSystem: context.fileSystem)
-            .push(folder: try folder(in: context), app: app, options: try listingOptions(dryRun: false))
-        for line in ListingReport.lines(result, platform: try options.requiredString("platform")) { context.events.log(.info, line) }
-        var uploaded = 0
-        if let screenshots = try screenshotsFolder(in: context) {
-            let events = context.events
-            let locales = try options.strings("locales")
-            let pushed = try await ScreenshotSync(client: client, fileSystem: context.fileSystem).push(
-                folder: screenshots, versionID: result.versionID, localizations: result.versionLocalizationIDs,
-                options: ScreenshotPushOptions(removeMissing: try options.bool("remove-screenshots"),
-                                               progress: { events.log(.info, "screenshots: " + $0) },
-                                               locales: locales.isEmpty ? nil : Set(locales)))
-            for line in pushed.lines { context.events.log(.info, line) }
-            uploaded = pushed.report.entries.reduce(0) { $0 + $1.uploaded.count }
-        } else if try !options.bool("skip-screenshots") {
-            context.events.log(.info, "screenshots: none sent, there is no folder '\(try options.requiredString("screenshots-path"))'")
-        }
-        return ["version-id": result.versionID, "sent": String(result.changes.count), "unchanged": String(result.unchangedTexts),
-                "screenshots-uploaded": String(uploaded)]
-    }
-
-    /// The screenshots folder, or nil when skipped or absent.
-    func screenshotsFolder(in context: StepContext) throws -> String? {
-        guard try !options.bool("skip-screenshots") else { return nil }
-        let path = context.resolve(try options.requiredString("screenshots-path"))
-        return context.fileSystem.isDirectory(path) ? path : nil
+        let request = try request(in: context, dryRun: false)
+        let outcome = try await ListingPushRunner(client: client, fileSystem: context.fileSystem).run(request)
+        let missing = "screenshots: none sent, there is no folder '\(try options.requiredString("screenshots-path"))'"
+        for line in outcome.lines(platform: request.options.platform, missingFolder: missing) { context.events.log(.info, line) }
+        return ["version-id": outcome.listing.versionID, "sent": String(outcome.listing.changes.count),
+                "unchanged": String(outcome.listing.unchangedTexts), "screenshots-uploaded": String(outcome.screenshotsUploaded)]
     }
 }

@@ -84,7 +84,7 @@ public struct PreflightProject: Sendable {
             }
         }
         let plainApps = natives.filter { $0.productType == "com.apple.product-type.application" }.map(\.name)
-        let paths = project.resolvedPaths()
+        let paths = (try? project.groupTree())?.resolvedPaths() ?? [:]
         var result = PreflightProject(projectPath: files.display(xcodeproj), configuration: configuration, targets: [],
                                       files: PreflightFiles.walk(root: root, fileSystem: fileSystem), problems: [])
         for target in natives {

@@ -22,7 +22,7 @@ public struct PreflightRunner: Sendable {
         var context = PreflightContext(options: options, fileSystem: fileSystem)
         let files = ProjectFiles(root: options.root, fileSystem: fileSystem)
         do {
-            guard let xcodeproj = try options.xcodeproj ?? ProjectVersionReader.find(in: options.root, fileSystem: fileSystem) else {
+            guard let xcodeproj = try options.xcodeproj ?? ProjectVersion.find(in: options.root, fileSystem: fileSystem) else {
                 context.projectProblem = "there is no .xcodeproj in '\(files.display(options.root))' or the folders in it; give one with --xcodeproj"
                 return context
             }

@@ -9,6 +9,8 @@ public struct PreflightFiles: Sendable {
     public var sources: [String] = []
     /// `.appiconset` folders (relative paths).
     public var appIconSets: [String] = []
+    /// Icon Composer files (`AppIcon.icon` folders, Xcode 26), relative paths.
+    public var iconComposerFiles: [String] = []
     /// `PrivacyInfo.xcprivacy` files (relative paths).
     public var privacyManifests: [String] = []
     /// True when the walk stopped at its budget (the rules then say what they could not see).
@@ -35,6 +37,7 @@ public struct PreflightFiles: Sendable {
                 switch kind {
                 case .directory:
                     if name.hasSuffix(".appiconset") { found.appIconSets.append(path); continue }
+                    if name.hasSuffix(".icon") { found.iconComposerFiles.append(path); continue }
                     if skipped.contains(name) || name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") { continue }
                     pending.append(path)
                 case .file:

@@ -93,7 +93,13 @@ public struct PreflightProject: Sendable {
                 container = plainApps[0]
             }
             func setting(_ key: String) -> PreflightValue? {
-                lookup.find(key, target: target.name, configuration: configuration).map { PreflightValue(value: $0.value, location: .place($0.place)) }
+                guard let found = lookup.find(key, target: target.name, configuration: configuration) else { return nil }
+                // `$(BASE_BUNDLE_ID).widget`: each reference replaced by its own literal; one that
+                // cannot be read leaves the whole value undecided (nil), never half-substituted.
+                guard let value = Self.substituted(found.value, depth: 0, lookup: { name in
+                    name == "TARGET_NAME" ? target.name : lookup.find(name, target: target.name, configuration: configuration)?.value
+                }) else { return nil }
+                return PreflightValue(value: value, location: .place(found.place))
             }
             var read = PreflightTarget(name: target.name, productType: target.productType ?? "", container: container)
             var plistText: String?
@@ -120,9 +126,10 @@ public struct PreflightProject: Sendable {
                 let trimmed = raw.trimmingCharacters(in: .whitespaces)
                 for open in ["$(", "${"] where trimmed.hasPrefix(open) && (trimmed.hasSuffix(")") || trimmed.hasSuffix("}")) {
                     let inner = String(trimmed.dropFirst(2).dropLast())
-                    if !inner.contains("$") && !inner.contains(":") { return setting(inner) }
+                    if !inner.contains("$") && !inner.contains(":") && !inner.contains(")") && !inner.contains("}") { return setting(inner) }
                 }
-                return nil
+                // `$(PRODUCT_BUNDLE_IDENTIFIER).extra`: written in the Info.plist, its references read from the settings.
+                return Self.substituted(raw, depth: 0, lookup: { setting($0)?.value }).map { PreflightValue(value: $0, location: at) }
             }
             read.bundleID = plistValue("CFBundleIdentifier", setting: "PRODUCT_BUNDLE_IDENTIFIER")
             read.version = plistValue("CFBundleShortVersionString", setting: "MARKETING_VERSION")
@@ -164,6 +171,31 @@ public struct PreflightProject: Sendable {
             manifests += found.filter { folder.isEmpty || folder == "." || $0.hasPrefix(folder + "/") }
         }
         return manifests
+    }
+
+    /// `value` with every `$(NAME)` / `${NAME}` replaced through `lookup` (at most 8 levels); nil
+    /// when a reference cannot be read, or uses a modifier (`$(NAME:rfc1034identifier)`).
+    static func substituted(_ value: String, depth: Int, lookup: (String) -> String?) -> String? {
+        guard value.contains("$"), depth < 8 else { return value.contains("$(") || value.contains("${") ? nil : value }
+        var result = ""
+        var rest = Substring(value)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let after = rest.index(after: dollar)
+            guard after < rest.endIndex, rest[after] == "(" || rest[after] == "{" else {
+                result.append("$")
+                rest = rest[after...]
+                continue
+            }
+            let close: Character = rest[after] == "(" ? ")" : "}"
+            guard let end = rest[after...].firstIndex(of: close) else { return nil }
+            let name = String(rest[rest.index(after: after)..<end])
+            guard !name.contains(":"), !name.contains("$"), let inner = lookup(name),
+                  let resolved = substituted(inner, depth: depth + 1, lookup: lookup) else { return nil }
+            result += resolved
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
     }
 
     /// The privacy manifest's file name.

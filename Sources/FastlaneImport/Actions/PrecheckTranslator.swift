@@ -62,6 +62,11 @@ extension LaneBuilder {
             if index > 0 { draft.steps.insert(draft.steps.remove(at: index), at: 0) }
             return
         }
-        draft.steps.insert(DraftStep(kind: "appstore.preflight", id: "preflight", options: appStoreKeyOptions(), origin: nil), at: 0)
+        var options = appStoreKeyOptions()
+        // The platform the lane sends to (deliver's platform: osx → MAC_OS), so the remote rules read that one.
+        if let platform = draft.steps.lazy.filter({ Self.appStoreKinds.contains($0.kind) }).compactMap({ $0.option("platform") }).first {
+            options.append(DraftPair("platform", platform))
+        }
+        draft.steps.insert(DraftStep(kind: "appstore.preflight", id: "preflight", options: options, origin: nil), at: 0)
     }
 }

@@ -13,8 +13,9 @@ public struct EmbeddedVersionRule: PreflightRule {
     public func check(_ context: PreflightContext) throws -> [PreflightFinding] {
         let at = PreflightLocation.file(context.project?.projectPath ?? ".")
         if let problem = context.projectVersionProblem {
-            return [finding(.error, at: at, "the app's version cannot be read: \(problem)",
-                            advice: "give every application target one MARKETING_VERSION (slipway version shows where each is written)")]
+            // Not decided is not refused: the per-target rules still compare what they can read.
+            return [finding(.note, at: at, "the version of every shipping target cannot be read for sure, so they are not compared: \(problem)",
+                            advice: "write MARKETING_VERSION as a literal (or through .xcconfig files in the checkout) for every shipping target")]
         }
         return (context.projectVersion?.warnings ?? []).map {
             finding(.warning, at: at, $0, advice: "set the embedded targets' MARKETING_VERSION to the app's (version.bump writes every shipping target)")

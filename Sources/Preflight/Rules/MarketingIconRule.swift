@@ -21,6 +21,13 @@ public struct MarketingIconRule: PreflightRule {
         guard let app = context.mainApplication, let project = context.project else { return [] }
         let name = app.appIconName?.value ?? "AppIcon"
         let at = app.appIconName?.location ?? .file(project.projectPath)
+        // Xcode 26's Icon Composer file takes the place of the icon set; Xcode renders the App
+        // Store icon from its layers when it builds, which Slipway cannot check.
+        if let composed = project.files.iconComposerFiles.first(where: { ($0 as NSString).lastPathComponent == name + ".icon" }) {
+            return [finding(.note, at: .file(composed),
+                            "'\(app.name)': the app icon is the Icon Composer file '\(composed)'; Xcode renders its 1024-pixel App Store icon when it builds, and Slipway does not check that rendering",
+                            advice: "check the icon in Xcode's Icon Composer preview before the archive")]
+        }
         let sets = project.files.appIconSets.filter { ($0 as NSString).lastPathComponent == name + ".appiconset" }
         guard !sets.isEmpty else {
             return [finding(.error, at: at, "'\(app.name)': there is no icon set '\(name).appiconset' in an asset catalog"

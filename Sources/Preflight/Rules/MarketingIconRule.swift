@@ -28,7 +28,12 @@ public struct MarketingIconRule: PreflightRule {
                             "'\(app.name)': the app icon is the Icon Composer file '\(composed)'; Xcode renders its 1024-pixel App Store icon when it builds, and Slipway does not check that rendering",
                             advice: "check the icon in Xcode's Icon Composer preview before the archive")]
         }
-        let sets = project.files.appIconSets.filter { ($0 as NSString).lastPathComponent == name + ".appiconset" }
+        let named = project.files.appIconSets.filter { ($0 as NSString).lastPathComponent == name + ".appiconset" }
+        // An extension's icon set of the same name is not the app's: prefer the sets under the
+        // folder that holds the app's Info.plist (its first component), when there are such.
+        let home = app.infoPlistPath.flatMap { $0.split(separator: "/").first.map { String($0) + "/" } }
+        let own = named.filter { set in home.map { set.hasPrefix($0) } ?? false }
+        let sets = own.isEmpty ? named : own
         guard !sets.isEmpty else {
             return [finding(.error, at: at, "'\(app.name)': there is no icon set '\(name).appiconset' in an asset catalog"
                             + (app.appIconName == nil ? " (ASSETCATALOG_COMPILER_APPICON_NAME is not set; Xcode's default name is AppIcon)" : ""),
@@ -40,8 +45,12 @@ public struct MarketingIconRule: PreflightRule {
             guard let problem = marketingIconProblem(set: set, contents: contents, context: context) else { return [] }
             problems.append(problem)
         }
-        return problems.map { finding(.error, at: $0.1, "'\(app.name)': \($0.0)",
-                                      advice: "add a 1024x1024 PNG without transparency to the icon set (idiom ios-marketing, or the single-size universal icon)") }
+        return problems.map { problem in
+            let alpha = problem.0.contains("alpha channel")
+            return finding(alpha ? .warning : .error, at: problem.1, "'\(app.name)': \(problem.0)",
+                           advice: alpha ? "export the icon without an alpha channel (RGB); Slipway does not decode the pixels to tell whether one is transparent"
+                                         : "add a 1024x1024 PNG without transparency to the icon set (idiom ios-marketing, or the single-size universal icon)")
+        }
     }
 
     /// Nil when the set holds a good 1024-pixel icon, else what is wrong and where.
@@ -68,7 +77,7 @@ public struct MarketingIconRule: PreflightRule {
         if header.width != 1024 || header.height != 1024 {
             return ("the App Store icon '\(path)' is \(header.width)x\(header.height) pixels, not 1024x1024", .file(path))
         }
-        if header.hasAlpha { return ("the App Store icon '\(path)' has an alpha channel, which App Store Connect refuses (ITMS-90717)", .file(path)) }
+        if header.hasAlpha { return ("the App Store icon '\(path)' has an alpha channel; App Store Connect refuses an App Store icon that is transparent or has an alpha channel (ITMS-90717)", .file(path)) }
         return nil
     }
 }

@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "CIExport", "FastlaneImport", "Steps", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics",
+                "Lanes", "CIExport", "FastlaneImport", "Steps", "Preflight", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -65,7 +65,7 @@ let package = Package(
                                                .product(name: "Crypto", package: "swift-crypto")]),
         /// The Step protocol, the registry of built-in steps and the external-plugin adapter.
         /// Signing: `signing.cleanup` removes the temporary keychain `signing.sync` made.
-        .target(name: "Steps", dependencies: ["ProjectLint", "PBXProj", "Release", "Publish", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Archives", "Basics", "Git"]),
+        .target(name: "Steps", dependencies: ["ProjectLint", "Preflight", "PBXProj", "Release", "Publish", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Archives", "Basics", "Git"]),
 
         // MARK: - Domain libraries
 
@@ -132,6 +132,11 @@ let package = Package(
         /// leaves to Xcode (schemes, bundle ids); Release: where the version lives, read as
         /// version.bump writes it (xcconfig chains).
         .target(name: "FastlaneImport", dependencies: ["Xcode", "Release", "PBXProj", "Basics"]),
+        /// `slipway preflight` and `appstore.preflight`: what App Store Connect would refuse, found
+        /// before the archive. One file per rule behind the PreflightRule protocol, over one read of
+        /// the project (Release's setting lookup and version reader, PropertyList), the signing
+        /// profiles (Signing), the listing checks and, with a key, App Store Connect (AppleAPI).
+        .target(name: "Preflight", dependencies: ["Release", "PBXProj", "PropertyList", "AppleAPI", "Signing", "Basics"]),
         /// Group/directory sync: plans moves from the Xcode group tree and applies them as a
         /// journaled transaction (recoverable, git-staged as renames).
         .target(
@@ -199,7 +204,7 @@ let package = Package(
         /// `slipway-bench`: prints medians for the performance targets of each area.
         .executableTarget(
             name: "slipway-bench",
-            dependencies: ["Lanes", "Steps", "PBXProj", "ProjectLint", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics", "TestSupport",
+            dependencies: ["Lanes", "Steps", "Preflight", "PBXProj", "ProjectLint", "Pins", "Publish", "Networking", "Sync", "Xcode", "AppleAPI", "Signing", "Transport", "Basics", "TestSupport",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         /// STAND-IN, for tests only (not a product): `slipway` reporting macOS on Linux, so that the

@@ -87,6 +87,7 @@ public struct FastlaneTranslator: Sendable {
             let name = clash ? "\(lane.platform ?? "default")-\(lane.name)" : lane.name
             var builder = LaneBuilder(translator: self, name: LaneSlug.make(name), lane: lane)
             builder.run()
+            builder.putPreflightFirst()
             let translated = builder.output
             if translated.draft.steps.isEmpty {
                 result.skippedLanes.append((translated.source, "no action in it has a Slipway step"

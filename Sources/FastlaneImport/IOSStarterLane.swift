@@ -54,6 +54,8 @@ public enum IOSStarterLane {
                           choices: ["app-store-connect", "release-testing", "enterprise", "debugging"])
         lane.requireInput("upload-directory", "The folder the .ipa is copied into", default: ".slipway/published")
         let container = DraftPair(containerKey, .string("${{ inputs.\(containerKey) }}"))
+        lane.steps.append(DraftStep(kind: "appstore.preflight", id: nil,
+                                    options: containerKey == "project" ? [DraftPair("xcodeproj", .string("${{ inputs.project }}"))] : [], origin: nil))
         lane.steps.append(DraftStep(kind: "git.ensure-clean", id: nil, options: [], origin: nil))
         lane.steps.append(DraftStep(kind: "xcode.test", id: nil, options: [
             container, DraftPair("scheme", .string("${{ inputs.\(test != nil && test != scheme ? "test-scheme" : "scheme") }}")),

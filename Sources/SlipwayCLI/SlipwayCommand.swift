@@ -26,6 +26,7 @@ public struct SlipwayCommand: AsyncParsableCommand {
             XcodeprojCommand.self,
             XcodeCommand.self,
             AppStoreCommand.self,
+            PreflightCommand.self,
             SigningCommand.self,
             DevicesCommand.self,
             TestFlightCommand.self,

@@ -22,6 +22,10 @@ public struct ProvisioningProfileBuilder: Sendable {
     /// DER of the certificates the profile allows ("DeveloperCertificates").
     public var certificates: [[UInt8]] = []
 
+    /// Entitlements granted besides the App ID's: strings (`aps-environment`) and lists (app groups).
+    public var extraStringEntitlements: [String: String] = [:]
+    public var extraListEntitlements: [String: [String]] = [:]
+
     public init() {}
 
     /// The property list (XML), as Apple's profiles hold it.
@@ -32,6 +36,8 @@ public struct ProvisioningProfileBuilder: Sendable {
             "get-task-allow": getTaskAllow,
             "keychain-access-groups": ["\(teamID).*"],
         ]
+        for (key, value) in extraStringEntitlements { entitlements[key] = value }
+        for (key, value) in extraListEntitlements { entitlements[key] = value }
         if platforms.contains("OSX") {
             entitlements["com.apple.application-identifier"] = entitlements.removeValue(forKey: "application-identifier")
         }

@@ -9,6 +9,7 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "lint": LintBenchmark.run,
     "merge": MergeBenchmark.run,
     "pins": PinsBenchmark.run,
+    "preflight": PreflightBenchmark.run,
     "pbxproj": PBXProjBenchmark.run,
     "publish": PublishBenchmark.run,
     "redact": RedactBenchmark.run,

@@ -254,7 +254,19 @@ struct XcodeLaneTests {
         let project = try Project(["ios-release": template])
         let pbxproj = SyntheticXcodeProject.pbxproj(files: 2, groups: 1).replacingOccurrences(
             of: "\t\t\t\tINFOPLIST_FILE = ", with: "\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tMARKETING_VERSION = 1.0.0;\n\t\t\t\tINFOPLIST_FILE = ")
-        try project.fixture.write("App.xcodeproj/project.pbxproj", pbxproj)
+        // What the template's first step, appstore.preflight, asks of an app: a real Info.plist
+        // answering export compliance, and the 1024-pixel App Store icon.
+        try project.fixture.write("App.xcodeproj/project.pbxproj", pbxproj.replacingOccurrences(of: "INFOPLIST_FILE = App/File000000.swift;",
+                                                                                                  with: "INFOPLIST_FILE = App/Info.plist;"))
+        try project.fixture.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>ITSAppUsesNonExemptEncryption</key><false/></dict></plist>
+
+            """)
+        try project.fixture.write("App/Assets.xcassets/AppIcon.appiconset/Contents.json",
+                                  #"{"images": [{"filename": "icon.png", "idiom": "universal", "platform": "ios", "size": "1024x1024"}]}"#)
+        try Data(PreflightFixture.pngHeader(width: 1024, height: 1024, colorType: 2))
+            .write(to: URL(fileURLWithPath: project.fixture.path + "/App/Assets.xcassets/AppIcon.appiconset/icon.png"))
         try project.fixture.write("CHANGELOG.md", "# Changelog\n\n## [Unreleased]\n\n### Added\n- Checkout\n")
         try project.fixture.write(".gitignore", ".slipway/\nbuild/\n")
         for arguments in [["init", "--quiet", "--initial-branch=main"], ["add", "-A"], ["commit", "--quiet", "-m", "feat: checkout"]] {

@@ -155,9 +155,9 @@ import TestThreads
                   phased-release: false
                 id: submit
             """), "\(lane)")
-        #expect(output.contains("lane 'release' → lanes/release.yml, 5 steps from 2 actions\n"), "\(output)")
+        #expect(output.contains("lane 'release' → lanes/release.yml, 6 steps from 2 actions\n"), "\(output)")
         #expect(output.contains("  not translated: fastlane/Fastfile:3 upload_to_app_store(submission_information: …) — appstore.submit has no submission information: declare encryption with ITSAppUsesNonExemptEncryption in Info.plist, and content rights and the advertising identifier in App Store Connect\n"), "\(output)")
-        #expect(output.contains("  differs:        deliver runs precheck before submitting; Slipway has none (appstore.metadata checks Apple's text limits)\n"), "\(output)")
+        #expect(output.contains("  differs:        deliver runs precheck before submitting; the lane runs appstore.preflight first instead, which checks what App Store Connect refuses (limits, versions, build numbers, signing), not precheck's wording rules\n"), "\(output)")
         #expect(output.contains("  differs:        deliver sends the listing, then the binary; the lane uploads the binary first, so that appstore.metadata edits the version of that build (deliver reads it from the .ipa)\n"), "\(output)")
         #expect(output.hasSuffix("1 lane written, 1 item not translated. Next: 'slipway validate NAME --platform macos' for each lane.\n"), "\(output)")
         let validated = try validate("release", in: folder)
@@ -201,7 +201,7 @@ import TestThreads
         // The first call sends nothing but would upload a binary deliver finds; the second
         // sends the listing.
         #expect(result.standardOutput.contains("""
-            lane 'listing' → lanes/listing.yml, 1 step from 2 actions
+            lane 'listing' → lanes/listing.yml, 2 steps from 2 actions
               differs:        deliver turns a phased release off when sending the metadata (phased_release defaults to false); the lane leaves it as it is: appstore.submit's phased-release sets it
               not translated: fastlane/Fastfile:6 appstore(ipa: …) — none given and none built in the lane: deliver uploads the newest *.ipa (or *.pkg) in the project folder when there is one; the lane uploads none: add an appstore.upload step if a build should go up
               not translated: fastlane/Fastfile:7 appstore(ipa: …) — none given and none built in the lane: deliver uploads the newest *.ipa (or *.pkg) in the project folder when there is one; the lane uploads none: add an appstore.upload step if a build should go up

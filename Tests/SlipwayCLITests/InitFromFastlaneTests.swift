@@ -45,7 +45,7 @@ import TestThreads
             found    App.xcodeproj
             wrote    lanes/beta.yml
 
-            lane 'ios beta' → lanes/beta.yml, 8 steps from 6 actions
+            lane 'ios beta' → lanes/beta.yml, 9 steps from 6 actions
               not translated: fastlane/Fastfile:10 hipchat(message: "shipped") — Slipway has no step for 'hipchat'; use a 'run' step or a plugin step
 
             1 lane written, 1 item not translated. Next: 'slipway validate NAME --platform macos' for each lane.

@@ -22,6 +22,7 @@ enum FastlaneActionRegistry {
             CocoaPodsTranslator.self,
             DeployGateTranslator.self,
             UploadToAppStoreTranslator.self,
+            PrecheckTranslator.self,
             SlackTranslator.self,
             SynxTranslator.self,
             PushCertificateTranslator.self,

@@ -141,7 +141,7 @@ struct UploadToAppStorePlan {
                            + "the metadata folder's release_notes.txt (or what App Store Connect has): give release-notes, or remove the entry, to keep it")
         }
         if builder.flag(call, "run_precheck_before_submit", statement, default: true) {
-            builder.differ("deliver runs precheck before submitting; Slipway has none (appstore.metadata checks Apple's text limits)")
+            builder.differ("deliver runs precheck before submitting; the lane runs appstore.preflight first instead, which checks what App Store Connect refuses (limits, versions, build numbers, signing), not precheck's wording rules")
         }
         builder.add("appstore.submit", id: "submit", options, from: statement)
     }

@@ -45,6 +45,11 @@ public struct ProvisioningProfile: Sendable {
     /// The kind, from ProvisionsAllDevices, ProvisionedDevices, get-task-allow and, for a Mac
     /// profile without devices, whether its certificates are Developer ID ones.
     public let kind: Kind
+    /// The entitlements the profile grants ("Entitlements"): what `slipway preflight` compares
+    /// with a target's entitlements file.
+    public let entitlements: [String: PropertyListValue]
+    /// The certificates it holds that parse ("DeveloperCertificates"), for their expiry dates.
+    public let certificates: [SigningCertificate]
 
     /// Reads a profile; `file` names it in errors.
     /// - Throws: `SigningCertificateError.notAProvisioningProfile` when the bytes are not a CMS
@@ -53,9 +58,11 @@ public struct ProvisioningProfile: Sendable {
     public init(bytes: [UInt8], file: String) throws {
         let content = try Self.envelopeContent(bytes, file: file)
         let plist: [String: Any]
+        let value: PropertyListValue
         do {
             // A profile comes from a checkout or signing storage: read within the budget.
-            let object = try PropertyListReader().read(content, file: file).foundationObject
+            value = try PropertyListReader().read(content, file: file)
+            let object = value.foundationObject
             guard let dictionary = object as? [String: Any] else {
                 throw SigningCertificateError.unreadableProfileContent(file: file, detail: "the property list is not a dictionary")
             }
@@ -91,7 +98,10 @@ public struct ProvisioningProfile: Sendable {
         let appID = entitlements["application-identifier"] as? String
             ?? entitlements["com.apple.application-identifier"] as? String
         bundleID = appID.map { $0.hasPrefix(team + ".") ? String($0.dropFirst(team.count + 1)) : $0 }
-        let certificateKinds = certificates.compactMap { try? SigningCertificate(bytes: Array($0), file: file).kind }
+        let parsed = certificates.compactMap { try? SigningCertificate(bytes: Array($0), file: file) }
+        self.certificates = parsed
+        self.entitlements = value["Entitlements"]?.dictionary ?? [:]
+        let certificateKinds = parsed.map(\.kind)
         kind = Self.kind(allDevices: plist["ProvisionsAllDevices"] as? Bool ?? false, devices: deviceUDIDs,
                          debugging: allowsDebugging, certificateKinds: certificateKinds)
     }

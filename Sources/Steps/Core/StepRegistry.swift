@@ -26,6 +26,7 @@ public struct StepRegistry: Sendable {
             XcodeTestStep.self,
             XcodeArchiveStep.self,
             XcodeExportStep.self,
+            AppStorePreflightStep.self,
             AppStoreUploadStep.self,
             AppStoreBuildNumberStep.self,
             AppleNotarizeStep.self,

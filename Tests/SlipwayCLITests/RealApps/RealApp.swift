@@ -100,7 +100,7 @@ extension RealApp {
             bundleIDs: ["", ".ShareExtension", ".OpenAction2", ".Widgets", ".NetworkExtension", ".CredentialExtension"].map { prefix + $0 },
             version: ("7.157.0", "5"),
             environment: ["APPLE_API_KEY_ID": "ABC123DEFG"],
-            expectedInit: ["lane 'ios release_testflight' → lanes/release-testflight.yml, 4 steps from 3 actions",
+            expectedInit: ["lane 'ios release_testflight' → lanes/release-testflight.yml, 5 steps from 3 actions",
                            "2 lanes written, 3 items not translated."],
             standInXcconfig: "Configuration/Configuration.xcconfig", inputs: ["build-number=6"], ipa: "build/export/iOS Browser.ipa",
             released: ("7.157.0", "6"))
@@ -119,7 +119,7 @@ extension RealApp {
                         ".ownCloud-Action-Extension"].map { prefix + $0 },
             version: ("12.7.0", "302"),
             environment: ["OWNCLOUD_APP_IDENTIFIER": prefix, "OWNCLOUD_TEAM_ID": "4AP2STM4H5"],
-            expectedInit: ["lane 'ios beta' → lanes/beta.yml, 8 steps from 7 actions", "1 lane written, 0 items not translated."],
+            expectedInit: ["lane 'ios beta' → lanes/beta.yml, 9 steps from 7 actions", "1 lane written, 0 items not translated."],
             ipa: "build/export/ownCloud.ipa", released: ("12.7.0", "303"))
     }
 }

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-./scripts/setup.sh
+./scripts/setup.sh --build-only
 echo "==> building slipway (release)"
 if [ "$(uname)" = "Darwin" ]; then
   swift build -c release --product slipway

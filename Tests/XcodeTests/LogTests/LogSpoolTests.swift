@@ -31,15 +31,17 @@ import TestThreads
     static func expectSame(_ memory: XcodeLogSummary, _ spooled: XcodeLogSummary, in folder: String, _ name: String) throws {
         #expect(spooled.testCases == memory.testCases, "\(name)")
         #expect(spooled.testCount == memory.testCases.count, "\(name)")
-        #expect([spooled.testsPassed, spooled.testsFailed, spooled.testsSkipped, spooled.testsFlaky]
-            == [memory.testsPassed, memory.testsFailed, memory.testsSkipped, memory.testsFlaky], "\(name)")
+        let spooledCounts: [Int] = [spooled.testsPassed, spooled.testsFailed, spooled.testsSkipped, spooled.testsFlaky]
+        let memoryCounts: [Int] = [memory.testsPassed, memory.testsFailed, memory.testsSkipped, memory.testsFlaky]
+        #expect(spooledCounts == memoryCounts, "\(name)")
         #expect(spooled.totalsMismatches == memory.totalsMismatches, "\(name)")
         #expect(spooled.failed == memory.failed, "\(name)")
         #expect(spooled.spoolFailure == nil)
         try spooled.writeJUnit(name: "xcodebuild", to: folder + "/spooled.xml", fileSystem: LocalFileSystem())
         try memory.writeJUnit(name: "xcodebuild", to: folder + "/memory.xml", fileSystem: LocalFileSystem())
         let spooledReport = try Data(contentsOf: URL(fileURLWithPath: folder + "/spooled.xml"))
-        #expect(spooledReport == Data(contentsOf: URL(fileURLWithPath: folder + "/memory.xml")), "\(name)")
+        let memoryReport = try Data(contentsOf: URL(fileURLWithPath: folder + "/memory.xml"))
+        #expect(spooledReport == memoryReport, "\(name)")
         #expect(spooledReport == Data(JUnitXML.render(memory.testCases, name: "xcodebuild").utf8), "\(name)")
     }
 

@@ -10,7 +10,7 @@ root=$(pwd)
 ./scripts/setup.sh --build-only
 echo "==> building slipway (release)"
 # Without debug information (-debug-info-format none): the same program, about a tenth less
-# compiler time and a much smaller link, which is the build's last, single-threaded job (see
+# compiler CPU and object files a quarter of the size for the final link to read (see
 # docs/performance.md). A binary for debugging: swift build -c release --product slipway.
 if [ "$(uname)" = "Darwin" ]; then
   swift build -c release -debug-info-format none --product slipway

@@ -43,10 +43,24 @@ public enum JUnitXML {
         let failed = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
         let skipped = cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
         let total = cases.reduce(0.0) { $0 + ($1.duration ?? 0) }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(escape(name))\" tests=\"\(cases.count)\" failures=\"\(failed)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\">\n"
-        return xml + suites(cases) + "</testsuites>\n"
+        return documentHead(name: name, tests: cases.count, failures: failed, skipped: skipped, time: total)
+            + suites(cases) + documentTail
     }
+
+    /// The XML declaration and the `<testsuites>` opening tag (`render`'s first two lines).
+    static func documentHead(name: String, tests: Int, failures: Int, skipped: Int, time: Double) -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites name=\"\(escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
+    }
+
+    static let documentTail = "</testsuites>\n"
+
+    /// A `<testsuite>` opening tag, indented as `suites` writes it.
+    static func suiteHead(name: String, tests: Int, failures: Int, skipped: Int, time: Double) -> String {
+        "  <testsuite name=\"\(escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
+    }
+
+    static let suiteTail = "  </testsuite>\n"
 
     /// The `<testsuite>` elements for `cases` (one per class name, `prefix` before each suite's
     /// name), indented to sit inside `<testsuites>`: for a report that has suites of its own.
@@ -63,14 +77,14 @@ public enum JUnitXML {
             let memberFailures = members.filter { if case .failed = $0.outcome { true } else { false } }.count
             let memberSkipped = members.filter { if case .skipped = $0.outcome { true } else { false } }.count
             let time = members.reduce(0.0) { $0 + ($1.duration ?? 0) }
-            xml += "  <testsuite name=\"\(escape(prefix + className))\" tests=\"\(members.count)\" failures=\"\(memberFailures)\" skipped=\"\(memberSkipped)\" time=\"\(seconds(time))\">\n"
+            xml += suiteHead(name: prefix + className, tests: members.count, failures: memberFailures, skipped: memberSkipped, time: time)
             for test in members { xml += element(test) }
-            xml += "  </testsuite>\n"
+            xml += suiteTail
         }
         return xml
     }
 
-    private static func element(_ test: JUnitTestCase) -> String {
+    static func element(_ test: JUnitTestCase) -> String {
         var open = "    <testcase classname=\"\(escape(test.className))\" name=\"\(escape(test.name))\" time=\"\(seconds(test.duration ?? 0))\""
         if let file = test.file { open += " file=\"\(escape(file))\"" + (test.line.map { " line=\"\($0)\"" } ?? "") }
         switch test.outcome {

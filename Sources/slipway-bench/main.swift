@@ -19,6 +19,7 @@ let areas: [String: @Sendable ([String]) async throws -> Void] = [
     "sync-trees": SyncTreesBenchmark.run,
     "xcresult": XcresultBenchmark.run,
     "xcode-log": XcodeLogBenchmark.run,
+    "xcode-log-memory": XcodeLogMemoryBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -97,7 +97,10 @@ import TestThreads
     }
 
     /// What scripts/quickstart.sh does: the demo package from templates/, the lanes of `slipway
-    /// init`, a tag and a feat commit, and the whole release lane with a throwaway key.
+    /// init`, a tag and a feat commit, and the whole release lane with a throwaway key. The
+    /// lane's `configuration` input is debug here, so that its build step reuses the build that
+    /// `swift.test` made (one compile of the package, not two: the release build is the
+    /// quickstart's own), and the suite's outcome does not depend on the machine's load.
     @Test(.enabled(if: ReleaseChecks.hasSignify, "\(ReleaseChecks.noSignify)"), .timeLimit(.minutes(15)))
     func initsReleaseLaneReleasesTheDemoPackage() throws {
         let folder = try TemporaryDirectory(prefix: "slipway-demo")
@@ -123,7 +126,7 @@ import TestThreads
         #expect(keys.status == 0, "\(keys.standardError)")
         let secretKey = try String(contentsOfFile: folder.path + "/keys/demo.sec", encoding: .utf8)
 
-        let run = try slipway(["run", "release", "--input", "product=hello", "--no-color"], in: package,
+        let run = try slipway(["run", "release", "--input", "product=hello", "--input", "configuration=debug", "--no-color"], in: package,
                               environment: ["SIGNING_KEY": secretKey, "SIGNING_KEY_PASSPHRASE": nil, "GITHUB_ACTIONS": nil,
                                             "TMPDIR": temporary])
         #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
@@ -153,6 +156,13 @@ import TestThreads
         #expect(try ReleaseChecks.checkSums(in: published).standardOutput == "hello-0.2.0.tar.gz: OK\n")
         let listing = try CommandResult.run("/usr/bin/env", ["tar", "-tzf", published + "/hello-0.2.0.tar.gz"])
         #expect(listing.standardOutput == "hello-0.2.0/\nhello-0.2.0/CHANGELOG.md\nhello-0.2.0/hello\n")
+        // The archived program is the one built from the released commit.
+        let unpacked = folder.path + "/unpacked"
+        try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+        let untar = try CommandResult.run("/usr/bin/env", ["tar", "-xzf", published + "/hello-0.2.0.tar.gz", "-C", unpacked])
+        #expect(untar.status == 0, "\(untar.standardError)")
+        let hello = try CommandResult.run(unpacked + "/hello-0.2.0/hello", ["Ada"])
+        #expect(hello.standardOutput == "Hello, Ada!\n")
     }
 
     @Test func lanesListsWithoutRunning() throws {

@@ -50,9 +50,17 @@ import TestThreads
         #expect(!FileManager.default.fileExists(atPath: clone.published))
     }
 
+    /// The whole lane, run for real. The clone's package is reduced to the `slipway` product built
+    /// from the real SlipwayVersion.swift (see `ReleaseClone.reduceThePackage`): the lane file, the
+    /// repository's history, CHANGELOG.md and README.md are Slipway's, and the released binary is
+    /// still compiled by the lane from the bumped version file, but in seconds rather than the
+    /// 11 minutes of CPU a release build of all of Slipway takes (which made the outcome depend on
+    /// the machine's load). `SLIPWAY_TEST_FULL_SELF_RELEASE=1` builds the whole package instead
+    /// (before cutting a release; the quickstart builds it in release mode too).
     @Test(.enabled(if: ReleaseChecks.hasSignify, "\(ReleaseChecks.noSignify)"), .timeLimit(.minutes(30)))
     func releasesSlipwayEndToEnd() throws {
-        let clone = try ReleaseClone()
+        let full = ProcessInfo.processInfo.environment["SLIPWAY_TEST_FULL_SELF_RELEASE"] == "1"
+        let clone = try ReleaseClone(reducedPackage: !full)
         let result = try clone.release(dryRun: false)
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
         try #require(result.status == 0)
@@ -126,7 +134,9 @@ final class ReleaseClone {
     /// The secret key's base64 line, which must never be printed.
     var secretKeyLine: String { secretKey.split(separator: "\n").last.map(String.init) ?? secretKey }
 
-    init() throws {
+    /// - Parameter reducedPackage: replace Package.swift by `reducedManifest` in the commit the
+    ///   previous version is tagged on (the lane then builds two small files, not Slipway).
+    init(reducedPackage: Bool = false) throws {
         folder = try TemporaryDirectory(prefix: "slipway-self-release")
         try GitFixture.run(["clone", "--quiet", "--no-tags", "--no-hardlinks", Corpus.repositoryRoot, "clone"], in: folder.path)
         try GitFixture.run(["init", "--quiet", "--bare", "origin.git"], in: folder.path)
@@ -135,7 +145,7 @@ final class ReleaseClone {
         // Package.resolved is not committed (it is ignored): the clone builds with the versions
         // of the dependencies that this build resolved, from SwiftPM's cache.
         let resolved = Corpus.repositoryRoot + "/Package.resolved"
-        if FileManager.default.fileExists(atPath: resolved) {
+        if !reducedPackage, FileManager.default.fileExists(atPath: resolved) {
             try FileManager.default.copyItem(atPath: resolved, toPath: path + "/Package.resolved")
         }
         _ = try git(["checkout", "--quiet", "-B", "main"])
@@ -143,6 +153,13 @@ final class ReleaseClone {
         _ = try git(["config", "user.name", GitFixture.userName])
         _ = try git(["config", "user.email", GitFixture.userEmail])
         _ = try git(["remote", "set-url", "origin", folder.path + "/origin.git"])
+        if reducedPackage {
+            try Data(Self.reducedManifest.utf8).write(to: URL(fileURLWithPath: path + "/Package.swift"))
+            try FileManager.default.createDirectory(atPath: path + "/Sources/slipway-release-test", withIntermediateDirectories: true)
+            try Data(Self.reducedMain.utf8).write(to: URL(fileURLWithPath: path + "/Sources/slipway-release-test/main.swift"))
+            _ = try git(["add", "-A"])
+            _ = try git(["commit", "--quiet", "-m", "test: build only the version file (the end-to-end release test's package)"])
+        }
         _ = try git(["push", "--quiet", "origin", "main"])
 
         let source = try String(contentsOfFile: path + "/Sources/SlipwayCLI/SlipwayVersion.swift", encoding: .utf8)
@@ -165,6 +182,28 @@ final class ReleaseClone {
         try #require(keys.status == 0, "slipway keys generate: \(keys.standardError)")
         secretKey = try String(contentsOfFile: folder.path + "/keys/throwaway.sec", encoding: .utf8)
     }
+
+    /// The end-to-end test's manifest: a `slipway` executable made of Slipway's own
+    /// SlipwayVersion.swift (the file the lane bumps) and a `main.swift` that answers `--version`
+    /// from it, so that the released binary shows which version file it was built from.
+    static let reducedManifest = """
+        // swift-tools-version:6.0
+        // Slipway's end-to-end release test: only the version file and a main that prints it.
+        import PackageDescription
+
+        let package = Package(
+            name: "Slipway",
+            targets: [
+                .executableTarget(name: "slipway", path: "Sources",
+                                  sources: ["SlipwayCLI/SlipwayVersion.swift", "slipway-release-test/main.swift"]),
+            ]
+        )
+
+        """
+    static let reducedMain = """
+        if CommandLine.arguments.dropFirst().first == "--version" { print(SlipwayVersion.current) }
+
+        """
 
     @discardableResult
     func git(_ arguments: String...) throws -> String { try GitFixture.run(arguments, in: path) }

@@ -69,7 +69,7 @@ struct XcodeLogCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         let options = XcodeLogFormatter.Options(json: json, quiet: quiet, useColor: env.style.colors,
-                                                githubAnnotations: env.environment.isGitHubActions)
+                                                githubAnnotations: env.environment.isGitHubActions, spillTestCases: true)
         let summary: XcodeLogSummary
         do {
             summary = try await XcodeLogFormatter(options: options).format(path: file == "-" ? nil : file.map(resolve),
@@ -78,10 +78,14 @@ struct XcodeLogCommand: AsyncParsableCommand {
             // The log given cannot be read: whatever the reader throws is bad input.
             throw Failure.report(InvalidInputError(error), in: env)
         }
+        if let failure = summary.spoolFailure {
+            env.printError("cannot keep the test results in a temporary file: \(failure). Set TMPDIR to a folder with free space.")
+            throw ExitCodes.failure
+        }
         if let junit {
             let path = resolve(junit)
             do {
-                try env.fileSystem.writeAtomically(JUnitXML.render(summary.testCases, name: "xcodebuild"), to: path)
+                try summary.writeJUnit(name: "xcodebuild", to: path, fileSystem: env.fileSystem)
             } catch {
                 env.printError("cannot write the JUnit report '\(junit)': \(errorText(error)). Check that its folder exists and is writable.")
                 throw ExitCodes.failure

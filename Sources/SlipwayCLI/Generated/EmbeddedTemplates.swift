@@ -47,6 +47,10 @@ public enum EmbeddedTemplates {
           upload-directory:
             description: The folder the release files are copied into
             default: .slipway/published
+          configuration:
+            description: The build configuration of the released product (debug reuses the tests' build, for a quick try)
+            default: release
+            choices: [debug, release]
 
         secrets:
           SIGNING_KEY:
@@ -61,7 +65,7 @@ public enum EmbeddedTemplates {
           - version.bump: { strategy: "${{ inputs.strategy }}", version-file: VERSION }
             id: version
           - changelog.update: { version: "${{ steps.version.outputs.version }}" }
-          - swift.build: { configuration: release, product: "${{ inputs.product }}" }
+          - swift.build: { configuration: "${{ inputs.configuration }}", product: "${{ inputs.product }}" }
             id: build
           - archive:
               files: ["${{ steps.build.outputs.bin-path }}/${{ inputs.product }}", CHANGELOG.md]

@@ -1,4 +1,5 @@
 import Basics
+import TestReports
 import Foundation
 
 #if canImport(Glibc)
@@ -13,6 +14,8 @@ public enum XcodeLogError: LocalizedError, Equatable {
     case cannotOpen(path: String, reason: String)
     /// Reading failed part-way.
     case cannotRead(path: String, reason: String)
+    /// The temporary files for the test results cannot be made.
+    case cannotSpill(folder: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -21,6 +24,8 @@ public enum XcodeLogError: LocalizedError, Equatable {
                 + "or pipe it in: 'xcodebuild ... | slipway xcode log'."
         case .cannotRead(let path, let reason):
             return "reading the log '\(path)' failed: \(reason)."
+        case .cannotSpill(let folder, let reason):
+            return "cannot make a temporary file for the test results in '\(folder)': \(reason). Set TMPDIR to a writable folder."
         }
     }
 }
@@ -28,7 +33,7 @@ public enum XcodeLogError: LocalizedError, Equatable {
 /// `slipway xcode log`'s work: reads a log from a file descriptor in chunks (on a thread of its
 /// own, never on the cooperative pool), parses it line by line and writes readable lines, NDJSON
 /// events or GitHub annotations as it goes; returns the summary. Memory stays flat however long
-/// the log is (the summary keeps one entry per test).
+/// the log is: with `spillTestCases`, the summary keeps the test cases in temporary files.
 public struct XcodeLogFormatter: Sendable {
     /// What to print.
     public struct Options: Sendable {
@@ -39,12 +44,16 @@ public struct XcodeLogFormatter: Sendable {
         public var useColor = false
         /// `::error`/`::warning` workflow commands for diagnostics and test failures.
         public var githubAnnotations = false
+        /// Keep the test cases in a `JUnitCaseSpool` (temporary files), not in memory.
+        public var spillTestCases = false
 
-        public init(json: Bool = false, quiet: Bool = false, useColor: Bool = false, githubAnnotations: Bool = false) {
+        public init(json: Bool = false, quiet: Bool = false, useColor: Bool = false, githubAnnotations: Bool = false,
+                    spillTestCases: Bool = false) {
             self.json = json
             self.quiet = quiet
             self.useColor = useColor
             self.githubAnnotations = githubAnnotations
+            self.spillTestCases = spillTestCases
         }
     }
 
@@ -72,6 +81,13 @@ public struct XcodeLogFormatter: Sendable {
     /// The blocking loop: read, split, parse, print.
     func formatBlocking(descriptor: Int32, name: String, to output: any TextOutput) throws -> XcodeLogSummary {
         var state = State(options: options)
+        if options.spillTestCases {
+            do {
+                state.summary = XcodeLogSummary(spool: try JUnitCaseSpool())
+            } catch let error as JUnitCaseSpool.CannotCreate {
+                throw XcodeLogError.cannotSpill(folder: error.folder, reason: error.reason)
+            }
+        }
         var splitter = XcodeLogLineSplitter()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         defer { buffer.deallocate() }

@@ -80,7 +80,7 @@ public struct XcodeLogRenderer: Sendable {
     public func summaryLine(_ summary: XcodeLogSummary) -> String {
         var parts = ["\(summary.errors) error\(summary.errors == 1 ? "" : "s")",
                      "\(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")"]
-        if !summary.testCases.isEmpty {
+        if summary.testCount > 0 {
             var tests = "tests: \(summary.testsPassed) passed, \(summary.testsFailed) failed, \(summary.testsSkipped) skipped"
             if summary.testsFlaky > 0 { tests += " (\(summary.testsFlaky) flaky)" }
             parts.append(tests)

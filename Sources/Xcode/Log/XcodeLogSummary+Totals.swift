@@ -66,9 +66,8 @@ extension XcodeLogSummary {
     /// last (which one is not documented), so both match.
     public var totalsMismatches: [TotalsMismatch] {
         var found: [TotalsMismatch] = []
-        let swiftTestingCases = testCases.reduce(0) { $0 + ($1.className == Self.swiftTestingClass ? 1 : 0) }
         let checks: [(String, Tally.Counts?, Int, Int, Int)] = [
-            ("XCTest", reported.xctest, testCases.count - swiftTestingCases, counted.xctestFailures, counted.xctestRepeats),
+            ("XCTest", reported.xctest, testCount - swiftTestingCases, counted.xctestFailures, counted.xctestRepeats),
             ("Swift Testing", reported.swiftTesting, swiftTestingCases, counted.swiftTestingIssues, counted.swiftTestingRepeats),
         ]
         for (framework, reported, tests, failures, repeats) in checks {

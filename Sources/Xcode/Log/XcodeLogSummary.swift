@@ -1,9 +1,12 @@
+import Basics
 import TestReports
 
 /// What a log amounts to, accumulated event by event: counts of errors and warnings, every test
 /// run, the failures with their places, the result lines seen, and the test frameworks' own
 /// totals to check the counts against (`totalsMismatches`). Its size grows with the number of
-/// tests, not with the log's length.
+/// tests, not with the log's length; with a `JUnitCaseSpool` (`slipway xcode log`) the test
+/// cases are kept in temporary files and memory stays flat (the last `recentCapacity` tests are
+/// remembered by name, for folding an announced repetition; older ones are looked up in the spool).
 ///
 /// Runs are folded into one test only where xcodebuild announced a repetition of that test
 /// (`XcodeLogEvent.testRepeat`): a test that failed and then passed on an announced retry is
@@ -24,12 +27,25 @@ public struct XcodeLogSummary: Sendable {
     public private(set) var failures: [XcodeLogEvent.TestFailure] = []
     /// Every `** ACTION SUCCEEDED/FAILED **` line, in order.
     public private(set) var results: [XcodeLogEvent.Result] = []
-    /// The test cases, once each, in first-seen order, as JUnit writes them.
-    public private(set) var testCases: [JUnitTestCase] = []
+    /// The test cases, once each, in first-seen order, as JUnit writes them (read back from the
+    /// spool when there is one).
+    public var testCases: [JUnitTestCase] { spool?.cases() ?? memoryCases }
+    /// The number of test cases.
+    public private(set) var testCount = 0
+    private var memoryCases: [JUnitTestCase] = []
+    /// Where the cases go instead of `memoryCases`.
+    public let spool: JUnitCaseSpool?
+    /// Cases by outcome (passed, failed, skipped, flaky) and Swift Testing's share.
+    private var outcomes = [0, 0, 0, 0]
+    private var swiftTestingCount = 0
     /// The totals of the last test run line, when there was one.
     public private(set) var lastTestRun: XcodeLogEvent.TestRun?
 
+    /// Memory: every test's last case by key. Spool: the last `recentCapacity` tests' cases.
     private var index: [String: Int] = [:]
+    private var recentOrder: [(key: String, number: Int)] = []
+    private var recentNext = 0
+    static let recentCapacity = 4096
     /// Tests whose repetition was announced and whose next end folds into the earlier run.
     private var repeatAnnounced: Set<String> = []
     /// Counted by the formatter, per framework, for `totalsMismatches`.
@@ -42,16 +58,34 @@ public struct XcodeLogSummary: Sendable {
     /// Failure details not yet claimed by their test case's end, by test.
     private var pendingDetails: [String: [String]] = [:]
 
-    /// An empty summary.
-    public init() {}
+    /// An empty summary that keeps its test cases in memory.
+    public init() { spool = nil }
+
+    /// An empty summary that keeps its test cases in `spool`.
+    public init(spool: JUnitCaseSpool) { self.spool = spool }
 
     /// Tests that passed (flaky ones included).
-    public var testsPassed: Int { count { if case .passed = $0 { true } else if case .flaky = $0 { true } else { false } } }
+    public var testsPassed: Int { outcomes[0] + outcomes[3] }
     /// Tests whose last run failed.
-    public var testsFailed: Int { count { if case .failed = $0 { true } else { false } } }
-    public var testsSkipped: Int { count { if case .skipped = $0 { true } else { false } } }
+    public var testsFailed: Int { outcomes[1] }
+    public var testsSkipped: Int { outcomes[2] }
     /// Tests that failed and then passed on a retry.
-    public var testsFlaky: Int { count { if case .flaky = $0 { true } else { false } } }
+    public var testsFlaky: Int { outcomes[3] }
+    /// Test cases of Swift Testing (`swiftTestingClass`).
+    var swiftTestingCases: Int { swiftTestingCount }
+
+    /// Why the spool is incomplete, when it is.
+    public var spoolFailure: String? { spool?.failure }
+
+    /// Writes the JUnit report of the test cases to `path` (streamed from the spool when there
+    /// is one, else `JUnitXML.render` through `fileSystem`).
+    public func writeJUnit(name: String, to path: String, fileSystem: any FileSystem) throws {
+        if let spool {
+            try spool.writeJUnit(name: name, to: path)
+        } else {
+            try fileSystem.writeAtomically(JUnitXML.render(memoryCases, name: name), to: path)
+        }
+    }
 
     /// Whether the log shows a failure: a FAILED result line, an error, a test that failed
     /// without passing on an announced retry, or a framework's totals that differ from the counts.
@@ -59,8 +93,13 @@ public struct XcodeLogSummary: Sendable {
         results.contains { !$0.succeeded } || errors > 0 || testsFailed > 0 || !totalsMismatches.isEmpty
     }
 
-    private func count(_ matches: (JUnitTestCase.Outcome) -> Bool) -> Int {
-        testCases.reduce(0) { $0 + (matches($1.outcome) ? 1 : 0) }
+    private static func slot(_ outcome: JUnitTestCase.Outcome) -> Int {
+        switch outcome {
+        case .passed: 0
+        case .failed: 1
+        case .skipped: 2
+        case .flaky: 3
+        }
     }
 
     /// Takes one event into account.
@@ -133,14 +172,43 @@ public struct XcodeLogSummary: Sendable {
             outcome = .failed(message: message, details: details)
         }
         let announced = repeatAnnounced.remove(key) != nil
-        guard let existing = index[key], announced else {
-            index[key] = testCases.count
-            testCases.append(JUnitTestCase(className: test.suite ?? Self.swiftTestingClass, name: test.name, duration: test.duration,
-                                           outcome: outcome))
+        let className = test.suite ?? Self.swiftTestingClass
+        guard announced, let existing = earlierCase(key, className: className, name: test.name),
+              var folded = spool == nil ? memoryCases[existing] : spool?.testCase(existing) else {
+            let number = testCount
+            let added = JUnitTestCase(className: className, name: test.name, duration: test.duration, outcome: outcome)
+            if let spool { spool.append(added) } else { memoryCases.append(added) }
+            testCount += 1
+            outcomes[Self.slot(outcome)] += 1
+            if className == Self.swiftTestingClass { swiftTestingCount += 1 }
+            remember(key, number)
             return
         }
-        testCases[existing].duration = test.duration
-        testCases[existing].outcome = Self.retried(testCases[existing].outcome, then: outcome)
+        outcomes[Self.slot(folded.outcome)] -= 1
+        folded.duration = test.duration
+        folded.outcome = Self.retried(folded.outcome, then: outcome)
+        outcomes[Self.slot(folded.outcome)] += 1
+        if let spool { spool.replace(existing, with: folded) } else { memoryCases[existing] = folded }
+    }
+
+    /// The number of the last case of the test `key`, for folding a repetition into it.
+    private func earlierCase(_ key: String, className: String, name: String) -> Int? {
+        if let number = index[key] { return number }
+        return spool?.lastCase(className: className, name: name)
+    }
+
+    /// Notes the last case of `key`: every test in memory, the last `recentCapacity` with a spool.
+    private mutating func remember(_ key: String, _ number: Int) {
+        index[key] = number
+        guard spool != nil else { return }
+        if recentOrder.count < Self.recentCapacity {
+            recentOrder.append((key, number))
+        } else {
+            let evicted = recentOrder[recentNext]
+            if index[evicted.key] == evicted.number { index.removeValue(forKey: evicted.key) }
+            recentOrder[recentNext] = (key, number)
+            recentNext = (recentNext + 1) % Self.recentCapacity
+        }
     }
 
     /// A test's outcome after another run of it.

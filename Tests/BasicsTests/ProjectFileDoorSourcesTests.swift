@@ -59,7 +59,7 @@ import TestThreads
         "Sources/AppleAPI/AppStoreConnectKey.swift": "the App Store Connect key (.p8) named by --key-path or the environment",
         "Sources/Signing/Push/APNsAuthKey.swift": "the .p8/.p12 named on the command line; regular files only, capped",
         "Sources/Xcode/Log/XcodeLogFormatter.swift": "'xcode log FILE': a log named on the command line, streamed line by line",
-        "Sources/SlipwayCLI/Commands/PushSendCommand.swift":
+        "Sources/SlipwayCLI/Commands/Signing/PushSendCommand.swift":
             "the payload named on the command line (@FILE): checked by the door first, then read regular-only and capped",
         // Built products, streamed: paths come from a step's outputs or the glob, which refuses links out.
         "Sources/AppleAPI/Build/BuildUploader+Parts.swift":

@@ -9,10 +9,14 @@ root=$(pwd)
 
 ./scripts/setup.sh
 echo "==> building slipway (release)"
+# slipway-merge-driver: git's merge driver for project.pbxproj in a binary that starts faster
+# ('slipway xcodeproj merge --install' writes its path when it sits beside slipway).
 if [ "$(uname)" = "Darwin" ]; then
   swift build -c release --product slipway
+  swift build -c release --product slipway-merge-driver
 else
   swift build -c release --static-swift-stdlib --product slipway
+  swift build -c release --static-swift-stdlib --product slipway-merge-driver
 fi
 slipway="$root/.build/release/slipway"
 

@@ -18,6 +18,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "slipway", targets: ["slipway"]),
+        // git's merge driver for project.pbxproj on its own: `slipway xcodeproj merge` in a binary
+        // that starts in a fraction of the time (issue 38), installed beside `slipway`.
+        .executable(name: "slipway-merge-driver", targets: ["slipway-merge-driver"]),
         // The libraries, for Fuzz/SlipwayFuzz (its libFuzzer targets) and for Swift users who
         // build their own binary with extra steps. Networking: the system HTTP client such a
         // binary hands its lane workspace (StepServices), as the CLI does (URLSessionHTTP comes
@@ -41,11 +44,22 @@ let package = Package(
 
         /// The `slipway` executable: a few lines that hand over to SlipwayCLI.
         .executableTarget(name: "slipway", dependencies: ["SlipwayCLI"]),
+        /// `slipway-merge-driver BASE OURS THEIRS`: git's merge driver for project.pbxproj, the same
+        /// function as `slipway xcodeproj merge` (XcodeprojMerge), in a binary that links only what
+        /// the merge needs, so that git pays little for starting it on every merge: no libgit2 and
+        /// its TLS and SSH libraries, no networking, no command tree (docs/pbxproj.md,
+        /// "Performance"). Not linked statically per product: a target's `-static-stdlib` linker
+        /// flag leaves CoreFoundation and ICU undefined, since the modules are compiled against
+        /// the shared runtime; build with `--static-swift-stdlib` (as the release lane does).
+        .executableTarget(name: "slipway-merge-driver", dependencies: ["XcodeprojMerge", "PBXProj", "Basics"]),
+        /// The merge driver as a command (messages, exit statuses, git's line merge as the
+        /// fallback), shared by `slipway xcodeproj merge` and `slipway-merge-driver`.
+        .target(name: "XcodeprojMerge", dependencies: ["PBXProj", "Basics"]),
         /// Argument parsing and printing; every command makes one library call.
         .target(
             name: "SlipwayCLI",
             dependencies: [
-                "Lanes", "CIExport", "FastlaneImport", "Steps", "Preflight", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics",
+                "XcodeprojMerge", "Lanes", "CIExport", "FastlaneImport", "Steps", "Preflight", "ProjectLint", "PBXProj", "Pins", "Publish", "Networking", "Git", "Sync", "Xcode", "TestReports", "AppleAPI", "Signing", "Transport", "Basics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

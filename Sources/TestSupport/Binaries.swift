@@ -16,6 +16,9 @@ public enum Binaries {
     /// The built `slipway` executable.
     public static var slipway: String { productsDirectory + "/slipway" }
 
+    /// The built `slipway-merge-driver` (git's merge driver for project.pbxproj on its own).
+    public static var mergeDriver: String { productsDirectory + "/slipway-merge-driver" }
+
     /// STAND-IN: the built `slipway-macos-standin`, the same CLI reporting macOS as its platform
     /// (a test-only executable), for simulated `runs-on: macos-*` runners.
     public static var macOSStandInSlipway: String { productsDirectory + "/slipway-macos-standin" }

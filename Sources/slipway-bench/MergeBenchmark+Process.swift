@@ -15,34 +15,59 @@ extension MergeBenchmark {
         var cpu: Double
     }
 
-    /// Measures `slipway xcodeproj merge base ours theirs` against `git merge-file ours base
+    /// A driver to measure: its name in the report and the command before BASE OURS THEIRS.
+    struct DriverCommand {
+        var name: String
+        var command: [String]
+    }
+
+    /// The drivers `slipway-bench merge` measures, in this order: `slipway-merge-driver`
+    /// (`--driver PATH`, else the one beside slipway-bench), `slipway xcodeproj merge`
+    /// (`--slipway PATH`, else the one beside slipway-bench), and `--before PATH`, another
+    /// build's `slipway xcodeproj merge` (the previous commit's), each when it exists.
+    static func driverCommands(_ arguments: [String]) -> [DriverCommand] {
+        var drivers: [DriverCommand] = []
+        let small = Bench.option("--driver", arguments) ?? (Bench.slipwayBinary([]) as NSString).deletingLastPathComponent + "/slipway-merge-driver"
+        if FileManager.default.isExecutableFile(atPath: small) { drivers.append(DriverCommand(name: "slipway-merge-driver", command: [small])) }
+        let slipway = Bench.slipwayBinary(arguments)
+        if FileManager.default.isExecutableFile(atPath: slipway) {
+            drivers.append(DriverCommand(name: "slipway xcodeproj merge", command: [slipway, "xcodeproj", "merge"]))
+        }
+        if let before = Bench.option("--before", arguments), FileManager.default.isExecutableFile(atPath: before) {
+            drivers.append(DriverCommand(name: "before: slipway xcodeproj merge", command: [before, "xcodeproj", "merge"]))
+        }
+        return drivers
+    }
+
+    /// Measures each driver (`DRIVER base ours theirs`) against `git merge-file ours base
     /// theirs` on the three versions, `runs` times each, interleaved (so that a busy moment of
-    /// a shared machine falls on both alike), and reports both with the ratio.
-    static func sideBySide(label: String, base: [UInt8], ours: [UInt8], theirs: [UInt8], runs: Int, slipway: String) async throws {
+    /// a shared machine falls on all alike), and reports each with its ratio to git.
+    static func sideBySide(label: String, base: [UInt8], ours: [UInt8], theirs: [UInt8], runs: Int, drivers: [DriverCommand]) async throws {
         let folder = NSTemporaryDirectory() + "slipway-bench-merge-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (basePath, oursPath, theirsPath) = (folder + "/base", folder + "/ours", folder + "/theirs")
         try Data(base).write(to: URL(fileURLWithPath: basePath))
         try Data(theirs).write(to: URL(fileURLWithPath: theirsPath))
-        let driver = [slipway, "xcodeproj", "merge", basePath, oursPath, theirsPath]
-        let lineMerge = ["git", "merge-file", oursPath, basePath, theirsPath]
-        var driverSamples: [ProcessFigures] = [], gitSamples: [ProcessFigures] = []
+        let commands = drivers.map { $0.command + [basePath, oursPath, theirsPath] } + [["git", "merge-file", oursPath, basePath, theirsPath]]
+        var samples = [[ProcessFigures]](repeating: [], count: commands.count)
         for run in 0...runs {
-            for (command, isDriver) in [(driver, true), (lineMerge, false)] {
+            for (index, command) in commands.enumerated() {
                 try Data(ours).write(to: URL(fileURLWithPath: oursPath))
                 let figures = try await measure(command, in: folder)
                 // The first round warms the page cache and the binaries up.
                 guard run > 0 else { continue }
-                if isDriver { driverSamples.append(figures) } else { gitSamples.append(figures) }
+                samples[index].append(figures)
             }
         }
-        let d = medians(driverSamples), g = medians(gitSamples)
-        let ratio = g.wall > 0 ? d.wall / g.wall : 0
-        // Bench.report cuts values at 14 characters: these lines carry two figures each.
-        print("\(label): slipway xcodeproj merge \(Bench.ms(d.wall)), CPU \(Bench.ms(d.cpu)); "
-            + "git merge-file \(Bench.ms(g.wall)), CPU \(Bench.ms(g.cpu)); "
-            + String(format: "driver / git merge-file %.2f×, CPU %.2f× (target ≤ 2×)", ratio, g.cpu > 0 ? d.cpu / g.cpu : 0))
+        let g = medians(samples[commands.count - 1])
+        print("\(label): git merge-file \(Bench.ms(g.wall)), CPU \(Bench.ms(g.cpu))")
+        for (index, driver) in drivers.enumerated() {
+            let d = medians(samples[index])
+            // Bench.report cuts values at 14 characters: these lines carry two figures each.
+            print("  \(driver.name) \(Bench.ms(d.wall)), CPU \(Bench.ms(d.cpu)); "
+                + String(format: "/ git merge-file %.2f×, CPU %.2f× (target ≤ 2×)", g.wall > 0 ? d.wall / g.wall : 0, g.cpu > 0 ? d.cpu / g.cpu : 0))
+        }
     }
 
     /// Runs a command to its end (clean or conflicted) and returns its wall-clock

@@ -4,11 +4,12 @@ import PBXProj
 
 /// Issue #16's merge figure: `PBXProjMerge` on three versions of the 1.47 MB DuckDuckGo project,
 /// a few edits on each side (files added to one group, settings changed, a file removed), with
-/// and without a conflict; then the driver as git runs it (`slipway xcodeproj merge`, a whole
-/// process) side by side with `git merge-file` on the same files (issue 38: within 2×).
+/// and without a conflict; then the driver as git runs it (`slipway-merge-driver` and `slipway
+/// xcodeproj merge`, whole processes; `--before`: another build's) side by side with `git
+/// merge-file` on the same files (issue 38: within 2×).
 /// `--files BASE OURS THEIRS` measures three versions of your own side by side too.
 ///
-/// `slipway-bench merge [--runs N] [--corpus DIR] [--slipway PATH] [--files BASE OURS THEIRS]`
+/// `slipway-bench merge [--runs N] [--corpus DIR] [--driver PATH] [--slipway PATH] [--before PATH] [--files BASE OURS THEIRS]`
 enum MergeBenchmark {
     static func run(_ arguments: [String]) async throws {
         if arguments.first == "eval" { return try await MergeEvaluation.run(Array(arguments.dropFirst())) }
@@ -33,19 +34,20 @@ enum MergeBenchmark {
         Bench.report("merge, three identical versions", Bench.ms(identical), target: "—")
         if sink == 42 { print("") }
 
-        let slipway = Bench.slipwayBinary(arguments)
-        guard FileManager.default.isExecutableFile(atPath: slipway) else {
-            print("(no slipway binary at \(slipway): build it with '\(Bench.buildCommand)' or pass --slipway PATH)")
+        let drivers = driverCommands(arguments)
+        guard !drivers.isEmpty else {
+            print("(no slipway-merge-driver or slipway binary beside slipway-bench: build them with '\(Bench.buildCommand)' "
+                + "and --product slipway-merge-driver, or pass --driver PATH / --slipway PATH)")
             return
         }
         print("whole processes, medians of \(runs) runs each, interleaved:")
-        try await sideBySide(label: "edits on both sides", base: base, ours: ours, theirs: theirs, runs: runs, slipway: slipway)
-        try await sideBySide(label: "one conflict", base: base, ours: ours, theirs: conflicting, runs: runs, slipway: slipway)
-        try await sideBySide(label: "three identical versions", base: base, ours: base, theirs: base, runs: runs, slipway: slipway)
+        try await sideBySide(label: "edits on both sides", base: base, ours: ours, theirs: theirs, runs: runs, drivers: drivers)
+        try await sideBySide(label: "one conflict", base: base, ours: ours, theirs: conflicting, runs: runs, drivers: drivers)
+        try await sideBySide(label: "three identical versions", base: base, ours: base, theirs: base, runs: runs, drivers: drivers)
         if let index = arguments.firstIndex(of: "--files"), index + 3 < arguments.count {
             let files = try arguments[(index + 1)...(index + 3)].map { Array(try Data(contentsOf: URL(fileURLWithPath: $0))) }
             let megabytes = String(format: "%.2f MB", Double(files[1].count) / 1_000_000)
-            try await sideBySide(label: "--files (\(megabytes))", base: files[0], ours: files[1], theirs: files[2], runs: runs, slipway: slipway)
+            try await sideBySide(label: "--files (\(megabytes))", base: files[0], ours: files[1], theirs: files[2], runs: runs, drivers: drivers)
         }
     }
 

@@ -27,10 +27,10 @@ extension MergeEvaluation {
         ].joined(separator: "\t").replacingOccurrences(of: "\n", with: "\\n")
     }
 
-    /// Runs the driver (`slipway xcodeproj merge base ours theirs`) and `git merge-file` on the
+    /// Runs the driver (`command base ours theirs`) and `git merge-file` on the
     /// three versions in `scratch` (as `evaluate` wrote them), three times each, interleaved, and
     /// returns the CPU medians.
-    static func time(subject: String, scratch: String, slipway: String) async throws -> MergeTiming {
+    static func time(subject: String, scratch: String, driver command: [String]) async throws -> MergeTiming {
         let files = ["base", "ours", "theirs"].map { scratch + "/" + $0 }
         let ours = try Data(contentsOf: URL(fileURLWithPath: files[1]))
         let base = try Data(contentsOf: URL(fileURLWithPath: files[0]))
@@ -38,7 +38,7 @@ extension MergeEvaluation {
         let timed = (base: scratch + "/timed-base", ours: scratch + "/timed-ours", theirs: scratch + "/timed-theirs")
         try base.write(to: URL(fileURLWithPath: timed.base))
         try theirs.write(to: URL(fileURLWithPath: timed.theirs))
-        let driver = [slipway, "xcodeproj", "merge", timed.base, timed.ours, timed.theirs]
+        let driver = command + [timed.base, timed.ours, timed.theirs]
         let lineMerge = ["git", "merge-file", timed.ours, timed.base, timed.theirs]
         var driverCPU: [Double] = [], lineCPU: [Double] = []
         for _ in 0..<3 {

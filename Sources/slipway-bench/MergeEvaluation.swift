@@ -7,11 +7,11 @@ import PBXProj
 /// (base, parent 1, parent 2) and `git merge-file` on the same three files, and compares the
 /// driver's clean merges with what the developers committed (both in Xcode's form).
 ///
-/// `slipway-bench merge eval CLONE [--max N] [--symmetry] [--results FILE] [--slipway PATH --time]`
+/// `slipway-bench merge eval CLONE [--max N] [--symmetry] [--results FILE] [--driver PATH | --slipway PATH] [--time]`
 ///
 /// `--results FILE` writes one line per merge (what the driver did, its notes and a digest of
 /// the merged bytes), so that two builds can be compared merge by merge. `--time` also runs the
-/// driver as git runs it (`--slipway PATH`, a whole process) and `git merge-file` on each
+/// driver as git runs it (`--driver PATH`, slipway-merge-driver, or `--slipway PATH`, `slipway xcodeproj merge`: a whole process) and `git merge-file` on each
 /// merge's three versions, interleaved, and reports the medians and the worst ratio.
 enum MergeEvaluation {
     struct Tally {
@@ -57,15 +57,23 @@ enum MergeEvaluation {
     }
 
     static func run(_ arguments: [String]) async throws {
-        let valued: Set<String> = ["--max", "--results", "--slipway"]
+        let valued: Set<String> = ["--max", "--results", "--slipway", "--driver"]
         let positional = arguments.indices.filter { !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1])) }
         guard let clone = positional.first.map({ arguments[$0] }) else {
-            throw BenchError("usage: slipway-bench merge eval CLONE_PATH [--max N] [--symmetry] [--results FILE] [--slipway PATH --time]")
+            throw BenchError("usage: slipway-bench merge eval CLONE_PATH [--max N] [--symmetry] [--results FILE] [--driver PATH | --slipway PATH] [--time]")
         }
         let resultsFile = Bench.option("--results", arguments)
-        let slipway: String? = arguments.contains("--time") ? Bench.slipwayBinary(arguments) : nil
-        if let slipway, !FileManager.default.isExecutableFile(atPath: slipway) {
-            throw BenchError("no slipway binary at \(slipway): build it with '\(Bench.buildCommand)' or pass --slipway PATH")
+        // The driver git runs: slipway-merge-driver (--driver PATH), or slipway's command (--slipway PATH).
+        var driver: [String]?
+        if arguments.contains("--time") {
+            if let small = Bench.option("--driver", arguments) {
+                driver = [small]
+            } else {
+                driver = [Bench.slipwayBinary(arguments), "xcodeproj", "merge"]
+            }
+            if let path = driver?.first, !FileManager.default.isExecutableFile(atPath: path) {
+                throw BenchError("no driver binary at \(path): build it with '\(Bench.buildCommand)' or pass --driver PATH / --slipway PATH")
+            }
         }
         let limit = Bench.option("--max", arguments).flatMap { Int($0) } ?? Int.max
 
@@ -87,7 +95,7 @@ enum MergeEvaluation {
                 let subject = "\(merge.prefix(10)) \(path)" + (bases.count > 1 ? " (criss-cross: \(bases.count) merge bases)" : "")
                 if bases.count > 1 { tally.crissCross += 1 }
                 try await evaluate(git: git, merge: merge, versions: [base, first, second], path: path, subject: subject, scratch: scratch, tally: &tally)
-                if let slipway { tally.timings.append(try await time(subject: subject, scratch: scratch, slipway: slipway)) }
+                if let driver { tally.timings.append(try await time(subject: subject, scratch: scratch, driver: driver)) }
             }
         }
         report(clone: clone, tally)

@@ -66,7 +66,8 @@ struct MergeCommandTests {
             let result = try CommandResult.run(binary, ["xcodeproj", "merge", "--install"], in: git.path, environment: gitEnvironment(binary))
             #expect(result.status == 0, "\(result.standardError)")
         }
-        #expect(try git.git("config", "--get-all", "merge.pbxproj.driver") == "slipway xcodeproj merge %O %A %B")
+        // The small driver binary beside slipway, by its path.
+        #expect(try git.git("config", "--get-all", "merge.pbxproj.driver") == Binaries.mergeDriver + " %O %A %B")
         #expect(!(try git.git("config", "--get-all", "merge.pbxproj.name")).isEmpty)
         #expect(try String(contentsOfFile: git.path + "/.gitattributes", encoding: .utf8) == "*.png binary\n*.pbxproj merge=pbxproj\n")
     }
@@ -118,7 +119,7 @@ struct MergeCommandTests {
         let install = try CommandResult.run(
             binary, ["xcodeproj", "merge", "--install", "--versions", "conflict"], in: strict.path, environment: gitEnvironment(binary))
         #expect(install.status == 0, "\(install.standardError)")
-        #expect(try strict.git("config", "--get-all", "merge.pbxproj.driver") == "slipway xcodeproj merge --versions conflict %O %A %B")
+        #expect(try strict.git("config", "--get-all", "merge.pbxproj.driver") == Binaries.mergeDriver + " --versions conflict %O %A %B")
         let conflicted = try gitMerge(strict, binary: binary)
         #expect(conflicted.status == 1)
         #expect(conflicted.standardError.contains(#"buildSettings.CURRENT_PROJECT_VERSION: ours "8", theirs "11""#))

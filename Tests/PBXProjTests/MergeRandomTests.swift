@@ -135,4 +135,43 @@ struct MergeRandomTests {
         let text = String(decoding: merged.bytes, as: UTF8.self)
         #expect(text.components(separatedBy: "<<<<<<< ours\n").count == touched.count + 1)
     }
+
+    @Test("the dangling-reference check's missing ids, found once per merge through our table, equal those found through all three tables", arguments: 0..<24)
+    func missingIDsThroughOurTable(seed: Int) throws {
+        var generator = Generator(state: UInt64(seed) &* 104_729 &+ 38)
+        let (base, groups) = try Self.base()
+        let files = base.fileReferences.map(\.id)
+        let ourShare = Share(label: "Ours", groups: Array(groups[0..<4]), settings: ["SWIFT_VERSION"])
+        let theirShare = Share(label: "Theirs", groups: Array(groups[4..<8]), settings: ["MARKETING_VERSION"])
+        var ours = try Self.apply(Self.edits(ourShare, count: Int.random(in: 1...6, using: &generator), using: &generator), to: base)
+        var theirs = try Self.apply(Self.edits(theirShare, count: Int.random(in: 1...6, using: &generator), using: &generator), to: base)
+        // Deletions on both sides, some of them of what the other side refers to anew (a group
+        // one side moves, a file the other side removes): what makes ids go missing.
+        for _ in 0..<Int.random(in: 0...3, using: &generator) {
+            if let file = files.randomElement(using: &generator), ours.contains(file) { try ours.removeFileReference(file) }
+        }
+        for _ in 0..<Int.random(in: 0...3, using: &generator) {
+            if let file = files.randomElement(using: &generator), theirs.contains(file) { try theirs.removeFileReference(file) }
+        }
+        if Bool.random(using: &generator), let group = groups.randomElement(using: &generator), ours.contains(group) {
+            try ours.removeObject(group)
+        }
+        // Read back as the driver reads them: one table per version, the edits in the text.
+        let read = { (project: PBXProject) in try PBXProject(bytes: project.serialized(), projectName: "Sample") }
+        var merger = GraphMerger(base: try read(base), ours: try read(ours), theirs: try read(theirs))
+        try merger.run()
+        #expect(merger.idsOutsideOurTable != nil)
+        var general = merger
+        general.idsOutsideOurTable = nil
+        for project in [merger.resolvedOurs, merger.resolvedTheirs, merger.ours, merger.theirs, merger.base] {
+            #expect(merger.missingIDs(in: project) == general.missingIDs(in: project), "seed \(seed)")
+        }
+        // And on resolutions the merge's own checks never see: every object of ours removed in turn.
+        for id in merger.ours.objectIDs.prefix(40) {
+            var resolution = merger.resolvedOurs
+            guard resolution.contains(id) else { continue }
+            try resolution.removeObject(id)
+            #expect(merger.missingIDs(in: resolution) == general.missingIDs(in: resolution), "seed \(seed), \(id)")
+        }
+    }
 }

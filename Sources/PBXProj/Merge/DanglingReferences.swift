@@ -66,6 +66,29 @@ extension PBXProject {
     }
 }
 
+extension PBXProject {
+    /// Whether this project was read from the same text as `other` (a copy of it, edited or
+    /// not): both share one syntax tree and object table.
+    func sharesText(with other: PBXProject) -> Bool {
+        tree.bytes.withUnsafeBufferPointer { mine in other.tree.bytes.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress } }
+            && tree.bytes.count == other.tree.bytes.count
+    }
+
+    /// Whether the project defines `id`, as `DefinedIDs.missing(from:)` counts a source's ids:
+    /// an object of its table it did not remove, or one it added.
+    func defines(_ id: ObjectID) -> Bool {
+        (table.find(id.rawValue, in: tree) != nil && !changes.removed.contains(id)) || changes.added.contains(id)
+    }
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes (no copy when the string is native).
+    func withUTF8String<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var text = self
+        return text.withUTF8(body)
+    }
+}
+
 /// Which ids a project defines, asked with the bytes of an id (no String made for an id the
 /// project read and did not remove).
 struct DefinedIDs {
@@ -152,10 +175,40 @@ extension GraphMerger {
 
     /// The ids one of the three versions defines that `project` does not: the only ones a
     /// reference in it can miss. Found through the object tables, so that a merge that
-    /// removed nothing costs no String per id.
+    /// removed nothing costs no String per id. For a project read from our text (the two
+    /// resolutions and ours itself), only the ids outside our table (`idsOutsideOurTable`,
+    /// found once per merge) and the objects of our table it removed are looked at.
     func missingIDs(in project: PBXProject) -> Set<String> {
         let defined = DefinedIDs(project)
-        return Set([base, ours, theirs].flatMap { defined.missing(from: $0) })
+        guard let outside = idsOutsideOurTable, project.sharesText(with: ours) else {
+            return Set([base, ours, theirs].flatMap { defined.missing(from: $0) })
+        }
+        // An id of our table is defined unless the project removed its object; any other id
+        // only when the project added it.
+        var result = Set<String>()
+        for id in outside where !id.withUTF8String({ defined.contains($0) }) { result.insert(id) }
+        for id in project.changes.removed where !id.rawValue.withUTF8String({ defined.contains($0) }) {
+            if [base, ours, theirs].contains(where: { $0.defines(id) }) { result.insert(id.rawValue) }
+        }
+        return result
+    }
+
+    /// The ids base, theirs or ours' additions define that our object table does not hold.
+    static func idsOutsideOurTable(base: PBXProject, ours: PBXProject, theirs: PBXProject) -> [String] {
+        var result = Set<String>()
+        func inOurTable(_ id: UnsafeBufferPointer<UInt8>) -> Bool { ours.table.find(id, in: ours.tree) != nil }
+        for source in [base, theirs] {
+            let sourceRemoved = !source.changes.removed.isEmpty
+            for entry in source.table.entries where source.tree.withContent(Int(entry.key), { !inOurTable($0) }) {
+                let id = source.tree.string(Int(entry.key))
+                if sourceRemoved && source.changes.removed.contains(ObjectID(id)) { continue }
+                result.insert(id)
+            }
+        }
+        for source in [base, ours, theirs] {
+            for id in source.changes.added where !id.rawValue.withUTF8String({ inOurTable($0) }) { result.insert(id.rawValue) }
+        }
+        return Array(result)
     }
 
     /// The merge's references to objects it does not define, leaving out those that our or their

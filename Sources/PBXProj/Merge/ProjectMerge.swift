@@ -199,6 +199,9 @@ struct GraphMerger {
     let versions: PBXProjVersionBumps
     /// The version numbers both sides raised, and the value kept.
     var versionChoices: [PBXProjVersionChoice] = []
+    /// The ids base, theirs or ours' additions define outside our object table, found once per
+    /// merge for the dangling-reference checks (nil until then).
+    var idsOutsideOurTable: [String]?
 
     init(base: PBXProject, ours: PBXProject, theirs: PBXProject, versions: PBXProjVersionBumps = .higher) {
         self.base = base
@@ -218,6 +221,7 @@ struct GraphMerger {
         try resolveDoublePlacements()
         try mergeTwinAdditions()
         try checkAddedLocations()
+        idsOutsideOurTable = Self.idsOutsideOurTable(base: base, ours: ours, theirs: theirs)
         try resolveDeletedButReferenced()
         noteBuildPhaseOrder()
         checkNoNewDanglingReferences()

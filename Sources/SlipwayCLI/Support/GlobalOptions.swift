@@ -69,11 +69,8 @@ struct CommandEnvironment {
     /// quote names from the checkout and from servers: their control characters are shown
     /// escaped, line breaks kept.
     func printError(_ message: String) {
-        let text = DisplayText.untrustedLines(message)
-        standardError.write(style.paint("error: ", .red) + text + "\n")
-        if environment.isGitHubActions {
-            standardOutput.write("::error::\(text.replacingOccurrences(of: "\n", with: "%0A"))\n")
-        }
+        ErrorLine.write(message, style: style, gitHubActions: environment.isGitHubActions,
+                        standardError: standardError, standardOutput: standardOutput)
     }
 
     /// Prints diagnostics as `file:line:col: error: message`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Foundation
 import PBXProj
+import XcodeprojMerge
 
 /// `slipway xcodeproj merge BASE OURS THEIRS` (git's merge driver for project.pbxproj) and
 /// `slipway xcodeproj merge --install`.
@@ -34,7 +35,10 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
             conflict' puts it in the driver command).
 
             --install adds the driver to the repository's .git/config and \
-            '*.pbxproj merge=pbxproj' to its .gitattributes (running it again changes nothing).
+            '*.pbxproj merge=pbxproj' to its .gitattributes (running it again changes nothing). \
+            The driver it writes is slipway-merge-driver, the same merge in a small binary that \
+            starts faster, when that binary sits beside slipway; else 'slipway xcodeproj merge', \
+            with a note.
 
             EXAMPLES:
               slipway xcodeproj merge --install
@@ -44,9 +48,40 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
 
     /// The line `--install` adds to `.gitattributes`.
     static let attributesLine = "*.pbxproj merge=pbxproj"
-    /// The driver command `--install` writes to `.git/config`.
-    static func driverCommand(versions: PBXProjVersionBumps) -> String {
-        "slipway xcodeproj merge " + (versions == .higher ? "" : "--versions \(versions.rawValue) ") + "%O %A %B"
+    /// The small driver binary's name, installed beside `slipway`.
+    static let driverBinaryName = "slipway-merge-driver"
+
+    /// The driver command `--install` writes to `.git/config`: `driver` (the small binary's path,
+    /// quoted for the shell git runs it with) when there is one, else `slipway xcodeproj merge`.
+    static func driverCommand(versions: PBXProjVersionBumps, driver: String? = nil) -> String {
+        let options = (versions == .higher ? "" : "--versions \(versions.rawValue) ") + "%O %A %B"
+        guard let driver else { return "slipway xcodeproj merge " + options }
+        return shellQuoted(driver) + " " + options
+    }
+
+    /// `text` as one shell word: as it is when it holds only characters no shell treats
+    /// specially, else in single quotes (a quote inside written `'\''`).
+    static func shellQuoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "/._+-,:@".unicodeScalars.contains(scalar))
+        }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The running `slipway`: its path as started (a path, or the first `slipway` on PATH when
+    /// started by name), without resolving links, so that a package manager's link in `bin`
+    /// (Homebrew's) is kept rather than the versioned folder it leads to.
+    static func runningSlipway(argument0: String, environment: Environment, currentDirectory: String) -> String? {
+        if argument0.contains("/") {
+            return argument0.hasPrefix("/") ? argument0 : currentDirectory + "/" + argument0
+        }
+        for folder in (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: true) {
+            let candidate = folder + "/" + argument0
+            if FileManager.default.isExecutableFile(atPath: candidate) {
+                return candidate.hasPrefix("/") ? candidate : currentDirectory + "/" + candidate
+            }
+        }
+        return nil
     }
 
     @OptionGroup var global: GlobalOptions
@@ -76,46 +111,11 @@ struct XcodeprojMergeCommand: AsyncParsableCommand {
             return
         }
         let paths = files.map { XcodeprojSupport.resolve($0, global) }
-        let driver = PBXProjMergeDriver(base: paths[0], ours: paths[1], theirs: paths[2], versions: versions)
-        let outcome: PBXProjMergeDriver.Outcome
-        do {
-            outcome = try await driver.run { base, ours, theirs in await lineMerge(base, ours, theirs, env: env) }
-        } catch let error as PBXProjMergeError {
-            // The driver throws only `.unreadableFile`: a version that is no project is merged line by line.
-            let message = if case .unreadableFile(let path) = error { "\(path): \(error.message)" } else { error.message }
-            throw Failure.report(CommandInputError(message), in: env)
-        } catch let error as PBXProjError {
-            env.printError("\(paths[1]): \(error.message)")
-            throw ExitCodes.failure
-        }
-        switch outcome {
-        case .merged(let conflicts, let notes):
-            for note in notes { env.standardError.write(DisplayText.untrustedLines("note: \(paths[1]): \(note)") + "\n") }
-            guard conflicts.isEmpty else {
-                for conflict in conflicts {
-                    // Conflicts quote the three projects' names: control characters shown escaped.
-                    let text = conflict.kind.map { "CONFLICT (\($0)): \(conflict)" } ?? "conflict: \(conflict)"
-                    env.standardError.write(DisplayText.untrustedLines(text) + "\n")
-                }
-                env.printError("\(paths[1]): \(conflicts.count) conflicting entr\(conflicts.count == 1 ? "y" : "ies") left between conflict markers; resolve them and 'git add' the file")
-                throw ExitCodes.failure
-            }
-        case .mergedLineByLine(let reason, let writeError):
-            env.printError("\(paths[1]): \(reason); merging line by line instead")
-            if let writeError { env.printError("\(paths[1]): \(writeError.message)") }
-            throw ExitCodes.failure
-        }
-    }
-
-    /// git's line-based merge (`git merge-file -p`), or nil when git cannot do it.
-    private func lineMerge(_ base: String, _ ours: String, _ theirs: String, env: CommandEnvironment) async -> [UInt8]? {
-        let spec = ProcessSpec(
-            executable: "git", arguments: ["merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs],
-            environment: env.environment.variables)
-        guard let result = try? await env.processRunner.run(spec), case .exited(let code) = result.status, code >= 0, code < 128 else {
-            return nil
-        }
-        return result.standardOutput
+        // The same function as `slipway-merge-driver` runs: same bytes, same lines, same status.
+        let run = MergeDriverRun(environment: env.environment, style: env.style, standardError: env.standardError,
+                                 standardOutput: env.standardOutput, processRunner: env.processRunner)
+        let status = await run.run(base: paths[0], ours: paths[1], theirs: paths[2], versions: versions)
+        if status != MergeDriverRun.clean { throw ExitCode(status) }
     }
 }
 
@@ -129,7 +129,25 @@ struct MergeDriverInstaller {
     func install() async throws {
         let top = try await git(["rev-parse", "--show-toplevel"]).trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try await git(["config", "--local", "merge.pbxproj.name", "Slipway project.pbxproj merge driver"])
-        _ = try await git(["config", "--local", "merge.pbxproj.driver", XcodeprojMergeCommand.driverCommand(versions: versions)])
+        // The small driver binary when it sits beside this `slipway` (it starts several times
+        // faster); else this binary's own command, which does the same, and a note saying so.
+        let slipway = XcodeprojMergeCommand.runningSlipway(
+            argument0: CommandLine.arguments.first ?? "slipway", environment: env.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
+        let folder = slipway.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        let besideSlipway = folder + "/" + XcodeprojMergeCommand.driverBinaryName
+        let found = slipway != nil && FileManager.default.isExecutableFile(atPath: besideSlipway)
+        // git expands %O, %A, %B... anywhere in the command: a path holding '%' cannot be written.
+        let driver = found && !besideSlipway.contains("%") ? besideSlipway : nil
+        let command = XcodeprojMergeCommand.driverCommand(versions: versions, driver: driver)
+        _ = try await git(["config", "--local", "merge.pbxproj.driver", command])
+        if driver == nil {
+            let name = XcodeprojMergeCommand.driverBinaryName
+            let why = found ? "\(besideSlipway) holds '%', which git would expand in the driver command"
+                : "no \(name) beside \(slipway ?? "slipway")"
+            env.standardError.write(DisplayText.untrustedLines(
+                "note: \(why): the driver is '\(command)' (the same merge, slower to start); install \(name) beside slipway, in a folder without '%', and run --install again") + "\n")
+        }
         let attributes = top + "/.gitattributes"
         // Through the door: a committed `.gitattributes` that is a link leading outside, or a
         // device, is refused; the new one is written in place, never through a link.
@@ -144,7 +162,7 @@ struct MergeDriverInstaller {
         }
         let lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         if lines.contains(XcodeprojMergeCommand.attributesLine) {
-            env.print("merge driver 'pbxproj' installed; \(attributes) already routes *.pbxproj to it")
+            env.print("merge driver 'pbxproj' installed (\(command)); \(attributes) already routes *.pbxproj to it")
             return
         }
         let separator = existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n"
@@ -155,7 +173,7 @@ struct MergeDriverInstaller {
             env.printError("\(attributes): \(errorText(error))")
             throw ExitCodes.failure
         }
-        env.print("merge driver 'pbxproj' installed in .git/config; added '\(XcodeprojMergeCommand.attributesLine)' to \(attributes)")
+        env.print("merge driver 'pbxproj' installed in .git/config (\(command)); added '\(XcodeprojMergeCommand.attributesLine)' to \(attributes)")
     }
 
     private func git(_ arguments: [String]) async throws -> String {

@@ -44,7 +44,7 @@ import Xcode
         let lane = try #require(translation.lanes.first)
         #expect(lane.untranslated == [])
         #expect(lane.draft.steps.map(\.kind) == [
-            "git.ensure-clean", "signing.sync", "appstore.build-number", "version.bump", "xcode.test", "xcode.archive", "xcode.export",
+            "appstore.preflight", "git.ensure-clean", "signing.sync", "appstore.build-number", "version.bump", "xcode.test", "xcode.archive", "xcode.export",
             "changelog.update", "appstore.upload", "testflight.distribute", "git.commit", "git.tag", "git.push",
         ])
         func step(_ kind: String) throws -> DraftStep { try #require(lane.draft.steps.first { $0.kind == kind }) }

@@ -66,12 +66,12 @@ import TestThreads
     @Test func uploadToTestflightDocumentedExamples() throws {
         for alias in ["upload_to_testflight", "testflight", "pilot"] {
             let lane = try ActionCase(alias)
-            #expect(lane.kinds == ["appstore.upload"], "\(alias)")
+            #expect(lane.kinds == ["appstore.preflight", "appstore.upload"], "\(alias)")
             #expect(lane.listed == [])
         }
-        #expect(try ActionCase("upload_to_testflight(skip_submission: true)").kinds == ["appstore.upload"])
+        #expect(try ActionCase("upload_to_testflight(skip_submission: true)").kinds == ["appstore.preflight", "appstore.upload"])
         let provider = try ActionCase(#"upload_to_testflight(username: "felix@krausefx.com", app_identifier: "com.krausefx.app", itc_provider: "abcde12345")"#)
-        #expect(provider.kinds == ["appstore.upload"])
+        #expect(provider.kinds == ["appstore.preflight", "appstore.upload"])
         #expect(provider.listed == [])
         let info = try ActionCase("""
             upload_to_testflight(
@@ -82,7 +82,7 @@ import TestThreads
               changelog: "This is my changelog of things that have changed in a log"
             )
             """)
-        #expect(info.kinds == ["appstore.upload", "testflight.distribute"])
+        #expect(info.kinds == ["appstore.preflight", "appstore.upload", "testflight.distribute"])
         #expect(try info.step("testflight.distribute").option("what-to-test") == .map([DraftPair("en-US", .string("This is my changelog of things that have changed in a log"))]))
         #expect(try info.step("testflight.distribute").option("notify") == .bool(false))
         let reason = "test information is set once in App Store Connect, not per upload; testflight.distribute sets What to Test only"
@@ -99,7 +99,7 @@ import TestThreads
     /// Issue 40, point 5: testflight was "no step", and the whole TestFlight lane was dropped.
     @Test func testflightIsPilot() throws {
         let lane = try ActionCase(#"testflight(groups: ["QA"], ipa: "build/App.ipa")"#)
-        #expect(lane.kinds == ["appstore.upload", "testflight.distribute"])
+        #expect(lane.kinds == ["appstore.preflight", "appstore.upload", "testflight.distribute"])
         #expect(try lane.step("appstore.upload").option("ipa") == .string("build/App.ipa"))
         #expect(lane.lane.translated == ["testflight"])
     }

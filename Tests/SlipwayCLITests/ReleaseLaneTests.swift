@@ -10,7 +10,7 @@ import TestThreads
 /// from the archive prints the new version.
 @Suite(.dedicatedThreads) struct ReleaseLaneTests {
     /// The steps of lanes/release.yml, by the names the console shows.
-    static let steps = ["git.ensure-clean", "version", "changelog.update", "build", "archive", "checksums", "sign",
+    static let steps = ["git.ensure-clean", "version", "changelog.update", "build", "build-merge-driver", "archive", "checksums", "sign",
                         "git.commit", "git.tag", "upload", "git.push"]
 
     @Test func dryRunPlansEveryStepAndChangesNothing() throws {
@@ -65,7 +65,7 @@ import TestThreads
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
         try #require(result.status == 0)
         #expect(result.standardOutput.contains("✓ lane 'release' succeeded"))
-        #expect(result.standardOutput.contains("| 11 | git.push         | git.push         | succeeded |"))
+        #expect(result.standardOutput.contains("| 12 | git.push           | git.push         | succeeded |"))
         #expect(!result.standardOutput.contains(clone.secretKeyLine) && !result.standardError.contains(clone.secretKeyLine))
 
         // The release commit, tagged, in the clone and in origin.
@@ -102,7 +102,7 @@ import TestThreads
         let untar = try CommandResult.run("/usr/bin/env", ["tar", "-xzf", clone.published + "/" + archive, "-C", unpacked.path])
         #expect(untar.status == 0, "\(untar.standardError)")
         let folder = unpacked.path + "/slipway-\(clone.next)"
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["CHANGELOG.md", "README.md", "slipway"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["CHANGELOG.md", "README.md", "slipway", "slipway-merge-driver"])
         #expect(try String(contentsOfFile: folder + "/README.md", encoding: .utf8).hasSuffix(clone.readmeLine))
         let released = try CommandResult.run(folder + "/slipway", ["--version"])
         #expect(released.standardOutput == clone.next + "\n", "the binary was built with the bumped version constant")
@@ -157,6 +157,8 @@ final class ReleaseClone {
             try Data(Self.reducedManifest.utf8).write(to: URL(fileURLWithPath: path + "/Package.swift"))
             try FileManager.default.createDirectory(atPath: path + "/Sources/slipway-release-test", withIntermediateDirectories: true)
             try Data(Self.reducedMain.utf8).write(to: URL(fileURLWithPath: path + "/Sources/slipway-release-test/main.swift"))
+            try FileManager.default.createDirectory(atPath: path + "/Sources/slipway-release-test-driver", withIntermediateDirectories: true)
+            try Data(Self.reducedDriverMain.utf8).write(to: URL(fileURLWithPath: path + "/Sources/slipway-release-test-driver/main.swift"))
             _ = try git(["add", "-A"])
             _ = try git(["commit", "--quiet", "-m", "test: build only the version file (the end-to-end release test's package)"])
         }
@@ -196,8 +198,14 @@ final class ReleaseClone {
             targets: [
                 .executableTarget(name: "slipway", path: "Sources",
                                   sources: ["SlipwayCLI/SlipwayVersion.swift", "slipway-release-test/main.swift"]),
+                .executableTarget(name: "slipway-merge-driver", path: "Sources/slipway-release-test-driver"),
             ]
         )
+
+        """
+    /// The second product the lane builds and archives.
+    static let reducedDriverMain = """
+        print("slipway-merge-driver (the end-to-end release test's)")
 
         """
     static let reducedMain = """

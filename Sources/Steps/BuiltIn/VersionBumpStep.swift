@@ -179,32 +179,14 @@ public struct VersionBumpStep: Step {
             try planner.checkTagIsFree(for: given, state: state)
             return (state, state.written(given), nil)
         }
-        let next: ReleasePlanner.NextVersion
-        do {
-            next = try planner.nextVersionExplained(strategy, state: state)
-        } catch ReleaseError.noPreviousVersion {
-            // No release tag at all: the version the files hold has never been released, so
-            // 'auto' releases it (a project that starts at 0.1.0 releases 0.1.0 first).
-            guard let held = try heldVersion(context) else { throw ReleaseError.noPreviousVersion }
-            try planner.checkTagIsFree(for: held.version, state: state)
-            return (state, state.written(held.version), Self.firstReleaseNote(held))
-        }
+        // With no release tag at all, 'auto' cannot know whether the files' version was released
+        // (untagged releases happen), so it refuses; the version given explicitly is the first
+        // release (see checkNotBackwards).
+        let next = try planner.nextVersionExplained(strategy, state: state)
         try planner.checkTagIsFree(for: next.version, state: state)
         let first = try checkNotBackwards(next.version, written: state.written(next.version), context: context,
                                           firstRelease: state.previousTag == nil)
         return (state, state.written(next.version), [next.note, first.map(Self.firstReleaseNote)].compactMap { $0 }.first)
-    }
-
-    /// The version the files to be written hold, when they hold one semantic version (and
-    /// where), else nil.
-    func heldVersion(_ context: StepContext) throws -> (version: SemanticVersion, place: String)? {
-        let probe = try stamper(context).plan(resolved(context), version: "0.0.0", buildNumber: nil)
-        let versions = probe.changes.filter { $0.role == .version }
-        guard let change = versions.first,
-              Set(versions.map { $0.old.trimmingCharacters(in: .whitespaces) }).count == 1,
-              let read = ReleaseTagVersion(change.old.trimmingCharacters(in: .whitespaces), allowingV: true),
-              !read.form.hasBuild else { return nil }
-        return (read.version, Self.place(change))
     }
 
     /// "no release tag yet: …, the first release".

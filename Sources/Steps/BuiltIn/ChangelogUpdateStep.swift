@@ -125,10 +125,11 @@ public struct ChangelogUpdateStep: Step {
         if style == .unreleased {
             // The section is the notes as written; its Markdown and plain text are read back
             // from the file as it will be.
-            let updated = try changelog.releasingUnreleased(heading: ChangelogRenderer.heading(styled.entry), version: semver.description)
+            let heading = ChangelogRenderer.heading(styled.entry)
+            let updated = try changelog.releasingUnreleased(heading: heading, version: semver.description)
             let released = ChangelogFile(text: updated, path: path)
             let body = released.entry(version: semver.description) ?? ""
-            return Rendered(entry: ChangelogRenderer.heading(styled.entry) + "\n\n" + body + "\n",
+            return Rendered(entry: heading + "\n\n" + body + "\n",
                             text: (released.plainEntry(version: semver.description) ?? "") + "\n", styled: styled,
                             updated: updated, unchanged: changelog.contains(version: semver.description), creates: creates)
         }

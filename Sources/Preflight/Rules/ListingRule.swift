@@ -39,8 +39,10 @@ public struct ListingRule: PreflightRule {
             do {
                 try ScreenshotSync.check(folder: screenshots, fileSystem: context.fileSystem)
             } catch ScreenshotError.invalidFolder(_, let problems) {
+                // The step's messages name files by absolute path; the report names them from the project root.
+                let shown = context.display(screenshots)
                 for problem in problems {
-                    found.append(finding(.error, at: .file(context.display(screenshots)), problem,
+                    found.append(finding(.error, at: .file(shown), problem.replacingOccurrences(of: "'\(screenshots)/", with: "'\(shown)/"),
                                          advice: "replace the screenshot with one of a size App Store Connect accepts for its display type (docs/screenshots.md)"))
                 }
             }

@@ -58,7 +58,7 @@ public struct SigningRule: PreflightRule {
             let valid = matching.filter { $0.profile.expirationDate > now }
             guard let usable = valid.first(where: { $0.profile.certificates.contains { $0.notValidAfter > now } }) else {
                 let detail = valid.isEmpty
-                    ? "every \(kind) profile for it has expired (" + matching.map { "'\($0.file)' on \(Self.day($0.profile.expirationDate))" }.joined(separator: ", ") + ")"
+                    ? "every \(kind) profile for it has expired (" + matching.map { "'\($0.file)' on \(DateText.day($0.profile.expirationDate))" }.joined(separator: ", ") + ")"
                     : "every certificate in its \(kind) profiles has expired (" + valid.map { "'\($0.file)'" }.joined(separator: ", ") + ")"
                 found.append(finding(.error, at: bundleID.location, "'\(target.name)' (\(bundleID.value)): \(detail)",
                                      advice: "renew them: slipway signing sync --type \(kind) --bundle-id \(bundleID.value)"))
@@ -105,9 +105,4 @@ public struct SigningRule: PreflightRule {
         return pattern.hasSuffix(".*") && bundleID.hasPrefix(String(pattern.dropLast()))
     }
 
-    static func day(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: date)
-    }
 }

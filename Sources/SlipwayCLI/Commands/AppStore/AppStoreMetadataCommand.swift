@@ -137,12 +137,7 @@ struct AppStoreMetadataPushCommand: AsyncParsableCommand {
         let env = global.environment()
         let request = metadata.pushRequest(env, createVersion: createVersion)
         // The runner checks again; this first check only makes a bad folder exit 2 before the key is read.
-        do {
-            _ = try ListingPushRunner.check(request, fileSystem: env.fileSystem)
-        } catch {
-            env.printError(errorText(error))
-            throw ExitCodes.invalidInput
-        }
+        _ = try Failure.readingInput(env) { try ListingPushRunner.check(request, fileSystem: env.fileSystem) }
         try await AppStoreMetadataRun.withClient(keyOptions, env: env) { client in
             let outcome = try await ListingPushRunner(client: client, fileSystem: env.fileSystem).run(request)
             let missing = "screenshots: none sent, there is no folder '\(metadata.screenshotsPath)' (give --screenshots-path, or --skip-screenshots)"
@@ -187,21 +182,14 @@ struct AppStoreMetadataPullCommand: AsyncParsableCommand {
             do {
                 try StateFiles.checkPath(env.projectDirectory + "/" + relative, below: env.projectDirectory)
             } catch StateFileError.symbolicLink(let link) {
-                env.printError("'\(link)' is a symbolic link: pull does not write into '\(relative)' through a symbolic link (a checkout's link could "
-                               + "point anywhere). Give the real folder with --metadata-path or --screenshots-path.")
-                throw ExitCodes.invalidInput
+                throw Failure.invalidInput("'\(link)' is a symbolic link: pull does not write into '\(relative)' through a symbolic link (a checkout's link could "
+                                           + "point anywhere). Give the real folder with --metadata-path or --screenshots-path.", in: env)
             } catch {
-                env.printError("'\(relative)': \(errorText(error)) Give a folder inside the project with --metadata-path or --screenshots-path.")
-                throw ExitCodes.invalidInput
+                throw Failure.invalidInput("'\(relative)': \(errorText(error)) Give a folder inside the project with --metadata-path or --screenshots-path.", in: env)
             }
         }
         if env.fileSystem.isDirectory(folder.path) {
-            do {
-                _ = try folder.read(only: metadata.localeSet)
-            } catch {
-                env.printError(errorText(error))
-                throw ExitCodes.invalidInput
-            }
+            _ = try Failure.readingInput(env) { try folder.read(only: metadata.localeSet) }
         }
         try await AppStoreMetadataRun.withClient(keyOptions, env: env) { client in
             let app = try await client.app(bundleID: metadata.bundleId)

@@ -90,12 +90,10 @@ struct PreflightCommand: AsyncParsableCommand {
         options.metadataPath = resolve(metadataPath)
         options.screenshotsPath = resolve(screenshotsPath)
         if let given = options.xcodeproj, !env.fileSystem.isDirectory(given) {
-            env.printError("--xcodeproj '\(xcodeproj ?? "")': there is no such project folder; give the .xcodeproj folder")
-            throw ExitCodes.invalidInput
+            throw Failure.invalidInput("--xcodeproj '\(xcodeproj ?? "")': there is no such project folder; give the .xcodeproj folder", in: env)
         }
         if let folder = options.profilesPath, !env.fileSystem.isDirectory(folder) {
-            env.printError("--profiles '\(profiles ?? "")': there is no such folder; give the folder holding the .mobileprovision files")
-            throw ExitCodes.invalidInput
+            throw Failure.invalidInput("--profiles '\(profiles ?? "")': there is no such folder; give the folder holding the .mobileprovision files", in: env)
         }
         let fileSystem = env.fileSystem
         var context = PreflightRunner.context(options: options, fileSystem: fileSystem)
@@ -105,7 +103,7 @@ struct PreflightCommand: AsyncParsableCommand {
         let report = PreflightRunner().run(context)
         env.standardOutput.write(json ? try report.json() : report.human(style: env.style))
         if env.environment.isGitHubActions { env.standardOutput.write(report.githubAnnotations()) }
-        if report.hasErrors { throw ExitCodes.invalidInput }
+        if report.hasErrors { throw Failure.invalidInput(in: env) }
     }
 
     /// App Store Connect's facts with the given key (the one place this command sets up a client).

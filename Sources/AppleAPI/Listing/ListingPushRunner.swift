@@ -90,12 +90,15 @@ public struct ListingPushRunner: Sendable {
         return checked
     }
 
-    /// Checks both folders, then plans and sends the texts and the screenshots (reads only in a
-    /// dry run).
+    /// Checks both folders (unless `checked`, what `check(_:fileSystem:)` returned for this
+    /// request just before, is given), then plans and sends the texts and the screenshots (reads
+    /// only in a dry run).
     /// - Throws: `AppStoreListingError`, `ScreenshotError`, `AppStoreConnectError`, `FileSystemError`.
-    public func run(_ request: ListingPushRequest) async throws -> ListingPushOutcome {
+    public func run(_ request: ListingPushRequest, checked: CheckedListing? = nil) async throws -> ListingPushOutcome {
         let fileSystem = self.fileSystem
-        let checked = try await BlockingWork.run(name: "slipway-listing") { try Self.check(request, fileSystem: fileSystem) }
+        let checked = if let checked { checked } else {
+            try await BlockingWork.run(name: "slipway-listing") { try Self.check(request, fileSystem: fileSystem) }
+        }
         let app = try await client.app(bundleID: request.bundleID)
         let sync = ListingSync(client: client, fileSystem: fileSystem)
         let plan = try await sync.plan(checked.contents, app: app, options: request.options)

@@ -136,10 +136,10 @@ struct AppStoreMetadataPushCommand: AsyncParsableCommand {
     func run() async throws {
         let env = global.environment()
         let request = metadata.pushRequest(env, createVersion: createVersion)
-        // The runner checks again; this first check only makes a bad folder exit 2 before the key is read.
-        _ = try Failure.readingInput(env) { try ListingPushRunner.check(request, fileSystem: env.fileSystem) }
+        // Checked before the key is read, so that a bad folder exits 2 first; the runner takes the result.
+        let checked = try Failure.readingInput(env) { try ListingPushRunner.check(request, fileSystem: env.fileSystem) }
         try await AppStoreMetadataRun.withClient(keyOptions, env: env) { client in
-            let outcome = try await ListingPushRunner(client: client, fileSystem: env.fileSystem).run(request)
+            let outcome = try await ListingPushRunner(client: client, fileSystem: env.fileSystem).run(request, checked: checked)
             let missing = "screenshots: none sent, there is no folder '\(metadata.screenshotsPath)' (give --screenshots-path, or --skip-screenshots)"
             env.print(AppStoreMetadataRun.output(listingJSON: ListingReport.json(outcome.listing),
                                                  lines: outcome.lines(platform: metadata.platform, missingFolder: missing),

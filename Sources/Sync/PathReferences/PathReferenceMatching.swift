@@ -29,6 +29,10 @@ struct MoveIndex {
     private var destinationsBelow: [String: Set<Int>] = [:]
     /// For each folder, the first move with exactly one end inside it (computed once).
     private var changing: [String: Int] = [:]
+    /// `NameHash`es of every move's last source component and of every changing folder's last
+    /// component: a path can only name a move (or a changing folder) through one of them.
+    private var names: Set<UInt64> = []
+    private var namesAreASCII = true
 
     /// Whether every move's source and destination is ASCII (then a file in any
     /// ASCII-compatible encoding names them with the same bytes).
@@ -68,6 +72,22 @@ struct MoveIndex {
         }
         sourcesBelow = [:]
         destinationsBelow = [:]
+        let lasts = entries.map(\.source) + changing.keys.filter { !$0.isEmpty }
+        // Swift compares strings by canonical equivalence (a Kelvin sign equals `K`): with a
+        // non-ASCII name no byte hash can answer, and every word gets the full check.
+        namesAreASCII = lasts.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        for path in lasts { names.insert(NameHash.lastComponent(path)) }
+    }
+
+    /// False only when no path made of `path` below any of `bases` can be a moving path, lie
+    /// inside one, or be a changing folder: each of those has, among its components, the last
+    /// component of a move's source or of a changing folder, and (without `..`) the components
+    /// of `base/path` are those of `base` and of `path`. A hash collision only means the full
+    /// check runs; a `..` component, which removes a component, always runs it.
+    func mayName(_ path: String, bases: [String]) -> Bool {
+        if names.isEmpty { return false }
+        guard namesAreASCII else { return true }
+        return NameHash.anyComponent(of: path, in: names) || bases.contains { NameHash.anyComponent(of: $0, in: names) }
     }
 
     var isEmpty: Bool { entries.isEmpty }
@@ -126,6 +146,46 @@ struct MoveIndex {
             indexes += entryIndexes
         }
         return changingMatch(among: Set(indexes).sorted(), matches)
+    }
+}
+
+/// FNV-1a hashes of path components' bytes, for `MoveIndex.mayName`'s early answer.
+enum NameHash {
+    static func of(_ bytes: Substring.UTF8View) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    static func lastComponent(_ path: String) -> UInt64 {
+        let utf8 = Substring(path).utf8
+        let start = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        return of(utf8[start...])
+    }
+
+    /// Whether a component of `path` is `..`, is not ASCII (Swift's string equality could
+    /// still find it equal to a name) or hashes into `names`.
+    static func anyComponent(of path: String, in names: Set<UInt64>) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var length = 0, dots = 0
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "/")
+                if byte == UInt8(ascii: "/") {
+                    if length > 0, (length == 2 && dots == 2) || names.contains(hash) { return true }
+                    hash = 0xcbf2_9ce4_8422_2325
+                    length = 0
+                    dots = 0
+                    continue
+                }
+                if byte >= 0x80 { return true }
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+            return false
+        }
     }
 }
 
@@ -346,14 +406,19 @@ extension StringProtocol {
 
     /// Whether `needle`'s UTF-8 bytes occur in this text (a byte search).
     func containsBytes(_ needle: String) -> Bool {
-        let bytes = Array(needle.utf8)
-        guard let first = bytes.first else { return true }
+        firstIndex(ofBytes: needle) != nil
+    }
+
+    /// Where `needle`'s UTF-8 bytes first occur at or after `start` (a byte search, not
+    /// Foundation's `range(of:)`); an ASCII needle's index is a character boundary.
+    func firstIndex(ofBytes needle: String, from start: Index? = nil) -> Index? {
         let text = utf8
-        var start = text.startIndex
+        guard let first = needle.utf8.first else { return start ?? text.startIndex }
+        var start = start ?? text.startIndex
         while let found = text[start...].firstIndex(of: first) {
-            if text[found...].starts(with: bytes) { return true }
+            if text[found...].starts(with: needle.utf8) { return found }
             start = text.index(after: found)
         }
-        return false
+        return nil
     }
 }

@@ -24,7 +24,7 @@ extension ScanState {
                 let moving = index.moving(target)
                 let newTarget = index.mapped(target)
                 guard moving != nil || finalPath != path else { continue }
-                guard !include.path.hasPrefix("/"), !include.path.contains("$") else { continue }
+                guard !include.path.hasPrefix("/"), !include.path.hasByte("$") else { continue }
                 let rewritten = editable && !newTarget.isEmpty ? ProjectPath.relative(from: finalFolder, to: newTarget) : nil
                 if let rewritten, rewritten != include.path { replacements.append((include.column, include.path.count, rewritten)) }
                 let shown = moving.map { ($0.shownPath, $0.shownDestination) }
@@ -77,7 +77,7 @@ extension ScanState {
     /// `NAME[condition=value] = value // comment`: the name (with its condition), the value
     /// without the comment, and the value's 1-based column.
     static func setting(in line: String) -> (name: String, value: String, valueColumn: Int)? {
-        let code = line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? line
+        let code = line.firstIndex(ofBytes: "//").map { String(line[..<$0]) } ?? line
         // A condition (`[sdk=iphoneos*]`) has its own `=`: the value starts after the `]`.
         let nameEnd = code.firstIndex(of: "[").flatMap { open in
             code.firstIndex(of: "=").map { $0 > open } == true ? code[open...].firstIndex(of: "]") : nil
@@ -93,7 +93,7 @@ extension ScanState {
     /// `INFOPLIST_FILE`, `CONFIGURATION_BUILD_DIR`, `SWIFT_INCLUDE_PATHS`...).
     static func isPathSetting(_ name: String) -> Bool {
         let base = name.split(separator: "[", maxSplits: 1).first.map(String.init) ?? name
-        return ["PATH", "_DIR", "_FILE", "FOLDER", "_ROOT", "HEADER", "ENTITLEMENTS"].contains { base.contains($0) }
+        return ["PATH", "_DIR", "_FILE", "FOLDER", "_ROOT", "HEADER", "ENTITLEMENTS"].contains { base.containsBytes($0) }
     }
 
     // MARK: project.pbxproj

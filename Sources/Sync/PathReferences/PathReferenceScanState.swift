@@ -53,6 +53,10 @@ struct ScanState {
     /// script, a scheme or a product name, `RxCocoa` is a name, not the folder.
     func hits(_ token: String, bases: [String], folders: Bool = true, bareFolders: Bool = false, globs: Bool = false) -> [PathHit] {
         guard let (prefix, path, projectRelative) = PathTokens.path(of: token) else { return [] }
+        // Most words name nothing that moves: answered before joining and looking up.
+        if !path.hasPrefix("/"), !PathTokens.hasWildcard(path), !index.mayName(path, bases: projectRelative ? [projectPrefix] : bases) {
+            return []
+        }
         var candidates: [String] = []
         if path.hasPrefix("/") {
             let absolute = ProjectPath.normalize(path)
@@ -199,7 +203,7 @@ struct ScanState {
         var inList = false
         let keys = ["path:", "publicHeadersPath:", "exclude:", "sources:", "resources:", ".process(", ".copy("]
         for (number, line) in Self.lines(text).enumerated() {
-            let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+            let code = line.firstIndex(ofBytes: "//").map { line[..<$0] } ?? line
             if code.containsBytes(".target(") || code.containsBytes(".testTarget(") || code.containsBytes(".executableTarget(")
                 || code.containsBytes(".systemLibrary(") || code.containsBytes(".plugin(") || code.containsBytes(".macro(") {
                 name = nil
@@ -230,12 +234,13 @@ struct ScanState {
     /// label such as `publicHeadersPath:` for `path:`).
     static func argument(_ label: String, in code: Substring) -> Int? {
         var searchStart = code.startIndex
-        while let range = code.range(of: label, range: searchStart..<code.endIndex) {
-            let before = range.lowerBound == code.startIndex ? nil : code[code.index(before: range.lowerBound)]
+        while let found = code.firstIndex(ofBytes: label, from: searchStart) {
+            let end = code.utf8.index(found, offsetBy: label.utf8.count)
+            let before = found == code.startIndex ? nil : code[code.index(before: found)]
             if before.map({ !$0.isLetter && !$0.isNumber && $0 != "_" }) ?? true {
-                return code.distance(from: code.startIndex, to: range.upperBound)
+                return code.distance(from: code.startIndex, to: end)
             }
-            searchStart = range.upperBound
+            searchStart = end
         }
         return nil
     }

@@ -141,7 +141,7 @@ enum FileKindToScan: Equatable {
         if lower.hasSuffix(".xcscheme") { return .lines(.scheme) }
         if lower.hasSuffix(".xctestplan") { return .lines(.testPlan) }
         let last = ProjectPath.lastComponent(folder)
-        if (last == "scripts" || last == "bin" || last == "Scripts"), !name.contains("."), !name.hasPrefix(".") { return .maybeScript }
+        if (last == "scripts" || last == "bin" || last == "Scripts"), !name.hasByte("."), !name.hasPrefix(".") { return .maybeScript }
         return nil
     }
 
@@ -150,7 +150,7 @@ enum FileKindToScan: Equatable {
         if yaml && (folder == ".github/workflows" || folder.hasSuffix("/.github/workflows")) { return true }
         if name == ".gitlab-ci.yml" || name == "bitrise.yml" || name == ".travis.yml" { return true }
         if name == "config.yml" && (folder == ".circleci" || folder.hasSuffix("/.circleci")) { return true }
-        return path.hasPrefix(".buildkite/") || path.contains("/.buildkite/")
+        return path.hasPrefix(".buildkite/") || path.containsBytes("/.buildkite/")
     }
 
     /// The read budget of the kind.

@@ -54,7 +54,9 @@ struct PreflightRealHistory {
             let words = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0].split(separator: " ").map(String.init)
             switch words.first {
             case "released" where words.count == 2: released.append(words[1])
-            case "build" where words.count == 3: builds.append((words[1], words[2]))
+            case "build" where words.count == 3:
+                // A release tag and a build tag on one commit name the same upload once.
+                if !builds.contains(where: { $0 == (words[1], words[2]) }) { builds.append((words[1], words[2])) }
             case nil: continue
             default: Issue.record("\(app).history: '\(line)' is not 'released VERSION' or 'build VERSION NUMBER'")
             }

@@ -45,4 +45,52 @@ struct PreflightRealVersionsTests {
         }
         #expect(try fake.state().violations == [])
     }
+
+    /// Runs preflight with a key on `tree` (a copy made by `prepare`) against a fake holding the
+    /// app; returns the report.
+    func runSeeded(_ folder: String, bundleID: String, arguments: [String] = [], prepare: (String) throws -> Void) throws -> PreflightRealReport {
+        let key = P256.Signing.PrivateKey()
+        let fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG", publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                   onViolations: recordContractViolations)
+        try fake.seedApp(bundleID: bundleID, name: folder)
+        let tree = try TemporaryDirectory(prefix: "slipway-preflight-\(folder)")
+        try FileManager.default.removeItem(atPath: tree.path)
+        try FileManager.default.copyItem(atPath: PreflightRealApp.fixtures + "/versions/" + folder, toPath: tree.path)
+        try prepare(tree.path)
+        let before = try Snapshot.of(tree.path)
+        let result = try CommandResult.run(Binaries.slipway, ["preflight", "--json", "--issuer-id", Self.issuer, "--key-id", "ABC123DEFG", "--key-env", "ASC_KEY",
+                                                              "--api-url", fake.url] + arguments,
+                                           in: tree.path, environment: ["NO_COLOR": "1", "GITHUB_ACTIONS": nil, "ASC_KEY": key.pemRepresentation])
+        #expect(try Snapshot.of(tree.path) == before)
+        #expect(try fake.state().violations == [])
+        return try PreflightRealReport(json: result.standardOutput)
+    }
+
+    /// Simplenote as committed, on Linux: its xcconfigs include "Version.public.xcconfig" and the
+    /// file is "Version.Public.xcconfig" (found on the Mac's case-insensitive disk), so the version
+    /// and build number are not read and the rules that compare them are skipped, saying why.
+    @Test func simplenotesIncludeInAnotherCaseLeavesTheVersionRulesSkippedOnLinux() throws {
+        let report = try runSeeded("simplenote", bundleID: "com.codality.NotationalFlow", arguments: ["--configuration", "Distribution AppStore"]) { _ in }
+        #expect(report.remote == [])
+        #expect(report.ran.contains("app-store-connect-app"))
+        #expect(report.skipped.filter { PreflightRealApp.remoteRules.contains(String($0.prefix { $0 != ":" })) } == [
+            "version-above-released: the app's version cannot be read", "version-train-open: the app's version cannot be read",
+            "version-matches-prepared: the app's version cannot be read", "build-number-above-uploaded: the app's build number cannot be read",
+        ], "\(report.skipped)")
+    }
+
+    /// WireGuard's project holds its iOS and its macOS app: preflight checks neither, so App Store
+    /// Connect is not asked, whichever --platform is given (choosing the app by platform is left).
+    @Test func wireguardsTwoAppsLeaveTheRemoteRulesSkipped() throws {
+        let config = "Sources/WireGuardApp/Config/"
+        let report = try runSeeded("wireguard", bundleID: "com.wireguard.macos", arguments: ["--platform", "MAC_OS"]) { tree in
+            // As its README asks: the developer's settings from the template.
+            try FileManager.default.copyItem(atPath: tree + "/" + config + "Developer.xcconfig.template", toPath: tree + "/" + config + "Developer.xcconfig")
+        }
+        #expect(report.remote == [])
+        let reason = "the app target's bundle id cannot be read, so App Store Connect was not asked (the project has several applications "
+            + "('WireGuardiOS', 'WireGuardmacOS'); preflight checks one app: give its project with --xcodeproj)"
+        #expect(report.skipped.filter { PreflightRealApp.remoteRules.contains(String($0.prefix { $0 != ":" })) }
+            == PreflightRealApp.remoteRules.map { "\($0): \(reason)" }, "\(report.skipped)")
+    }
 }

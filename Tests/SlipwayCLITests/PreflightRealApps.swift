@@ -108,9 +108,10 @@ enum PreflightRealApps {
     }()
 
     /// Mastodon: AppVersion.xcconfig's MARKETING_VERSION; the build number is the commit count
-    /// (`git rev-list --count HEAD`, 6837 at the commit), which its lane writes with
-    /// `agvtool new-version -all` just before the archive, over the committed values (the
-    /// project level's 1, which the app and extensions inherit, and the test targets' 5889).
+    /// (`git rev-list --count HEAD`, 6837 at the commit), which its App Store lane writes into
+    /// every CURRENT_PROJECT_VERSION (fastlane's `increment_build_number_in_xcodeproj`) just before
+    /// the archive, over the committed values (the project level's 1, which the app and its
+    /// extensions inherit, and the test targets' 5889).
     static let mastodon: PreflightRealApp = {
         func release(_ version: String, _ build: String) -> [PreflightRealEdit] {
             [edit("AppVersion.xcconfig", "MARKETING_VERSION = 2024.11", "MARKETING_VERSION = \(version)"),

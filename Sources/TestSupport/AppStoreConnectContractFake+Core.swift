@@ -206,8 +206,10 @@ extension AppStoreConnectContractFake {
                         return self.reply(200, {})
                     if parts[0] == "_seed":
                         seed = json.loads(body)
-                        made = make(seed["type"], seed.get("attributes", {}), seed.get("relationships", {}), seed.get("id"))
-                        body = made["id"].encode()
+                        # A list seeds several resources at once (their ids, one a line).
+                        made = [make(one["type"], one.get("attributes", {}), one.get("relationships", {}), one.get("id"))
+                                for one in (seed if isinstance(seed, list) else [seed])]
+                        body = "\n".join(m["id"] for m in made).encode()
                         self.send_response(200)
                         self.send_header("Content-Length", str(len(body)))
                         self.end_headers()

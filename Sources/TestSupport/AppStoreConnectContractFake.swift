@@ -187,6 +187,18 @@ public final class AppStoreConnectContractFake: @unchecked Sendable {
         return String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Adds several resources at once (one request, for long histories); returns their ids in order.
+    /// - Parameter resources: each `(type, attributes, relationships)` as `seed` takes them.
+    public func seed(_ resources: [(type: String, attributes: String, relationships: [String: String])]) throws -> [String] {
+        guard !resources.isEmpty else { return [] }
+        let body = "[" + resources.map { resource in
+            let links = resource.relationships.sorted { $0.key < $1.key }.map { "\(Self.quoted($0.key)): \($0.value)" }.joined(separator: ", ")
+            return "{\"type\": \(Self.quoted(resource.type)), \"attributes\": \(resource.attributes), \"relationships\": {\(links)}}"
+        }.joined(separator: ", ") + "]"
+        let answer = try PythonScriptServer.request("POST", server.url("/_seed"), body: Data(body.utf8))
+        return String(decoding: answer, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
     /// Seeds an app; returns its id.
     @discardableResult
     public func seedApp(bundleID: String, name: String, id: String? = nil) throws -> String {

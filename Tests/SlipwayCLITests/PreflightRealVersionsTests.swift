@@ -4,42 +4,93 @@ import Testing
 import TestSupport
 import TestThreads
 
-/// Issue 42: preflight's App Store Connect rules on a real app's project files (ivpn's, from
-/// Fixtures/versions, see its MANIFEST), against the contract fake seeded with that app's real
-/// history: its bundle id, the releases its tags name (2.13.0, then 2.13.1 at the commit) and the
-/// build number the commit holds (3). Releasing that commit again is what App Store Connect would
-/// refuse: 2.13.1's train is closed and build 3 is used.
-@Suite("slipway preflight: a real app against App Store Connect", .dedicatedThreads)
+/// Issue 42: preflight's App Store Connect rules on four real apps' project files
+/// (Fixtures/versions: ivpn, Pocket Casts, Simplenote, Mastodon; see its MANIFEST), against the
+/// contract fake seeded with each app's real history as its repository tells it
+/// (Fixtures/preflight-real/APP.history, derived from the tags; see the MANIFEST there). Per app:
+/// (a) the commit as it is, (b) the next release prepared as the app's team would, (c) one planted
+/// mistake per rule family. The remote rules' findings are asserted exactly; the offline rules'
+/// (the fixtures hold no entitlements, icons or privacy manifests) are listed; every request and
+/// answer matched Apple's OpenAPI document; nothing on disk changed.
+@Suite("slipway preflight: real apps against App Store Connect", .dedicatedThreads)
 struct PreflightRealVersionsTests {
     static let issuer = "69a6de7e-2f4c-47e3-e053-5b8c7c11a4d1"
 
-    @Test func ivpnsReleasedCommitIsRefusedForItsClosedTrainAndUsedBuild() throws {
+    @Test(arguments: PreflightRealApps.all)
+    func theRemoteRulesOnARealAppsHistory(_ app: PreflightRealApp) throws {
         let key = P256.Signing.PrivateKey()
-        let folder = try TemporaryDirectory(prefix: "slipway-preflight-ivpn")
-        let source = Corpus.repositoryRoot + "/Tests/SlipwayCLITests/Fixtures/versions/ivpn"
-        try FileManager.default.removeItem(atPath: folder.path)
-        try FileManager.default.copyItem(atPath: source, toPath: folder.path)
         let fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG", publicKeyPEM: key.publicKey.pemRepresentation)],
                                                    onViolations: recordContractViolations)
-        let app = try fake.seedApp(bundleID: "net.ivpn.clients.ios", name: "IVPN")
-        for (version, build) in [("2.13.0", "2"), ("2.13.1", "3")] {
-            try fake.seed("appStoreVersions", attributes: "{\"versionString\": \"\(version)\", \"platform\": \"IOS\", \"appVersionState\": \"READY_FOR_DISTRIBUTION\", "
-                          + "\"appStoreState\": \"READY_FOR_SALE\", \"releaseType\": \"AFTER_APPROVAL\", \"earliestReleaseDate\": null}",
-                          relationships: ["app": "{\"type\": \"apps\", \"id\": \"\(app)\"}"])
-            try fake.seedBuild(appID: app, version: version, buildNumber: build)
+        let appID = try fake.seedApp(bundleID: app.bundleID, name: app.name)
+        var ids = try PreflightRealHistory(app: app.folder).seed(into: fake, app: appID)
+        for run in app.runs {
+            if let version = run.prepare {
+                ids[version] = try PreflightRealHistory.seedVersion(version, state: "PREPARE_FOR_SUBMISSION", storeState: "PREPARE_FOR_SUBMISSION", into: fake, app: appID)
+            }
+            if let upload = run.upload { try PreflightRealHistory.seedUpload(upload[0], upload[1], into: fake, app: appID) }
+            let folder = try TemporaryDirectory(prefix: "slipway-preflight-\(app.folder)")
+            try app.prepareTree(run, in: folder.path)
+            let before = try Snapshot.of(folder.path)
+            let result = try CommandResult.run(Binaries.slipway, ["preflight", "--json", "--issuer-id", Self.issuer, "--key-id", "ABC123DEFG", "--key-env", "ASC_KEY",
+                                                                  "--api-url", fake.url] + app.arguments,
+                                               in: folder.path, environment: ["NO_COLOR": "1", "GITHUB_ACTIONS": nil, "ASC_KEY": key.pemRepresentation])
+            #expect(try Snapshot.of(folder.path) == before, "\(app.folder) \(run.name): preflight changed the tree")
+            let report = try PreflightRealReport(json: result.standardOutput)
+            var expected = run.expected.map { $0.replacingOccurrences(of: "{app}", with: appID) }
+            for (version, id) in ids { expected = expected.map { $0.replacingOccurrences(of: "{v \(version)}", with: id) } }
+            #expect(report.remote == expected, "\(app.folder) \(run.name):\n\(report.remote.joined(separator: "\n"))\n\(result.standardError)")
+            #expect(PreflightRealApp.remoteRules.allSatisfy(report.ran.contains), "\(app.folder) \(run.name): \(report.skipped)")
+            #expect(report.offlineRules == app.offline, "\(app.folder) \(run.name): \(report.offlineRules)")
+            #expect(result.status == 2, "the offline rules' errors (no entitlements in the fixtures) make every run exit 2")
         }
-        let before = try Snapshot.of(folder.path)
-        let result = try CommandResult.run(Binaries.slipway, ["preflight", "--issuer-id", Self.issuer, "--key-id", "ABC123DEFG", "--key-env", "ASC_KEY",
-                                                              "--api-url", fake.url],
-                                           in: folder.path, environment: ["NO_COLOR": "1", "GITHUB_ACTIONS": nil, "ASC_KEY": key.pemRepresentation])
-        #expect(try Snapshot.of(folder.path) == before)
-        #expect(result.status == 2)
-        #expect(result.standardOutput.contains("[version-train-open] version 2.13.1 was already approved on App Store Connect (READY_FOR_DISTRIBUTION, appStoreVersions/"),
-                "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("[build-number-above-uploaded] build number 3 is already used for version 2.13.1 of app \(app) (1 build read)"),
-                "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("app-store-connect-app, version-above-released, version-train-open, version-matches-prepared, build-number-above-uploaded\n"),
-                "\(result.standardOutput)")
         #expect(try fake.state().violations == [])
+    }
+
+    /// Runs preflight with a key on `tree` (a copy made by `prepare`) against a fake holding the
+    /// app; returns the report.
+    func runSeeded(_ folder: String, bundleID: String, arguments: [String] = [], prepare: (String) throws -> Void) throws -> PreflightRealReport {
+        let key = P256.Signing.PrivateKey()
+        let fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG", publicKeyPEM: key.publicKey.pemRepresentation)],
+                                                   onViolations: recordContractViolations)
+        try fake.seedApp(bundleID: bundleID, name: folder)
+        let tree = try TemporaryDirectory(prefix: "slipway-preflight-\(folder)")
+        try FileManager.default.removeItem(atPath: tree.path)
+        try FileManager.default.copyItem(atPath: PreflightRealApp.fixtures + "/versions/" + folder, toPath: tree.path)
+        try prepare(tree.path)
+        let before = try Snapshot.of(tree.path)
+        let result = try CommandResult.run(Binaries.slipway, ["preflight", "--json", "--issuer-id", Self.issuer, "--key-id", "ABC123DEFG", "--key-env", "ASC_KEY",
+                                                              "--api-url", fake.url] + arguments,
+                                           in: tree.path, environment: ["NO_COLOR": "1", "GITHUB_ACTIONS": nil, "ASC_KEY": key.pemRepresentation])
+        #expect(try Snapshot.of(tree.path) == before)
+        #expect(try fake.state().violations == [])
+        return try PreflightRealReport(json: result.standardOutput)
+    }
+
+    /// Simplenote as committed, on Linux: its xcconfigs include "Version.public.xcconfig" and the
+    /// file is "Version.Public.xcconfig" (found on the Mac's case-insensitive disk), so the version
+    /// and build number are not read and the rules that compare them are skipped, saying why.
+    @Test func simplenotesIncludeInAnotherCaseLeavesTheVersionRulesSkippedOnLinux() throws {
+        let report = try runSeeded("simplenote", bundleID: "com.codality.NotationalFlow", arguments: ["--configuration", "Distribution AppStore"]) { _ in }
+        #expect(report.remote == [])
+        #expect(report.ran.contains("app-store-connect-app"))
+        #expect(report.skipped.filter { PreflightRealApp.remoteRules.contains(String($0.prefix { $0 != ":" })) } == [
+            "version-above-released: the app's version cannot be read", "version-train-open: the app's version cannot be read",
+            "version-matches-prepared: the app's version cannot be read", "build-number-above-uploaded: the app's build number cannot be read",
+        ], "\(report.skipped)")
+    }
+
+    /// WireGuard's project holds its iOS and its macOS app: preflight checks neither, so App Store
+    /// Connect is not asked, whichever --platform is given (choosing the app by platform is left).
+    @Test func wireguardsTwoAppsLeaveTheRemoteRulesSkipped() throws {
+        let config = "Sources/WireGuardApp/Config/"
+        let report = try runSeeded("wireguard", bundleID: "com.wireguard.macos", arguments: ["--platform", "MAC_OS"]) { tree in
+            // As its README asks: the developer's settings from the template.
+            try FileManager.default.copyItem(atPath: tree + "/" + config + "Developer.xcconfig.template", toPath: tree + "/" + config + "Developer.xcconfig")
+        }
+        #expect(report.remote == [])
+        let reason = "the app target's bundle id cannot be read, so App Store Connect was not asked (the project has several applications "
+            + "('WireGuardiOS', 'WireGuardmacOS'); preflight checks one app: give its project with --xcodeproj)"
+        #expect(report.skipped.filter { PreflightRealApp.remoteRules.contains(String($0.prefix { $0 != ":" })) }
+            == PreflightRealApp.remoteRules.map { "\($0): \(reason)" }, "\(report.skipped)")
     }
 }

@@ -17,6 +17,8 @@ public struct BuildSettingLookup {
     private let project: PBXProject
     private let projectName: String
     private let projectDirectory: String
+    /// `resolve`'s answers by target, configuration and key: the files do not change meanwhile.
+    private var resolved: [String: Resolution] = [:]
     private let paths: ConfinedPaths
 
     /// Reads the project at `projectPath`; files outside `root` are never read.
@@ -50,6 +52,14 @@ public struct BuildSettingLookup {
     /// sets (`SRCROOT`, `PRODUCT_NAME`'s default, `SDKROOT`…, `BuildSettingLookup.buildSystemSettings`)
     /// is `.unread`, with the reason.
     public mutating func resolve(_ key: String, target: String, configuration: String) -> Resolution {
+        let cacheKey = [target, configuration, key].joined(separator: "\u{0}")
+        if let known = resolved[cacheKey] { return known }
+        let resolution = resolveUncached(key, target: target, configuration: configuration)
+        resolved[cacheKey] = resolution
+        return resolution
+    }
+
+    private mutating func resolveUncached(_ key: String, target: String, configuration: String) -> Resolution {
         guard let owned = try? project.configurations(targets: [target], configurations: [configuration]).first else {
             return .unread("target '\(target)' has no build configuration '\(configuration)'")
         }
@@ -139,8 +149,9 @@ public struct BuildSettingLookup {
         (locator.problems, locator.notes) = ([], [])
         let result = body(&locator)
         let found = (locator.problems, locator.notes)
-        locator.problems = saved.0 + found.0.filter { !saved.0.contains($0) }
-        locator.notes = saved.1 + found.1.filter { !saved.1.contains($0) }
+        let (knownProblems, knownNotes) = (Set(saved.0), Set(saved.1))
+        locator.problems = saved.0 + found.0.filter { !knownProblems.contains($0) }
+        locator.notes = saved.1 + found.1.filter { !knownNotes.contains($0) }
         return (result, found.0, found.1)
     }
 }

@@ -102,13 +102,9 @@ public struct PrivacyManifestRule: PreflightRule {
         for (category, list) in categories { for name in list { names[name] = category } }
         var first: [String: (String, String)] = [:]
         for source in sources where first.count < categories.count {
-            let bytes: [UInt8]
-            do {
-                bytes = try fileSystem.read(root + "/" + source, as: Self.sourceBudget)
-            } catch {
-                unread.append((source, error.localizedDescription))
-                continue
-            }
+            let read = Result { try fileSystem.read(root + "/" + source, as: Self.sourceBudget) }
+            if case .failure(let error) = read { unread.append((source, error.localizedDescription)) }
+            guard case .success(let bytes) = read else { continue }
             var line = 1
             var index = 0
             while index < bytes.count {

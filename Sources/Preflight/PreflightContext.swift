@@ -24,6 +24,8 @@ public struct PreflightOptions: Sendable {
     public var screenshotsPath: String?
     /// Now, for expiry dates.
     public var now = Date()
+    /// At most this many entries of the checkout are looked at (`PreflightFiles.budget`; tests lower it).
+    public var walkBudget = PreflightFiles.budget
 
     /// Options for the project at `root`.
     public init(root: String) {

@@ -15,16 +15,28 @@ public struct PreflightFiles: Sendable {
     public var privacyManifests: [String] = []
     /// True when the walk stopped at its budget (the rules then say what they could not see).
     public var truncated = false
+    /// The budget the walk had (entries looked at).
+    public var budget = PreflightFiles.budget
 
     /// Folders never walked: version control, build output, dependency checkouts.
     static let skipped: Set<String> = [".git", ".build", "build", "DerivedData", "Pods", "Carthage", "node_modules", ".swiftpm", "vendor"]
     static let sourceExtensions: Set<String> = ["swift", "m", "mm", "c", "cc", "cpp", "h"]
     /// At most this many entries are looked at.
-    static let budget = 200_000
+    public static let budget = 200_000
+    /// The test-only environment variable that lowers the budget (never raises it), so that a test
+    /// through the binary need not create 200,001 files: `SLIPWAY_TEST_PREFLIGHT_WALK_BUDGET=10`.
+    public static let testBudgetVariable = "SLIPWAY_TEST_PREFLIGHT_WALK_BUDGET"
 
-    /// Walks `root` (absolute).
-    public static func walk(root: String, fileSystem: any FileSystem) -> PreflightFiles {
+    /// The budget for an environment: `budget`, or a smaller one the test variable gives.
+    public static func budget(environment value: String?) -> Int {
+        guard let value, let number = Int(value), number > 0 else { return budget }
+        return min(number, budget)
+    }
+
+    /// Walks `root` (absolute), looking at no more than `budget` entries.
+    public static func walk(root: String, fileSystem: any FileSystem, budget: Int = PreflightFiles.budget) -> PreflightFiles {
         var found = PreflightFiles()
+        found.budget = budget
         var pending = [""]
         var seen = 0
         while let relative = pending.popLast() {

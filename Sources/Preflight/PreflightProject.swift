@@ -41,6 +41,9 @@ public struct PreflightTarget: Sendable {
     public var encryptionSetting: PreflightValue?
     /// Paths (relative) of the PrivacyInfo.xcprivacy files the target copies as resources.
     public var privacyManifests: [String] = []
+    /// Why a value is nil though the project names it ("bundle id", "version", "build number" →
+    /// what was not read: a missing `#include`, a setting only Xcode's build system gives).
+    public var unread: [String: String] = [:]
     /// True for an application (`com.apple.product-type.application…`).
     public var isApplication: Bool { productType.hasPrefix("com.apple.product-type.application") }
     /// True for the App Store app itself (not a watch or clip app inside it).
@@ -66,7 +69,8 @@ public struct PreflightProject: Sendable {
 
     /// Reads the project at `xcodeproj` (absolute) under `root` for `configuration`.
     /// - Throws: `FileSystemError`/`ProjectFileError` for the pbxproj, `PBXProjError` when it does not parse.
-    public static func read(xcodeproj: String, root: String, configuration: String, fileSystem: any FileSystem) throws -> PreflightProject {
+    public static func read(xcodeproj: String, root: String, configuration: String, fileSystem: any FileSystem,
+                            walkBudget: Int = PreflightFiles.budget) throws -> PreflightProject {
         let files = ProjectFiles(root: root, fileSystem: fileSystem)
         let file = ProjectFile(path: xcodeproj)
         let project = try PBXProject(bytes: fileSystem.read(file.pbxprojPath, as: .projectFile), projectName: file.projectName)
@@ -86,20 +90,45 @@ public struct PreflightProject: Sendable {
         let plainApps = natives.filter { $0.productType == "com.apple.product-type.application" }.map(\.name)
         let paths = (try? project.groupTree())?.resolvedPaths() ?? [:]
         var result = PreflightProject(projectPath: files.display(xcodeproj), configuration: configuration, targets: [],
-                                      files: PreflightFiles.walk(root: root, fileSystem: fileSystem), problems: [])
+                                      files: PreflightFiles.walk(root: root, fileSystem: fileSystem, budget: walkBudget), problems: [])
         for target in natives {
             var container = containers[target.name]
             if container == nil, target.productType != "com.apple.product-type.application", plainApps.count == 1 {
                 container = plainApps[0]
             }
+            // Why the last `setting`/`plistValue` answered nil (a reason to show), or nil when
+            // the setting is simply defined nowhere.
+            var unread: String?
             func setting(_ key: String) -> PreflightValue? {
-                guard let found = lookup.find(key, target: target.name, configuration: configuration) else { return nil }
-                // `$(BASE_BUNDLE_ID).widget`: each reference replaced by its own literal; one that
-                // cannot be read leaves the whole value undecided (nil), never half-substituted.
-                guard let value = Self.substituted(found.value, depth: 0, lookup: { name in
-                    name == "TARGET_NAME" ? target.name : lookup.find(name, target: target.name, configuration: configuration)?.value
-                }) else { return nil }
-                return PreflightValue(value: value, location: .place(found.place))
+                unread = nil
+                switch lookup.resolve(key, target: target.name, configuration: configuration) {
+                case .undefined:
+                    return nil
+                case .unread(let reason):
+                    unread = reason
+                    return nil
+                case .builtIn(let value):
+                    return PreflightValue(value: value, location: .file(files.display(file.pbxprojPath)))
+                case .written(let found):
+                    // `${BUNDLE_ID_PREFIX}.widget${SUFFIX}`: each reference replaced by its value, as
+                    // Xcode expands it (one defined nowhere is empty); one that cannot be read for
+                    // sure leaves the whole value undecided (nil, with the reason), never half-substituted.
+                    guard let value = Self.substituted(found.value, depth: 0, lookup: { name in reference(name) }) else {
+                        unread = unread ?? "\(key) is '\(found.value)' (\(found.place)), an expression slipway does not evaluate (a modifier such as :rfc1034identifier, or references nested more than 8 deep)"
+                        return nil
+                    }
+                    return PreflightValue(value: value, location: .place(found.place))
+                }
+            }
+            func reference(_ name: String) -> String? {
+                switch lookup.resolve(name, target: target.name, configuration: configuration) {
+                case .written(let found): return found.value
+                case .builtIn(let value): return value
+                case .undefined: return ""
+                case .unread(let reason):
+                    unread = unread ?? reason
+                    return nil
+                }
             }
             var read = PreflightTarget(name: target.name, productType: target.productType ?? "", container: container)
             var plistText: String?
@@ -129,11 +158,29 @@ public struct PreflightProject: Sendable {
                     if !inner.contains("$") && !inner.contains(":") && !inner.contains(")") && !inner.contains("}") { return setting(inner) }
                 }
                 // `$(PRODUCT_BUNDLE_IDENTIFIER).extra`: written in the Info.plist, its references read from the settings.
-                return Self.substituted(raw, depth: 0, lookup: { setting($0)?.value }).map { PreflightValue(value: $0, location: at) }
+                unread = nil
+                guard let value = Self.substituted(raw, depth: 0, lookup: { name in
+                    guard let value = setting(name) else { return unread == nil ? "" : nil }
+                    return value.value
+                }) else {
+                    unread = unread ?? "\(key) is '\(raw)' (\(at)), an expression slipway does not evaluate (a modifier such as :rfc1034identifier, or references nested more than 8 deep)"
+                    return nil
+                }
+                return PreflightValue(value: value, location: at)
             }
-            read.bundleID = plistValue("CFBundleIdentifier", setting: "PRODUCT_BUNDLE_IDENTIFIER")
-            read.version = plistValue("CFBundleShortVersionString", setting: "MARKETING_VERSION")
-            read.build = plistValue("CFBundleVersion", setting: "CURRENT_PROJECT_VERSION")
+            for (field, key, name) in [("bundle id", "CFBundleIdentifier", "PRODUCT_BUNDLE_IDENTIFIER"),
+                                       ("version", "CFBundleShortVersionString", "MARKETING_VERSION"),
+                                       ("build number", "CFBundleVersion", "CURRENT_PROJECT_VERSION")] {
+                let value = plistValue(key, setting: name)
+                switch field {
+                case "bundle id": read.bundleID = value
+                case "version": read.version = value
+                default: read.build = value
+                }
+                if value == nil {
+                    read.unread[field] = unread ?? "\(name) is defined nowhere for target '\(target.name)' (configuration '\(configuration)')"
+                }
+            }
             read.appIconName = setting("ASSETCATALOG_COMPILER_APPICON_NAME")
             read.encryptionSetting = setting("INFOPLIST_KEY_ITSAppUsesNonExemptEncryption")
             if let entitlements = setting("CODE_SIGN_ENTITLEMENTS"), !entitlements.value.isEmpty {

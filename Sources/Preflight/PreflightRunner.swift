@@ -27,7 +27,7 @@ public struct PreflightRunner: Sendable {
                 return context
             }
             context.project = try PreflightProject.read(xcodeproj: xcodeproj, root: options.root, configuration: options.configuration,
-                                                        fileSystem: fileSystem)
+                                                        fileSystem: fileSystem, walkBudget: options.walkBudget)
             do {
                 context.projectVersion = try ProjectVersion.read(project: xcodeproj, fileSystem: fileSystem, root: options.root)
             } catch {

@@ -105,6 +105,27 @@ struct XcodeSettingLocator {
         return found.isEmpty ? nil : found
     }
 
+    /// The assignment that gives `key` its value for one configuration, as written (references
+    /// not followed): the last unconditional one at the highest level that has one, else the
+    /// last conditional one there. The levels are read from the highest down and no further than
+    /// the one that assigns the key, so a problem below it (a missing `#include` in a base file
+    /// the target's own setting overrides) is not recorded; nil when no level assigns it (every
+    /// level read, its problems and notes recorded as `sites` does).
+    mutating func writtenSite(of key: String, in owned: OwnedConfiguration) -> SettingSite? {
+        if let site = lastSite(of: key, at: .settings(owned.configuration)) { return site }
+        if let site = lastSite(of: key, at: .xcconfig(chain(of: owned))) { return site }
+        if projectConfigurations == nil { projectConfigurations = (try? project.configurations(targets: [])) ?? [] }
+        guard owned.targetName != nil,
+              let projectOwned = projectConfigurations?.first(where: { $0.configuration.name == owned.configuration.name }) else { return nil }
+        if let site = lastSite(of: key, at: .settings(projectOwned.configuration)) { return site }
+        return lastSite(of: key, at: .xcconfig(chain(of: projectOwned)))
+    }
+
+    private mutating func lastSite(of key: String, at level: Level) -> SettingSite? {
+        let (conditional, unconditional) = assignments(of: key, at: level)
+        return unconditional.last(where: { !Self.isInherited($0.value) }) ?? conditional.last(where: { !Self.isInherited($0.value) })
+    }
+
     /// The site itself when its value is a literal; where `OTHER` is defined when it is exactly
     /// `$(OTHER)`; a problem otherwise.
     private mutating func resolve(_ site: SettingSite, setting key: String, in owned: OwnedConfiguration, following: [String]) -> [SettingSite] {

@@ -26,6 +26,9 @@ public struct ProvisioningProfileBuilder: Sendable {
     public var extraStringEntitlements: [String: String] = [:]
     public var extraListEntitlements: [String: [String]] = [:]
 
+    /// Signed in place of `plist()` when set: a hostile profile's content (issue 42's tests).
+    public var content: [UInt8]?
+
     public init() {}
 
     /// The property list (XML), as Apple's profiles hold it.
@@ -64,7 +67,7 @@ public struct ProvisioningProfileBuilder: Sendable {
 
     /// The profile: the property list signed as CMS SignedData (DER) by `authority`.
     public func build(signedBy authority: TestCertificateAuthority) throws -> [UInt8] {
-        try CMS.sign(try plist(), signatureAlgorithm: .ecdsaWithSHA256, certificate: authority.certificate,
+        try CMS.sign(try content ?? plist(), signatureAlgorithm: .ecdsaWithSHA256, certificate: authority.certificate,
                      privateKey: authority.privateKey, signingTime: creationDate, detached: false)
     }
 }

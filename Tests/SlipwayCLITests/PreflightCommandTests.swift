@@ -141,9 +141,10 @@ struct PreflightCommandTests {
         var alpha = PreflightFixture()
         alpha.iconColorType = 6
         let transparent = try preflight(alpha)
-        #expect(transparent.status == 0, "a warning: the pixels are not decoded")
-        #expect(transparent.standardOutput.hasPrefix("warning: App/Assets.xcassets/AppIcon.appiconset/icon.png: [marketing-icon] 'App': the App Store icon 'App/Assets.xcassets/AppIcon.appiconset/icon.png' has an alpha channel; App Store Connect refuses an App Store icon that is transparent or has an alpha channel (ITMS-90717)\n"
-            + "  fix: export the icon without an alpha channel (RGB); Slipway does not decode the pixels to tell whether one is transparent\n"),
+        #expect(transparent.status == 2, "an alpha channel is refused (ITMS-90717), opaque or not")
+        #expect(transparent.standardOutput.hasPrefix("error: App/Assets.xcassets/AppIcon.appiconset/icon.png: [marketing-icon] 'App': the App Store icon 'App/Assets.xcassets/AppIcon.appiconset/icon.png' has an alpha channel (PNG colour type 6, RGBA, 8-bit); App Store Connect refuses it: "
+            + "\"Invalid App Store Icon. The App Store Icon in the asset catalog can't be transparent nor contain an alpha channel.\" (ITMS-90717)\n"
+            + "  fix: export the icon as an RGB PNG without an alpha channel or tRNS chunk (Preview: Export, Alpha unchecked; or flatten it on an opaque background)\n"),
                 "\(transparent.standardOutput)")
     }
 

@@ -15,7 +15,8 @@ public struct BuildNumberFormatRule: PreflightRule {
             guard let build = target.build else {
                 if target.isMainApplication {
                     found.append(finding(.note, at: .file(target.infoPlistPath ?? context.project?.projectPath ?? "."),
-                                         "'\(target.name)': its build number (CFBundleVersion, CURRENT_PROJECT_VERSION) cannot be read for sure, so it is not checked",
+                                         "'\(target.name)': its build number (CFBundleVersion, CURRENT_PROJECT_VERSION) cannot be read for sure, so it is not checked"
+                                            + (target.unread["build number"].map { ": \($0)" } ?? ""),
                                          advice: "write CURRENT_PROJECT_VERSION as a literal in the target's settings or .xcconfig, and CFBundleVersion as $(CURRENT_PROJECT_VERSION)"))
                 }
                 continue

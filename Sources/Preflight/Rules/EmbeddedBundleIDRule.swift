@@ -18,7 +18,8 @@ public struct EmbeddedBundleIDRule: PreflightRule {
             guard let containerName = target.container, let container = targets.first(where: { $0.name == containerName }) else { continue }
             guard let bundleID = target.bundleID, let parent = container.bundleID else {
                 found.append(finding(.note, at: .file(target.infoPlistPath ?? context.project?.projectPath ?? "."),
-                                     "the bundle id of '\(target.bundleID == nil ? target.name : container.name)' cannot be read for sure, so '\(target.name)' is not compared with '\(container.name)'",
+                                     "the bundle id of '\(target.bundleID == nil ? target.name : container.name)' cannot be read for sure, so '\(target.name)' is not compared with '\(container.name)'"
+                                        + ((target.bundleID == nil ? target : container).unread["bundle id"].map { ": \($0)" } ?? ""),
                                      advice: "write PRODUCT_BUNDLE_IDENTIFIER as a literal, or as $(PARENT).suffix with PARENT a literal"))
                 continue
             }

@@ -37,11 +37,18 @@ public struct PrivacyManifestRule: PreflightRule {
 
     public func check(_ context: PreflightContext) throws -> [PreflightFinding] {
         guard let app = context.mainApplication, let project = context.project else { return [] }
-        let uses = Self.uses(in: project.files.sources, root: context.options.root, fileSystem: context.fileSystem)
+        var unread: [(source: String, reason: String)] = []
+        let uses = Self.uses(in: project.files.sources, root: context.options.root, fileSystem: context.fileSystem, unread: &unread)
         var found: [PreflightFinding] = []
         if project.files.truncated {
-            found.append(finding(.note, at: .file("."), "the checkout has more than \(PreflightFiles.budget) entries; the sources past them were not searched for required-reason APIs",
+            found.append(finding(.note, at: .file("."), "the checkout has more than \(project.files.budget) entries; the walk stopped there, and the sources past them were not searched for required-reason APIs",
                                  advice: "check the remaining sources by hand, or run preflight on a smaller checkout"))
+        }
+        if let first = unread.first {
+            found.append(finding(.note, at: .file(first.source),
+                                 "\(unread.count) source file\(unread.count == 1 ? "" : "s") could not be searched for required-reason APIs: "
+                                 + unread.prefix(5).map { "'\($0.source)' (\($0.reason))" }.joined(separator: "; ") + (unread.count > 5 ? "; …" : ""),
+                                 advice: "check them by hand: a source over \(Self.sourceBudget.limit >> 20) MiB, or one that cannot be read, is not searched"))
         }
         guard let manifest = app.privacyManifests.first else {
             guard !uses.isEmpty else {
@@ -83,13 +90,21 @@ public struct PrivacyManifestRule: PreflightRule {
         return found
     }
 
-    /// The first use of each category in `sources` (relative paths): its category, the name found and `file:line`.
-    static func uses(in sources: [String], root: String, fileSystem: any FileSystem) -> [(category: String, name: String, place: String)] {
+    /// A source file is searched when it is at most this large (a generated one can be megabytes).
+    static let sourceBudget = FileBudget("source file", limit: 32 << 20)
+
+    /// The first use of each category in `sources` (relative paths): its category, the name found
+    /// and `file:line`; the sources that could not be read (over `sourceBudget`, refused by the
+    /// door) are added to `unread` with why.
+    static func uses(in sources: [String], root: String, fileSystem: any FileSystem,
+                     unread: inout [(source: String, reason: String)]) -> [(category: String, name: String, place: String)] {
         var names: [String: String] = [:]
         for (category, list) in categories { for name in list { names[name] = category } }
         var first: [String: (String, String)] = [:]
         for source in sources where first.count < categories.count {
-            guard let bytes = try? fileSystem.read(root + "/" + source, as: .other) else { continue }
+            let read = Result { try fileSystem.read(root + "/" + source, as: Self.sourceBudget) }
+            if case .failure(let error) = read { unread.append((source, error.localizedDescription)) }
+            guard case .success(let bytes) = read else { continue }
             var line = 1
             var index = 0
             while index < bytes.count {

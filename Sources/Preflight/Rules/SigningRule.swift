@@ -23,6 +23,12 @@ public struct SigningRule: PreflightRule {
         ("com.apple.developer.ubiquity-kvstore-identifier", "iCloud key-value storage", false),
     ]
 
+    /// A profile is a few kilobytes (tens with a hundred devices); a larger file is refused before
+    /// a byte of it is read.
+    static let profileBudget = FileBudget("provisioning profile", limit: 4 << 20)
+    /// At most this many profiles are read from the folder.
+    static let maximumProfiles = 2_000
+
     public init() {}
 
     public func skipReason(_ context: PreflightContext) -> String? {
@@ -35,11 +41,17 @@ public struct SigningRule: PreflightRule {
         let shown = context.display(folder)
         var profiles: [(file: String, profile: ProvisioningProfile)] = []
         var found: [PreflightFinding] = []
-        for name in try context.fileSystem.contents(ofDirectory: folder).sorted()
-        where name.hasSuffix(".mobileprovision") || name.hasSuffix(".provisionprofile") {
+        let names = try context.fileSystem.contents(ofDirectory: folder).sorted()
+            .filter { $0.hasSuffix(".mobileprovision") || $0.hasSuffix(".provisionprofile") }
+        // Each profile is parsed and kept: a folder of a hundred thousand is refused, not read.
+        guard names.count <= Self.maximumProfiles else {
+            return [finding(.error, at: .file(shown), "'\(shown)' holds \(names.count) provisioning profiles, more than the \(Self.maximumProfiles) slipway reads; the signing rule did not read them",
+                            advice: "keep only this app's profiles in the folder (slipway signing sync installs those)")]
+        }
+        for name in names {
             let path = folder + "/" + name
             do {
-                profiles.append((context.display(path), try ProvisioningProfile(bytes: context.fileSystem.read(path, as: .propertyList), file: context.display(path))))
+                profiles.append((context.display(path), try ProvisioningProfile(bytes: context.fileSystem.read(path, as: Self.profileBudget), file: context.display(path))))
             } catch {
                 found.append(finding(.warning, at: .file(context.display(path)), "cannot be read as a provisioning profile: \(error.localizedDescription)",
                                      advice: "remove it from '\(shown)', or download it again (slipway signing sync)"))

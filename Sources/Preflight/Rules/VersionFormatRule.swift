@@ -16,7 +16,8 @@ public struct VersionFormatRule: PreflightRule {
             guard let version = target.version else {
                 if target.isMainApplication, context.projectVersion == nil {
                     found.append(finding(.note, at: .file(target.infoPlistPath ?? context.project?.projectPath ?? "."),
-                                         "'\(target.name)': its version (CFBundleShortVersionString, MARKETING_VERSION) cannot be read for sure, so its format is not checked",
+                                         "'\(target.name)': its version (CFBundleShortVersionString, MARKETING_VERSION) cannot be read for sure, so its format is not checked"
+                                            + (target.unread["version"].map { ": \($0)" } ?? ""),
                                          advice: "write MARKETING_VERSION as a literal in the target's settings or .xcconfig, and CFBundleShortVersionString as $(MARKETING_VERSION)"))
                 }
                 continue

@@ -89,6 +89,7 @@ struct PreflightCommand: AsyncParsableCommand {
         options.profilesPath = profiles.map(resolve)
         options.metadataPath = resolve(metadataPath)
         options.screenshotsPath = resolve(screenshotsPath)
+        options.walkBudget = PreflightFiles.budget(environment: env.environment[PreflightFiles.testBudgetVariable])
         if let given = options.xcodeproj, !env.fileSystem.isDirectory(given) {
             throw Failure.invalidInput("--xcodeproj '\(xcodeproj ?? "")': there is no such project folder; give the .xcodeproj folder", in: env)
         }

@@ -8,8 +8,10 @@ public struct AppStoreBuildNumberStep: Step {
         id: "appstore.build-number",
         summary: "The latest build number on App Store Connect (for a version, or all) and the next one",
         discussion: """
-            Reads the app's build uploads newest first (GET /v1/apps/{id}/buildUploads, \
-            sort -uploadedDate), falling back to its builds, and takes the highest build number. \
+            Reads every page of the app's build uploads (GET /v1/apps/{id}/buildUploads, \
+            failed ones left out) and of its builds (GET /v1/builds, for builds from before the \
+            Build Uploads API), and takes the highest build number: numbers need not rise with \
+            the upload time. More than 100 pages of 200 is an error, never an answer from a part. \
             'next' raises its last number by one (1 when there is none): feed it to \
             version.bump's build-number.
             """,

@@ -16,7 +16,7 @@ enum PreflightRealApps {
         }
         return PreflightRealApp(
             folder: "ivpn", name: "IVPN", bundleID: "net.ivpn.clients.ios",
-            offline: ["embedded-build-number", "embedded-version", "export-compliance", "marketing-icon", "privacy-manifest", "project"],
+            offline: ["embedded-build-number", "embedded-version", "marketing-icon", "privacy-manifest", "project"],
             runs: [
                 PreflightRealRun(name: "(a) the commit", expected: [
                     "error: IVPNClient.xcodeproj/project.pbxproj:3388: [build-number-above-uploaded] build number 3 is already used for version 2.13.1 of app {app} (1 build read)",
@@ -49,7 +49,7 @@ enum PreflightRealApps {
         }
         return PreflightRealApp(
             folder: "pocket-casts", name: "Pocket Casts", bundleID: "au.com.shiftyjelly.podcasts",
-            offline: ["build-number-format", "embedded-bundle-id", "marketing-icon", "privacy-manifest", "project"],
+            offline: ["build-number-format", "marketing-icon", "privacy-manifest", "project"],
             runs: [
                 PreflightRealRun(name: "(a) the commit", expected: [
                     "error: config/Version.xcconfig:1: [build-number-above-uploaded] build number 7.75.0.3 is already used for version 7.75 of app {app} (4 builds read)",

@@ -15,6 +15,8 @@ public struct PreflightOptions: Sendable {
     public var distribution = "app-store"
     /// The App Store Connect platform (IOS, MAC_OS, TV_OS, VISION_OS).
     public var platform = "IOS"
+    /// The application target to check when the project holds several (`--app`).
+    public var app: String?
     /// A folder of provisioning profiles (`.mobileprovision`, `.provisionprofile`) to check
     /// signing against; nil skips the signing rule.
     public var profilesPath: String?
@@ -65,6 +67,10 @@ public struct PreflightContext: Sendable {
     public var project: PreflightProject?
     /// Why the project could not be read (the rules that need it are skipped with this).
     public var projectProblem: String?
+    /// Which app was checked in a project of several, and why (shown in the report).
+    public var applicationChoice: String?
+    /// Why no app could be chosen (an `--app` naming no application), or nil.
+    public var applicationChoiceProblem: String?
     /// The app's version as `slipway version` reads it (shipping targets, xcconfig chains), or nil.
     public var projectVersion: ProjectVersion?
     /// Why `projectVersion` could not be read.

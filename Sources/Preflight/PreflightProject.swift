@@ -39,6 +39,8 @@ public struct PreflightTarget: Sendable {
     public var appIconName: PreflightValue?
     /// INFOPLIST_KEY_ITSAppUsesNonExemptEncryption (a generated Info.plist's key), when set.
     public var encryptionSetting: PreflightValue?
+    /// SDKROOT (`iphoneos`, `macosx`, ...), when it can be read: which platform an app is for.
+    public var sdk: String?
     /// Paths (relative) of the PrivacyInfo.xcprivacy files the target copies as resources.
     public var privacyManifests: [String] = []
     /// Why a value is nil though the project names it ("bundle id", "version", "build number" →
@@ -66,6 +68,47 @@ public struct PreflightProject: Sendable {
 
     /// The applications that are not inside another (usually one).
     public var mainApplications: [PreflightTarget] { targets.filter(\.isMainApplication) }
+
+    /// The SDK an App Store Connect platform's apps are built with.
+    static let sdks = ["IOS": "iphoneos", "MAC_OS": "macosx", "TV_OS": "appletvos", "VISION_OS": "xros"]
+
+    /// For a project holding several apps (an iOS and a Mac app): the one to check — the target
+    /// named `app`, else the only one whose SDKROOT is `platform`'s SDK — with the targets it
+    /// embeds (by target dependency, at any depth); the other apps' targets are left out. Returns
+    /// what was chosen and why, or a problem; nil and nil when there is nothing to choose.
+    public mutating func selectApplication(named app: String?, platform: String) -> (chosen: String?, problem: String?) {
+        let apps = mainApplications
+        let candidates: [PreflightTarget]
+        let why: String
+        if let app {
+            candidates = apps.filter { $0.name == app }
+            guard !candidates.isEmpty else {
+                return (nil, "--app '\(app)' is not an application target that no other target embeds; the project's are "
+                    + (apps.isEmpty ? "none" : apps.map { "'\($0.name)'" }.joined(separator: ", ")))
+            }
+            why = "given with --app"
+        } else {
+            guard apps.count > 1, let sdk = Self.sdks[platform] else { return (nil, nil) }
+            candidates = apps.filter { $0.sdk == sdk }
+            guard candidates.count == 1 else { return (nil, nil) }
+            why = "the only application whose SDKROOT is \(sdk), for --platform \(platform)"
+        }
+        let chosen = candidates[0].name
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func belongs(_ target: PreflightTarget) -> Bool {
+            var current: PreflightTarget? = target
+            var seen: Set<String> = []
+            while let each = current, seen.insert(each.name).inserted {
+                if each.name == chosen { return true }
+                current = each.container.flatMap { byName[$0] }
+            }
+            return false
+        }
+        let kept = targets.filter(belongs)
+        let left = targets.filter { !belongs($0) }.map { "'\($0.name)'" }
+        targets = kept
+        return ("checked the app '\(chosen)' (\(why))" + (left.isEmpty ? "" : "; left out: " + left.joined(separator: ", ")), nil)
+    }
 
     /// Reads the project at `xcodeproj` (absolute) under `root` for `configuration`.
     /// - Throws: `FileSystemError`/`ProjectFileError` for the pbxproj, `PBXProjError` when it does not parse.
@@ -183,6 +226,7 @@ public struct PreflightProject: Sendable {
             }
             read.appIconName = setting("ASSETCATALOG_COMPILER_APPICON_NAME")
             read.encryptionSetting = setting("INFOPLIST_KEY_ITSAppUsesNonExemptEncryption")
+            read.sdk = setting("SDKROOT")?.value
             if let entitlements = setting("CODE_SIGN_ENTITLEMENTS"), !entitlements.value.isEmpty {
                 let path = Self.projectRelative(entitlements.value, sourceRoot: sourceRoot)
                 read.entitlementsPath = files.display(path)

@@ -12,8 +12,12 @@ public enum PreflightRemote {
         if let facts = try await fetch(client: client, context: context) {
             context.remote = facts
         } else {
-            context.remoteSkipReason = "the app target's bundle id cannot be read, so App Store Connect was not asked ("
-                + (context.applicationProblem ?? "PRODUCT_BUNDLE_IDENTIFIER is not a literal") + ")"
+            if let problem = context.applicationProblem {
+                context.remoteSkipReason = "App Store Connect was not asked: " + problem
+            } else {
+                context.remoteSkipReason = "the app target's bundle id cannot be read, so App Store Connect was not asked ("
+                    + (context.mainApplication?.unread["bundle id"] ?? "PRODUCT_BUNDLE_IDENTIFIER and the Info.plist's CFBundleIdentifier give none") + ")"
+            }
         }
     }
 

@@ -17,6 +17,8 @@ public struct PreflightReport: Codable, Sendable {
     public var ran: [String] = []
     /// The rules skipped.
     public var skipped: [Skip] = []
+    /// In a project of several apps, which one was checked and why.
+    public var application: String?
 
     /// A report.
     public init() {}
@@ -42,6 +44,7 @@ public struct PreflightReport: Codable, Sendable {
             text += "  fix: \(finding.advice)\n"
             text += "  see: \(finding.citation)\n"
         }
+        if let application { text += application + "\n" }
         text += "ran \(ran.count) rule\(ran.count == 1 ? "" : "s"): \(ran.joined(separator: ", "))\n"
         for skip in skipped { text += "skipped \(skip.rule): \(skip.reason)\n" }
         let count = { (severity: PreflightSeverity) in findings.filter { $0.severity == severity }.count }

@@ -26,8 +26,10 @@ public struct PreflightRunner: Sendable {
                 context.projectProblem = "there is no .xcodeproj in '\(files.display(options.root))' or the folders in it; give one with --xcodeproj"
                 return context
             }
-            context.project = try PreflightProject.read(xcodeproj: xcodeproj, root: options.root, configuration: options.configuration,
-                                                        fileSystem: fileSystem, walkBudget: options.walkBudget)
+            var project = try PreflightProject.read(xcodeproj: xcodeproj, root: options.root, configuration: options.configuration,
+                                                    fileSystem: fileSystem, walkBudget: options.walkBudget)
+            (context.applicationChoice, context.applicationChoiceProblem) = project.selectApplication(named: options.app, platform: options.platform)
+            context.project = project
             do {
                 context.projectVersion = try ProjectVersion.read(project: xcodeproj, fileSystem: fileSystem, root: options.root)
             } catch {
@@ -42,6 +44,7 @@ public struct PreflightRunner: Sendable {
     /// Runs the rules over `context`.
     public func run(_ context: PreflightContext) -> PreflightReport {
         var report = PreflightReport()
+        report.application = context.applicationChoice
         for rule in rules {
             if rule.needsAppStoreConnect, context.remote == nil {
                 report.skipped.append(PreflightReport.Skip(rule: rule.id, reason: context.remoteSkipReason

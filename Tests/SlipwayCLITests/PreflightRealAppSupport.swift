@@ -121,6 +121,7 @@ struct PreflightRealReport {
     var offlineRules: [String] = []
     var ran: [String] = []
     var skipped: [String] = []
+    var application: String?
 
     init(json: String) throws {
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
@@ -137,6 +138,7 @@ struct PreflightRealReport {
         }
         offlineRules.sort()
         ran = object["ran"] as? [String] ?? []
+        application = object["application"] as? String
         skipped = (object["skipped"] as? [[String: Any]] ?? []).map { "\($0["rule"] as? String ?? "?"): \($0["reason"] as? String ?? "")" }
     }
 }

@@ -79,18 +79,40 @@ struct PreflightRealVersionsTests {
         ], "\(report.skipped)")
     }
 
-    /// WireGuard's project holds its iOS and its macOS app: preflight checks neither, so App Store
-    /// Connect is not asked, whichever --platform is given (choosing the app by platform is left).
-    @Test func wireguardsTwoAppsLeaveTheRemoteRulesSkipped() throws {
+    /// WireGuard's project holds its iOS and its macOS app: `--platform` picks the app whose
+    /// SDKROOT is the platform's, `--app` names one, and the other app's targets are left out;
+    /// App Store Connect is then asked about that app. A name that is no app is said, and with
+    /// neither the report says how to choose.
+    @Test func wireguardsTwoAppsArePickedByPlatformOrByName() throws {
         let config = "Sources/WireGuardApp/Config/"
-        let report = try runSeeded("wireguard", bundleID: "com.wireguard.macos", arguments: ["--platform", "MAC_OS"]) { tree in
-            // As its README asks: the developer's settings from the template.
-            try FileManager.default.copyItem(atPath: tree + "/" + config + "Developer.xcconfig.template", toPath: tree + "/" + config + "Developer.xcconfig")
+        func run(_ bundleID: String, _ arguments: [String]) throws -> PreflightRealReport {
+            try runSeeded("wireguard", bundleID: bundleID, arguments: arguments) { tree in
+                // As its README asks: the developer's settings from the template, with the App
+                // Store apps' bundle ids filled in.
+                let template = try String(contentsOfFile: tree + "/" + config + "Developer.xcconfig.template", encoding: .utf8)
+                try template.replacingOccurrences(of: "APP_ID_IOS = <app_id>", with: "APP_ID_IOS = com.wireguard.ios")
+                    .replacingOccurrences(of: "APP_ID_MACOS = <app_id>", with: "APP_ID_MACOS = com.wireguard.macos")
+                    .write(toFile: tree + "/" + config + "Developer.xcconfig", atomically: true, encoding: .utf8)
+            }
         }
-        #expect(report.remote == [])
-        let reason = "the app target's bundle id cannot be read, so App Store Connect was not asked (the project has several applications "
-            + "('WireGuardiOS', 'WireGuardmacOS'); preflight checks one app: give its project with --xcodeproj)"
-        #expect(report.skipped.filter { PreflightRealApp.remoteRules.contains(String($0.prefix { $0 != ":" })) }
-            == PreflightRealApp.remoteRules.map { "\($0): \(reason)" }, "\(report.skipped)")
+        let mac = try run("com.wireguard.macos", ["--platform", "MAC_OS"])
+        #expect(mac.application?.hasPrefix("checked the app 'WireGuardmacOS' (the only application whose SDKROOT is macosx, for --platform MAC_OS); left out: 'WireGuardiOS'") == true,
+                "\(mac.application ?? "nil")")
+        #expect(PreflightRealApp.remoteRules.allSatisfy(mac.ran.contains), "\(mac.skipped)")
+        #expect(mac.remote == [], "\(mac.remote)")
+
+        let iOS = try run("com.wireguard.ios", ["--app", "WireGuardiOS"])
+        #expect(iOS.application?.hasPrefix("checked the app 'WireGuardiOS' (given with --app); left out: ") == true, "\(iOS.application ?? "nil")")
+        #expect(iOS.application?.contains("'WireGuardmacOS'") == true)
+        #expect(PreflightRealApp.remoteRules.allSatisfy(iOS.ran.contains), "\(iOS.skipped)")
+
+        let wrong = try run("com.wireguard.ios", ["--app", "WireGuard"])
+        #expect(wrong.application == nil)
+        #expect(wrong.skipped.contains("app-store-connect-app: App Store Connect was not asked: --app 'WireGuard' is not an application target "
+            + "that no other target embeds; the project's are 'WireGuardiOS', 'WireGuardmacOS'"), "\(wrong.skipped)")
+
+        let tv = try run("com.wireguard.ios", ["--platform", "TV_OS"])
+        #expect(tv.skipped.contains("app-store-connect-app: App Store Connect was not asked: the project has several applications ('WireGuardiOS', "
+            + "'WireGuardmacOS') and --platform TV_OS does not single one out by its SDKROOT; preflight checks one app: name it with --app"), "\(tv.skipped)")
     }
 }

@@ -10,10 +10,12 @@ extension PreflightContext {
     /// Why the rules about the app cannot run, or nil.
     var applicationProblem: String? {
         if let projectProblem { return "the project could not be read: \(projectProblem)" }
+        if let applicationChoiceProblem { return applicationChoiceProblem }
         guard let apps = project?.mainApplications else { return "the project could not be read" }
         if apps.isEmpty { return "the project has no application target (com.apple.product-type.application)" }
         if apps.count > 1 {
-            return "the project has several applications (\(apps.map { "'\($0.name)'" }.joined(separator: ", "))); preflight checks one app: give its project with --xcodeproj"
+            return "the project has several applications (\(apps.map { "'\($0.name)'" }.joined(separator: ", "))) and --platform "
+                + "\(options.platform) does not single one out by its SDKROOT; preflight checks one app: name it with --app"
         }
         return nil
     }

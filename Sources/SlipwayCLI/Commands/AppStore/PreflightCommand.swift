@@ -46,8 +46,11 @@ struct PreflightCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The lane's distribution, the profiles' kind: app-store, ad-hoc, development or enterprise.", valueName: "kind"))
     var distribution = "app-store"
 
-    @Option(help: ArgumentHelp("The App Store Connect platform: IOS, MAC_OS, TV_OS or VISION_OS.", valueName: "platform"))
+    @Option(help: ArgumentHelp("The App Store Connect platform: IOS, MAC_OS, TV_OS or VISION_OS. In a project of several apps, the one whose SDKROOT is the platform's is checked.", valueName: "platform"))
     var platform = "IOS"
+
+    @Option(help: ArgumentHelp("The application target to check, in a project holding several (an iOS and a Mac app).", valueName: "target"))
+    var app: String?
 
     @Option(help: ArgumentHelp("A folder of provisioning profiles to check signing against (the signing rule is skipped without).", valueName: "dir"))
     var profiles: String?
@@ -86,6 +89,7 @@ struct PreflightCommand: AsyncParsableCommand {
         options.configuration = configuration
         options.distribution = distribution
         options.platform = platform
+        options.app = app
         options.profilesPath = profiles.map(resolve)
         options.metadataPath = resolve(metadataPath)
         options.screenshotsPath = resolve(screenshotsPath)

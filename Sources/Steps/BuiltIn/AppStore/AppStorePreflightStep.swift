@@ -23,7 +23,9 @@ public struct AppStorePreflightStep: Step {
             .optional("configuration", .string, default: .string("Release"), "The build configuration whose settings ship."),
             .optional("distribution", .choice(["app-store", "ad-hoc", "development", "enterprise"]), default: .string("app-store"),
                       "The profiles' kind checked by the signing rule."),
-            .optional("platform", .choice(["IOS", "MAC_OS", "TV_OS", "VISION_OS"]), default: .string("IOS"), "The App Store Connect platform."),
+            .optional("platform", .choice(["IOS", "MAC_OS", "TV_OS", "VISION_OS"]), default: .string("IOS"),
+                      "The App Store Connect platform; in a project of several apps, the one whose SDKROOT is the platform's is checked."),
+            .optional("app", .string, "The application target to check, in a project holding several (an iOS and a Mac app)."),
             .optional("profiles-path", .string, "A folder of provisioning profiles to check signing against (skipped without)."),
             .optional("metadata-path", .string, default: .string("fastlane/metadata"), "deliver's metadata folder (skipped when missing)."),
             .optional("screenshots-path", .string, default: .string("fastlane/screenshots"), "deliver's screenshots folder (skipped when missing)."),
@@ -48,7 +50,7 @@ public struct AppStorePreflightStep: Step {
 
     public init(options: StepOptions) throws {
         connection = try AppStoreConnection(optionalKeyIn: options)
-        for name in ["xcodeproj", "profiles-path", "metadata-path", "screenshots-path", "configuration"] {
+        for name in ["xcodeproj", "profiles-path", "metadata-path", "screenshots-path", "configuration", "app"] {
             if let value = try options.string(name), value.isEmpty {
                 throw StepError.invalidOption(name: name, problem: "is empty; leave it out or give a path")
             }
@@ -62,6 +64,7 @@ public struct AppStorePreflightStep: Step {
         result.configuration = try options.requiredString("configuration")
         result.distribution = try options.requiredString("distribution")
         result.platform = try options.requiredString("platform")
+        result.app = try options.string("app")
         result.profilesPath = try options.string("profiles-path").map(context.resolve)
         result.metadataPath = try options.string("metadata-path").map(context.resolve)
         result.screenshotsPath = try options.string("screenshots-path").map(context.resolve)
@@ -87,6 +90,7 @@ public struct AppStorePreflightStep: Step {
             try await PreflightRemote.attach(client: try await connection.client(context: context), to: &preflight)
         }
         let report = PreflightRunner().run(preflight)
+        if let application = report.application { context.events.log(.info, application) }
         for finding in report.findings {
             let level: LogLevel = finding.severity == .error ? .error : finding.severity == .warning ? .warning : .info
             context.events.log(level, "\(finding.location): [\(finding.rule)] \(finding.message) Fix: \(finding.advice) (\(finding.citation))")

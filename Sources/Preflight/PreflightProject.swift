@@ -117,7 +117,8 @@ public struct PreflightProject: Sendable {
         let files = ProjectFiles(root: root, fileSystem: fileSystem)
         let file = ProjectFile(path: xcodeproj)
         let project = try PBXProject(bytes: fileSystem.read(file.pbxprojPath, as: .projectFile), projectName: file.projectName)
-        var lookup = try BuildSettingLookup(projectPath: xcodeproj, root: root, fileSystem: fileSystem)
+        // The archive is built by Xcode on a Mac, whose default disk ignores case in names.
+        var lookup = try BuildSettingLookup(projectPath: xcodeproj, root: root, fileSystem: fileSystem, includesIgnoreCase: true)
         let sourceRoot = ProjectPath.parent(xcodeproj)
         let shipping = Set(project.shippingTargets().shipping)
         let natives = project.targets.filter { shipping.contains($0.name) }

@@ -31,7 +31,7 @@ public struct PreflightRunner: Sendable {
             (context.applicationChoice, context.applicationChoiceProblem) = project.selectApplication(named: options.app, platform: options.platform)
             context.project = project
             do {
-                context.projectVersion = try ProjectVersion.read(project: xcodeproj, fileSystem: fileSystem, root: options.root)
+                context.projectVersion = try ProjectVersion.read(project: xcodeproj, fileSystem: fileSystem, root: options.root, includesIgnoreCase: true)
             } catch {
                 context.projectVersionProblem = error.localizedDescription
             }

@@ -21,8 +21,10 @@ public struct BuildSettingLookup {
     private var resolved: [String: Resolution] = [:]
     private let paths: ConfinedPaths
 
-    /// Reads the project at `projectPath`; files outside `root` are never read.
-    public init(projectPath: String, root: String, fileSystem: any FileSystem) throws {
+    /// Reads the project at `projectPath`; files outside `root` are never read. With
+    /// `includesIgnoreCase`, an `#include` whose exact name is missing is found ignoring case, as
+    /// Xcode finds it on macOS's default (case-insensitive) disk.
+    public init(projectPath: String, root: String, fileSystem: any FileSystem, includesIgnoreCase: Bool = false) throws {
         let file = ProjectFile(path: projectPath)
         let text = try fileSystem.readText(file.pbxprojPath, as: .projectFile)
         project = try PBXProject(bytes: Array(text.utf8), projectName: file.projectName)
@@ -30,6 +32,7 @@ public struct BuildSettingLookup {
         projectDirectory = ProjectPath.parent(projectPath)
         paths = ConfinedPaths(fileSystem: fileSystem, root: root)
         locator = XcodeSettingLocator(project: project, file: file, pbxprojText: text, paths: paths)
+        locator.includesIgnoreCase = includesIgnoreCase
     }
 
     /// What one setting is for a target configuration, as Xcode would expand a reference to it.

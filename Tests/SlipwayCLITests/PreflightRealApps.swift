@@ -75,8 +75,8 @@ enum PreflightRealApps {
 
     /// Simplenote: config/Version.Public.xcconfig's VERSION_SHORT and VERSION_LONG, read in the
     /// "Distribution AppStore" configuration its App Store lane archives. Its xcconfigs include
-    /// "Version.public.xcconfig": found on the Mac's case-insensitive disk, so the tree gets that
-    /// name too (preflight does not ignore case; docs/preflight.md).
+    /// "Version.public.xcconfig", which preflight finds ignoring case, as Xcode does on the Mac's
+    /// case-insensitive disk (docs/preflight.md).
     static let simplenote: PreflightRealApp = {
         func release(_ version: String, _ build: String) -> [PreflightRealEdit] {
             [edit("config/Version.Public.xcconfig", "VERSION_LONG = 4.54.0.1", "VERSION_LONG = \(build)"),
@@ -85,24 +85,23 @@ enum PreflightRealApps {
         return PreflightRealApp(
             folder: "simplenote", name: "Simplenote", bundleID: "com.codality.NotationalFlow",
             arguments: ["--configuration", "Distribution AppStore"],
-            copies: [["config/Version.Public.xcconfig", "config/Version.public.xcconfig"]],
             offline: ["build-number-format", "marketing-icon", "privacy-manifest", "project"],
             runs: [
                 PreflightRealRun(name: "(a) the commit"),
                 PreflightRealRun(name: "(b) the next release", edits: release("4.55", "4.55.0.0"), prepare: "4.55"),
                 PreflightRealRun(name: "(c) a release of a released version", edits: release("4.53", "4.53.0.2"), expected: [
-                    "error: config/Version.public.xcconfig:2: [version-matches-prepared] version 4.53 is not the version App Store Connect prepares for app {app}: 4.55 (PREPARE_FOR_SUBMISSION, appStoreVersions/{v 4.55}); the build could not be chosen for it",
-                    "error: config/Version.public.xcconfig:2: [version-train-open] version 4.53 was already approved on App Store Connect (READY_FOR_DISTRIBUTION, appStoreVersions/{v 4.53} of app {app}); its train is closed for new builds",
+                    "error: config/Version.Public.xcconfig:2: [version-matches-prepared] version 4.53 is not the version App Store Connect prepares for app {app}: 4.55 (PREPARE_FOR_SUBMISSION, appStoreVersions/{v 4.55}); the build could not be chosen for it",
+                    "error: config/Version.Public.xcconfig:2: [version-train-open] version 4.53 was already approved on App Store Connect (READY_FOR_DISTRIBUTION, appStoreVersions/{v 4.53} of app {app}); its train is closed for new builds",
                 ]),
                 PreflightRealRun(name: "(c) a version below the last released", edits: release("4.52.1", "4.52.1.0"), expected: [
-                    "error: config/Version.public.xcconfig:2: [version-above-released] version 4.52.1 is lower than 4.53, which App Store Connect made available (app {app}, IOS); the upload would be refused",
-                    "error: config/Version.public.xcconfig:2: [version-matches-prepared] version 4.52.1 is not the version App Store Connect prepares for app {app}: 4.55 (PREPARE_FOR_SUBMISSION, appStoreVersions/{v 4.55}); the build could not be chosen for it",
+                    "error: config/Version.Public.xcconfig:2: [version-above-released] version 4.52.1 is lower than 4.53, which App Store Connect made available (app {app}, IOS); the upload would be refused",
+                    "error: config/Version.Public.xcconfig:2: [version-matches-prepared] version 4.52.1 is not the version App Store Connect prepares for app {app}: 4.55 (PREPARE_FOR_SUBMISSION, appStoreVersions/{v 4.55}); the build could not be chosen for it",
                 ]),
                 PreflightRealRun(name: "(c) a version other than the one prepared", edits: release("4.56", "4.56.0.0"), expected: [
-                    "error: config/Version.public.xcconfig:2: [version-matches-prepared] version 4.56 is not the version App Store Connect prepares for app {app}: 4.55 (PREPARE_FOR_SUBMISSION, appStoreVersions/{v 4.55}); the build could not be chosen for it",
+                    "error: config/Version.Public.xcconfig:2: [version-matches-prepared] version 4.56 is not the version App Store Connect prepares for app {app}: 4.55 (PREPARE_FOR_SUBMISSION, appStoreVersions/{v 4.55}); the build could not be chosen for it",
                 ]),
                 PreflightRealRun(name: "(c) the build number already uploaded", edits: release("4.55", "4.55.0.0"), upload: ["4.55", "4.55.0.0"], expected: [
-                    "error: config/Version.public.xcconfig:1: [build-number-above-uploaded] build number 4.55.0.0 is already used for version 4.55 of app {app} (1 build read)",
+                    "error: config/Version.Public.xcconfig:1: [build-number-above-uploaded] build number 4.55.0.0 is already used for version 4.55 of app {app} (1 build read)",
                 ]),
             ])
     }()

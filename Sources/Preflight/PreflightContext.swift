@@ -17,6 +17,10 @@ public struct PreflightOptions: Sendable {
     public var platform = "IOS"
     /// The application target to check when the project holds several (`--app`).
     public var app: String?
+    /// Where the upload goes: `app-store` (a release for review) or `testflight` (a beta only,
+    /// which App Store Connect takes for any open version: the version being prepared and the
+    /// listing are not its concern).
+    public var destination = "app-store"
     /// A folder of provisioning profiles (`.mobileprovision`, `.provisionprofile`) to check
     /// signing against; nil skips the signing rule.
     public var profilesPath: String?

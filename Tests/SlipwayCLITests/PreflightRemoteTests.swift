@@ -20,10 +20,10 @@ struct PreflightRemoteTests {
                                                onViolations: recordContractViolations)
     }
 
-    func run() throws -> CommandResult {
+    func run(_ extra: [String] = []) throws -> CommandResult {
         let before = try Snapshot.of(folder.path)
         let result = try CommandResult.run(Binaries.slipway, ["preflight", "--issuer-id", Self.issuer, "--key-id", "ABC123DEFG", "--key-env", "ASC_KEY",
-                                                              "--api-url", fake.url],
+                                                              "--api-url", fake.url] + extra,
                                            in: folder.path, environment: ["NO_COLOR": "1", "GITHUB_ACTIONS": nil, "ASC_KEY": key.pemRepresentation])
         #expect(try Snapshot.of(folder.path) == before, "preflight wrote to the checkout")
         return result
@@ -102,6 +102,17 @@ struct PreflightRemoteTests {
         #expect(result.status == 2)
         #expect(result.standardOutput.contains("[version-matches-prepared] version 1.4.0 is not the version App Store Connect prepares for app \(app): 1.5.0 (PREPARE_FOR_SUBMISSION, appStoreVersions/"),
                 "\(result.standardOutput)")
+
+        // A beta for TestFlight may be of another version: App Store Connect takes it and opens its train.
+        let beta = try run(["--destination", "testflight"])
+        #expect(beta.status == 0, "\(beta.standardOutput)")
+        #expect(!beta.standardOutput.contains("[version-matches-prepared]"), "\(beta.standardOutput)")
+        #expect(beta.standardOutput.contains("skipped version-matches-prepared: a TestFlight upload may be of another version than the one being prepared "
+            + "(App Store Connect opens that version's train)\n"), "\(beta.standardOutput)")
+        #expect(beta.standardOutput.contains("skipped listing: a TestFlight upload sends no App Store listing\n"), "\(beta.standardOutput)")
+        let wrong = try run(["--destination", "beta"])
+        #expect(wrong.status == 64)
+        #expect(wrong.standardError.contains("--destination 'beta' is not one of app-store, testflight."), "\(wrong.standardError)")
     }
 
     @Test func aBuildNumberAlreadyUploadedIsRefusedEvenOnTheSecondPage() throws {

@@ -67,6 +67,12 @@ extension LaneBuilder {
         if let platform = draft.steps.lazy.filter({ Self.appStoreKinds.contains($0.kind) }).compactMap({ $0.option("platform") }).first {
             options.append(DraftPair("platform", platform))
         }
+        // A lane that uploads a build and sends no listing nor submission (pilot's, or deliver's
+        // binary-only upload) may upload a beta of any open version: the version being prepared
+        // for the App Store, and the listing, are not its concern.
+        if !draft.steps.contains(where: { $0.kind == "appstore.metadata" || $0.kind == "appstore.submit" }) {
+            options.append(DraftPair("destination", .string("testflight")))
+        }
         draft.steps.insert(DraftStep(kind: "appstore.preflight", id: "preflight", options: options, origin: nil), at: 0)
     }
 }

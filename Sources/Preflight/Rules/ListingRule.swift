@@ -18,6 +18,7 @@ public struct ListingRule: PreflightRule {
     }
 
     public func skipReason(_ context: PreflightContext) -> String? {
+        if context.options.destination == "testflight" { return "a TestFlight upload sends no App Store listing" }
         let (metadata, screenshots) = folders(context)
         guard metadata == nil, screenshots == nil else { return nil }
         let named = [context.options.metadataPath, context.options.screenshotsPath].compactMap { $0 }.map { "'\(context.display($0))'" }

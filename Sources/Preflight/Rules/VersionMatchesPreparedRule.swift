@@ -11,7 +11,10 @@ public struct VersionMatchesPreparedRule: PreflightRule {
     public init() {}
 
     public func skipReason(_ context: PreflightContext) -> String? {
-        context.remoteAppProblem ?? (context.appVersion == nil ? "the app's version cannot be read" : nil)
+        if context.options.destination == "testflight" {
+            return "a TestFlight upload may be of another version than the one being prepared (App Store Connect opens that version's train)"
+        }
+        return context.remoteAppProblem ?? (context.appVersion == nil ? "the app's version cannot be read" : nil)
     }
 
     public func check(_ context: PreflightContext) throws -> [PreflightFinding] {

@@ -52,6 +52,9 @@ struct PreflightCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The application target to check, in a project holding several (an iOS and a Mac app).", valueName: "target"))
     var app: String?
 
+    @Option(help: ArgumentHelp("Where the upload goes: app-store (a release for review) or testflight (a beta only: the version being prepared and the listing are not checked).", valueName: "where"))
+    var destination = "app-store"
+
     @Option(help: ArgumentHelp("A folder of provisioning profiles to check signing against (the signing rule is skipped without).", valueName: "dir"))
     var profiles: String?
 
@@ -68,6 +71,9 @@ struct PreflightCommand: AsyncParsableCommand {
     var rules = false
 
     func validate() throws {
+        guard ["app-store", "testflight"].contains(destination) else {
+            throw ValidationError("--destination '\(destination)' is not one of app-store, testflight.")
+        }
         guard ["app-store", "ad-hoc", "development", "enterprise"].contains(distribution) else {
             throw ValidationError("--distribution '\(distribution)' is not one of app-store, ad-hoc, development, enterprise.")
         }
@@ -90,6 +96,7 @@ struct PreflightCommand: AsyncParsableCommand {
         options.distribution = distribution
         options.platform = platform
         options.app = app
+        options.destination = destination
         options.profilesPath = profiles.map(resolve)
         options.metadataPath = resolve(metadataPath)
         options.screenshotsPath = resolve(screenshotsPath)

@@ -26,6 +26,8 @@ public struct AppStorePreflightStep: Step {
             .optional("platform", .choice(["IOS", "MAC_OS", "TV_OS", "VISION_OS"]), default: .string("IOS"),
                       "The App Store Connect platform; in a project of several apps, the one whose SDKROOT is the platform's is checked."),
             .optional("app", .string, "The application target to check, in a project holding several (an iOS and a Mac app)."),
+            .optional("destination", .choice(["app-store", "testflight"]), default: .string("app-store"),
+                      "Where the upload goes: app-store (a release for review) or testflight (a beta only: the version being prepared and the listing are not checked)."),
             .optional("profiles-path", .string, "A folder of provisioning profiles to check signing against (skipped without)."),
             .optional("metadata-path", .string, default: .string("fastlane/metadata"), "deliver's metadata folder (skipped when missing)."),
             .optional("screenshots-path", .string, default: .string("fastlane/screenshots"), "deliver's screenshots folder (skipped when missing)."),
@@ -65,6 +67,7 @@ public struct AppStorePreflightStep: Step {
         result.distribution = try options.requiredString("distribution")
         result.platform = try options.requiredString("platform")
         result.app = try options.string("app")
+        result.destination = try options.requiredString("destination")
         result.profilesPath = try options.string("profiles-path").map(context.resolve)
         result.metadataPath = try options.string("metadata-path").map(context.resolve)
         result.screenshotsPath = try options.string("screenshots-path").map(context.resolve)

@@ -16,14 +16,15 @@ struct BuildNumberStepEdgeTests {
         let fake = try AppStoreConnectContractFake(keys: [.init(issuerID: Self.issuer, keyID: "ABC123DEFG", publicKeyPEM: key.publicKey.pemRepresentation)],
                                                    onViolations: recordContractViolations)
         let app = try fake.seedApp(bundleID: "com.example.app", name: "Example")
-        func upload(_ build: String, _ date: String) throws {
-            try fake.seed("buildUploads", attributes: "{\"cfBundleShortVersionString\": \"1.4.0\", \"cfBundleVersion\": \"\(build)\", \"platform\": \"IOS\", "
-                          + "\"createdDate\": \"\(date)\", \"uploadedDate\": \"\(date)\", "
-                          + "\"state\": {\"state\": \"COMPLETE\", \"errors\": [], \"warnings\": [], \"infos\": []}}",
-                          relationships: ["app": "{\"type\": \"apps\", \"id\": \"\(app)\"}"])
+        func upload(_ build: String, _ date: String) -> (type: String, attributes: String, relationships: [String: String]) {
+            ("buildUploads", "{\"cfBundleShortVersionString\": \"1.4.0\", \"cfBundleVersion\": \"\(build)\", \"platform\": \"IOS\", "
+                + "\"createdDate\": \"\(date)\", \"uploadedDate\": \"\(date)\", "
+                + "\"state\": {\"state\": \"COMPLETE\", \"errors\": [], \"warnings\": [], \"infos\": []}}",
+             ["app": "{\"type\": \"apps\", \"id\": \"\(app)\"}"])
         }
-        try upload("900", "2025-01-01T00:00:00+00:00")
-        for index in 1...200 { try upload(String(index), String(format: "2026-01-01T00:%02d:%02d+00:00", index / 60, index % 60)) }
+        // One request for the 201 uploads (the fake seeds a list at once).
+        _ = try fake.seed([upload("900", "2025-01-01T00:00:00+00:00")]
+            + (1...200).map { upload(String($0), String(format: "2026-01-01T00:%02d:%02d+00:00", $0 / 60, $0 % 60)) })
         let repo = try GitFixture(prefix: "slipway-build-number-pages")
         try repo.commit("chore: lane", files: [
             ".gitignore": "/.slipway/\n",

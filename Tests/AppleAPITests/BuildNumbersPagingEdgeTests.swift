@@ -17,19 +17,22 @@ struct BuildNumbersPagingEdgeTests {
         appID = try fixture.fake.seedApp(bundleID: "com.example.app", name: "Example")
         // The highest number was uploaded first (a hotfix branch, a reset counter): sorted
         // newest first, it is the 201st upload, on the second page of 200.
-        try seedUpload("900", date: "2025-01-01T00:00:00+00:00")
-        for index in 1...200 { try seedUpload(String(index), date: String(format: "2026-01-01T00:%02d:%02d+00:00", index / 60, index % 60)) }
-        try seedUpload("950", date: "2024-06-01T00:00:00+00:00", state: "FAILED")
+        // All 202 in one request (the fake seeds a list at once).
+        var uploads = [upload("900", date: "2025-01-01T00:00:00+00:00")]
+        for index in 1...200 { uploads.append(upload(String(index), date: String(format: "2026-01-01T00:%02d:%02d+00:00", index / 60, index % 60))) }
+        uploads.append(upload("950", date: "2024-06-01T00:00:00+00:00", state: "FAILED"))
+        _ = try fixture.fake.seed(uploads)
     }
 
-    func seedUpload(_ build: String, version: String = "1.4.0", date: String, state: String = "COMPLETE") throws {
-        try fixture.fake.seed("buildUploads", attributes: "{\"cfBundleShortVersionString\": \"\(version)\", \"cfBundleVersion\": \"\(build)\", \"platform\": \"IOS\", "
-                              + "\"createdDate\": \"\(date)\", \"uploadedDate\": \"\(date)\", "
-                              + "\"state\": {\"state\": \"\(state)\", \"errors\": [], \"warnings\": [], \"infos\": []}}",
-                              relationships: ["app": "{\"type\": \"apps\", \"id\": \"\(appID)\"}"])
+    func upload(_ build: String, version: String = "1.4.0", date: String, state: String = "COMPLETE")
+        -> (type: String, attributes: String, relationships: [String: String]) {
+        ("buildUploads", "{\"cfBundleShortVersionString\": \"\(version)\", \"cfBundleVersion\": \"\(build)\", \"platform\": \"IOS\", "
+            + "\"createdDate\": \"\(date)\", \"uploadedDate\": \"\(date)\", "
+            + "\"state\": {\"state\": \"\(state)\", \"errors\": [], \"warnings\": [], \"infos\": []}}",
+         ["app": "{\"type\": \"apps\", \"id\": \"\(appID)\"}"])
     }
 
-    /// One test: seeding 202 uploads takes a process each (the fake's seeding), so they are seeded once.
+    /// One test, so that the 202 uploads are seeded once.
     @Test func theHighestNumberOnTheSecondPageIsFoundAndNoPartIsTakenForTheWhole() async throws {
         let numbers = try await fixture.client().buildNumbers(appID: appID, version: "1.4.0", platform: "IOS")
         #expect(numbers == BuildNumbers(latest: "900"), "the newest 200 uploads alone say 200")

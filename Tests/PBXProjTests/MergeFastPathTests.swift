@@ -212,3 +212,40 @@ extension MergeFastPathTests {
         }
     }
 }
+
+extension MergeFastPathTests {
+    @Test("ids spelled differently but equal as Unicode text (U+212A for K, a decomposed accent) walk as the general walk does")
+    func unicodeSpellings() throws {
+        let marker = "/* Begin PBXFileReference section */\n"
+        func version(_ ids: [String], path: String) throws -> PBXProject {
+            let lines = ids.map { "\t\t\"\($0)\" = {isa = PBXFileReference; path = \(path); sourceTree = \"<group>\"; };\n" }.joined()
+            let text = SampleProject.text.replacingOccurrences(of: marker, with: marker + lines)
+            return try PBXProject(bytes: Array(text.utf8), projectName: "Sample")
+        }
+        let kelvin = "\u{212A}0000000000000000000000", plainK = "K0000000000000000000000"
+        let composed = "\u{E9}0000000000000000000000", decomposed = "e\u{301}0000000000000000000000"
+        let cases: [([String], [String], [String])] = [
+            ([], [plainK], [kelvin]), ([], [kelvin], [plainK]), ([], [composed], [decomposed]),
+            ([plainK], [plainK], [kelvin]), ([composed], [], [decomposed]), ([plainK, composed], [plainK], [plainK, composed]),
+        ]
+        for (baseIDs, ourIDs, theirIDs) in cases {
+            let base = try version(baseIDs, path: "base.swift"), ours = try version(ourIDs, path: "ours.swift")
+            let theirs = try version(theirIDs, path: "theirs.swift")
+            var fast = GraphMerger(base: base, ours: ours, theirs: theirs)
+            var general = fast
+            try fast.mergeObjectsByEntry()
+            try general.mergeObjectsByID()
+            #expect(fast.conflicts == general.conflicts, "\(baseIDs) \(ourIDs) \(theirIDs)")
+            #expect(try fast.resolvedOurs.serialized() == general.resolvedOurs.serialized(), "\(baseIDs) \(ourIDs) \(theirIDs)")
+            #expect(try fast.resolvedTheirs.serialized() == general.resolvedTheirs.serialized(), "\(baseIDs) \(ourIDs) \(theirIDs)")
+            var edited = theirs
+            try edited.addFileReference(path: "New.swift", lastKnownFileType: "sourcecode.swift", to: SampleProject.appGroup)
+            if let first = theirIDs.first { try edited.removeObject(ObjectID(first)) }
+            for project in [ours, theirs, edited] {
+                for test in [{ $0 == "PBXFileReference" }, { _ in true }] as [(String) -> Bool] {
+                    #expect(project.objectIDs(whereIsa: test) == project.objectIDs.filter { project.isa(of: $0).map(test) == true })
+                }
+            }
+        }
+    }
+}

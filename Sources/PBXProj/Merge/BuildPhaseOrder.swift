@@ -34,6 +34,13 @@ extension PBXProject {
     /// (`objectIDs.filter { isa(of: $0).map(test) == true }`), with the isa test made once per
     /// class of the table and a String made only for the ids kept.
     func objectIDs(whereIsa test: (String) -> Bool) -> [ObjectID] {
+        // Edits are kept by id as a String, which also matches another spelling of the same
+        // Unicode text: with an id that is not all ASCII among them, the general way.
+        let ascii = { (id: ObjectID) in id.rawValue.utf8.allSatisfy { $0 < 0x80 } }
+        if !changes.isEmpty, !(changes.objects.keys.allSatisfy(ascii) && changes.removed.allSatisfy(ascii)
+            && table.entries.allSatisfy({ entry in tree.withContent(Int(entry.key)) { $0.allSatisfy { $0 < 0x80 } } })) {
+            return objectIDs.filter { isa(of: $0).map(test) == true }
+        }
         let passes = table.isaNames.map(test)
         // Objects edited (their isa may have changed) and removed, by table entry.
         var changed: [Int: PBXObject] = [:]

@@ -259,10 +259,21 @@ struct GraphMerger {
             try mergeObject(ObjectID(ourTree.string(key)), inOurs: true)
         }
         var (fromTheirsInBase, fromTheirsInOurs) = (SequentialFinder(base), SequentialFinder(ours))
+        // The general walk asks whether ours has an id as a String, which also matches another
+        // spelling of the same Unicode text (a decomposed accent; U+212A for K): for ids that
+        // are not all ASCII, that is asked too (ASCII strings are equal only byte for byte).
+        let oursAllASCII = ours.table.entries.allSatisfy { entry in ourTree.withContent(Int(entry.key)) { $0.allSatisfy { $0 < 0x80 } } }
+        var ourStrings: Set<ObjectID>?
         for (index, entry) in theirs.table.entries.enumerated() {
             let key = Int(entry.key)
-            let (inOurs, inBase) = theirTree.withContent(key) { id in (fromTheirsInOurs.find(id), fromTheirsInBase.find(id)) }
+            let (inOurs, inBase, ascii) = theirTree.withContent(key) { id in
+                (fromTheirsInOurs.find(id), fromTheirsInBase.find(id), id.allSatisfy { $0 < 0x80 })
+            }
             if inOurs != nil { continue }
+            if !(ascii && oursAllASCII) {
+                if ourStrings == nil { ourStrings = Set(ours.objectIDs) }
+                if ourStrings?.contains(ObjectID(theirTree.string(key))) == true { continue }
+            }
             if let inBase, Self.sameText(base, inBase, theirs, index) { continue }  // we removed it, theirs did not change it
             try mergeObject(ObjectID(theirTree.string(key)), inOurs: false)
         }

@@ -56,6 +56,14 @@ struct CanonicalWriter {
     let comments: [String?]
     let objectVersion: Int
     var out: [UInt8] = []
+    /// When checking: the text to compare with. What is written is compared with it object by
+    /// object and dropped, so that a check makes no copy of the file and stops at the first
+    /// difference.
+    var reference: UnsafeBufferPointer<UInt8>?
+    /// When checking: how many bytes of `reference` what was written so far matched.
+    var verified = 0
+    /// When checking: whether what was written differs from `reference`.
+    var diverged = false
 
     /// The canonical bytes.
     static func write(tree: SyntaxTree, table: ObjectTable, projectName: String, dialect: CommentDialect) -> [UInt8] {
@@ -71,6 +79,34 @@ struct CanonicalWriter {
         }
     }
 
+    /// Whether the canonical bytes are the tree's own text (`write(...) == tree.bytes`), found
+    /// without keeping the bytes written and stopping at the first object that differs.
+    static func isCanonical(tree: SyntaxTree, table: ObjectTable, projectName: String, dialect: CommentDialect) -> Bool {
+        let comments = CommentDeriver(tree: tree, table: table, projectName: projectName, dialect: dialect).deriveAll()
+        return tree.bytes.withUnsafeBufferPointer { text in
+            tree.nodes.withUnsafeBufferPointer { nodes in
+                var writer = CanonicalWriter(
+                    tree: tree, table: table, text: text, nodes: nodes, comments: comments, objectVersion: tree.objectVersion)
+                writer.reference = text
+                writer.out.reserveCapacity(4096)
+                writer.writeDocument()
+                writer.compareWritten()
+                return !writer.diverged && writer.verified == text.count
+            }
+        }
+    }
+
+    /// When checking: compares what was written since the last call with `reference` and drops it.
+    private mutating func compareWritten() {
+        guard let reference, !diverged else { return }
+        let end = verified + out.count
+        let same = end <= reference.count && out.withUnsafeBufferPointer { written in
+            ByteCompare.equal(written, UnsafeBufferPointer(rebasing: reference[verified..<end]))
+        }
+        if same { verified = end } else { diverged = true }
+        out.removeAll(keepingCapacity: true)
+    }
+
     private mutating func writeDocument() {
         append("// !$*UTF8*$!\n{\n")
         for (key, value) in sortedEntries(0) {
@@ -79,6 +115,7 @@ struct CanonicalWriter {
             append(" = ")
             if value == table.objectsNode {
                 writeObjects()
+                if diverged { return }
             } else {
                 appendValue(value, depth: 1, oneLine: false, context: context(forKey: key, inherited: .references))
             }
@@ -108,6 +145,10 @@ struct CanonicalWriter {
                 append(" = ")
                 appendValue(Int(entry.value), depth: 2, oneLine: oneLine, context: .references)
                 append(";\n")
+                if reference != nil {
+                    compareWritten()
+                    if diverged { return }
+                }
             }
             append("/* End \(CommentDeriver.sanitized(isa)) section */\n")
         }
@@ -141,16 +182,28 @@ struct CanonicalWriter {
         case .dictionary:
             out.append(UInt8(ascii: "{"))
             if !oneLine { out.append(0x0A) }
-            for (key, value) in sortedEntries(node) {
-                if !oneLine { appendTabs(depth + 1) }
-                appendString(key, forceQuotes: false)
-                append(" = ")
-                appendValue(value, depth: depth + 1, oneLine: oneLine, context: self.context(forKey: key, inherited: context))
-                append(oneLine ? "; " : ";\n")
+            if let sorted = reorderedEntries(node) {
+                for (key, value) in sorted { appendEntry(key, value, depth: depth, oneLine: oneLine, context: context) }
+            } else {
+                // Already in Xcode's order (as in every file Xcode wrote): no list made.
+                var key = node + 1
+                let end = Int(nodes[node].link)
+                while key < end {
+                    appendEntry(key, key + 1, depth: depth, oneLine: oneLine, context: context)
+                    key = Int(nodes[key + 1].link)
+                }
             }
             if !oneLine { appendTabs(depth) }
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    private mutating func appendEntry(_ key: Int, _ value: Int, depth: Int, oneLine: Bool, context: ValueContext) {
+        if !oneLine { appendTabs(depth + 1) }
+        appendString(key, forceQuotes: false)
+        append(" = ")
+        appendValue(value, depth: depth + 1, oneLine: oneLine, context: self.context(forKey: key, inherited: context))
+        append(oneLine ? "; " : ";\n")
     }
 
     private func context(forKey key: Int, inherited: ValueContext) -> ValueContext {
@@ -189,6 +242,20 @@ struct CanonicalWriter {
         let aIsISA = isISA(a), bIsISA = isISA(b)
         if aIsISA || bIsISA { return aIsISA && !bIsISA }
         return precedes(a, b)
+    }
+
+    /// A dictionary's entries in Xcode's order when that is not their order in the file (nil
+    /// when it is): `sortedEntries` without making a list for a dictionary already in order.
+    private func reorderedEntries(_ node: Int) -> [(key: Int, value: Int)]? {
+        var cursor = node + 1
+        let end = Int(nodes[node].link)
+        var last: Int?
+        while cursor < end {
+            if let last, !keyPrecedes(last, cursor) { return sortedEntries(node) }
+            last = cursor
+            cursor = Int(nodes[cursor + 1].link)
+        }
+        return nil
     }
 
     /// A dictionary's entries in Xcode's order (equal keys keep their order, so writing is

@@ -26,6 +26,6 @@ extension PBXProject {
 
     /// Whether the file as read is already in Xcode's canonical form.
     public var isCanonical: Bool {
-        CanonicalWriter.write(tree: tree, table: table, projectName: projectName, dialect: commentDialect) == tree.bytes
+        CanonicalWriter.isCanonical(tree: tree, table: table, projectName: projectName, dialect: commentDialect)
     }
 }

@@ -23,8 +23,9 @@ extension MergeBenchmark {
 
     /// The drivers `slipway-bench merge` measures, in this order: `slipway-merge-driver`
     /// (`--driver PATH`, else the one beside slipway-bench), `slipway xcodeproj merge`
-    /// (`--slipway PATH`, else the one beside slipway-bench), and `--before PATH`, another
-    /// build's `slipway xcodeproj merge` (the previous commit's), each when it exists.
+    /// (`--slipway PATH`, else the one beside slipway-bench), and each `--before PATH`, another
+    /// build's `slipway-merge-driver` or `slipway xcodeproj merge` (the previous commit's), each
+    /// when it exists.
     static func driverCommands(_ arguments: [String]) -> [DriverCommand] {
         var drivers: [DriverCommand] = []
         let small = Bench.option("--driver", arguments) ?? (Bench.slipwayBinary([]) as NSString).deletingLastPathComponent + "/slipway-merge-driver"
@@ -33,8 +34,16 @@ extension MergeBenchmark {
         if FileManager.default.isExecutableFile(atPath: slipway) {
             drivers.append(DriverCommand(name: "slipway xcodeproj merge", command: [slipway, "xcodeproj", "merge"]))
         }
-        if let before = Bench.option("--before", arguments), FileManager.default.isExecutableFile(atPath: before) {
-            drivers.append(DriverCommand(name: "before: slipway xcodeproj merge", command: [before, "xcodeproj", "merge"]))
+        // Each --before PATH: another build's slipway-merge-driver (a file of that name, run as
+        // it is), or its slipway (run as 'slipway xcodeproj merge').
+        for (index, argument) in arguments.enumerated() where argument == "--before" && index + 1 < arguments.count {
+            let before = arguments[index + 1]
+            guard FileManager.default.isExecutableFile(atPath: before) else { continue }
+            if (before as NSString).lastPathComponent.hasPrefix("slipway-merge-driver") {
+                drivers.append(DriverCommand(name: "before: \((before as NSString).lastPathComponent)", command: [before]))
+            } else {
+                drivers.append(DriverCommand(name: "before: slipway xcodeproj merge", command: [before, "xcodeproj", "merge"]))
+            }
         }
         return drivers
     }

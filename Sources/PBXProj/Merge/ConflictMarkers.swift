@@ -12,55 +12,92 @@ enum ConflictMarkers {
     /// widened to its `key = {` and `};` lines, so that each side between the markers is the
     /// complete entry.
     static func combine(ours: [UInt8], theirs: [UInt8], wholeEntries: Set<String> = []) -> [UInt8] {
-        let a = lines(ours), b = lines(theirs)
+        ours.withUnsafeBufferPointer { ours in
+            theirs.withUnsafeBufferPointer { theirs in
+                combine(Lines(ours), Lines(theirs), wholeEntries: wholeEntries)
+            }
+        }
+    }
+
+    /// The lines of a text as byte ranges (each with its newline; the last may lack one),
+    /// compared in place: no slice (and no reference count) per line.
+    struct Lines {
+        let text: UnsafeBufferPointer<UInt8>
+        let ranges: [Range<Int>]
+
+        init(_ text: UnsafeBufferPointer<UInt8>) {
+            self.text = text
+            var ranges: [Range<Int>] = []
+            var start = 0
+            for index in 0..<text.count where text[index] == 0x0A {
+                ranges.append(start..<(index + 1))
+                start = index + 1
+            }
+            if start < text.count { ranges.append(start..<text.count) }
+            self.ranges = ranges
+        }
+
+        var count: Int { ranges.count }
+
+        subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: text[ranges[index]])
+        }
+
+        /// Whether line `index` and line `other` of `lines` hold the same bytes.
+        func same(_ index: Int, _ lines: Lines, _ other: Int) -> Bool {
+            ByteCompare.equal(self[index], lines[other])
+        }
+    }
+
+    private static func combine(_ a: Lines, _ b: Lines, wholeEntries: Set<String>) -> [UInt8] {
         let openers = Set(wholeEntries.map { Array("\($0) = {".utf8) })
         var out: [UInt8] = []
-        out.reserveCapacity(ours.count + 256)
+        out.reserveCapacity(a.text.count + 256)
         var i = 0, j = 0
         var lastCommonStart = 0
         while i < a.count || j < b.count {
-            if i < a.count, j < b.count, a[i] == b[j] {
+            if i < a.count, j < b.count, a.same(i, b, j) {
                 lastCommonStart = out.count
-                out += a[i]
+                out.append(contentsOf: a[i])
                 i += 1
                 j += 1
                 continue
             }
             var (start, startB) = (i, j)
             var (ni, nj) = resync(a, i, b, j)
-            if i > 0, j > 0, ni < a.count, nj < b.count, let indent = openerIndent(a[i - 1], openers), a[ni] == Array(indent + Array("};\n".utf8))[...] {
+            if i > 0, j > 0, ni < a.count, nj < b.count, let indent = openerIndent(a[i - 1], openers),
+                a[ni].elementsEqual(indent + Array("};\n".utf8)) {
                 // The whole body of an entry that conflicted as a whole: take its first and last lines in.
                 out.removeSubrange(lastCommonStart...)
                 (start, startB) = (i - 1, j - 1)
                 (ni, nj) = (ni + 1, nj + 1)
             }
             out += Array("<<<<<<< ours\n".utf8)
-            for line in a[start..<ni] { append(line, to: &out) }
+            for line in start..<ni { append(a[line], to: &out) }
             out += Array("=======\n".utf8)
-            for line in b[startB..<nj] { append(line, to: &out) }
+            for line in startB..<nj { append(b[line], to: &out) }
             out += Array(">>>>>>> theirs\n".utf8)
             (i, j) = (ni, nj)
         }
         return out
     }
 
-    /// The indentation of `line` when it opens one of `openers` (`\t\t\trequirement = {`).
-    private static func openerIndent(_ line: ArraySlice<UInt8>, _ openers: Set<[UInt8]>) -> [UInt8]? {
+    /// The indentation of a line that opens one of `openers` (`requirement = {`), or nil.
+    private static func openerIndent(_ line: UnsafeBufferPointer<UInt8>, _ openers: Set<[UInt8]>) -> [UInt8]? {
         guard !openers.isEmpty, line.last == 0x0A else { return nil }
         let indent = line.prefix { $0 == 0x09 || $0 == 0x20 }
-        let rest = Array(line[indent.endIndex..<(line.endIndex - 1)])
+        let rest = Array(line[indent.count..<(line.count - 1)])
         return openers.contains(rest) ? Array(indent) : nil
     }
 
-    /// A line, with a newline added when it is the file's unterminated last line.
-    private static func append(_ line: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        out += line
+    private static func append(_ line: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(contentsOf: line)
         if line.last != 0x0A { out.append(0x0A) }
     }
 
-    /// The nearest positions after `i` and `j` from which the texts agree again for
-    /// `resyncLines` lines (or to both ends), preferring the shortest runs.
-    private static func resync(_ a: [ArraySlice<UInt8>], _ i: Int, _ b: [ArraySlice<UInt8>], _ j: Int) -> (Int, Int) {
+    /// The first place after a difference where `resyncLines` lines agree again (or both texts
+    /// end), searched by increasing total distance.
+    private static func resync(_ a: Lines, _ i: Int, _ b: Lines, _ j: Int) -> (Int, Int) {
         let limit = min(searchLimit, (a.count - i) + (b.count - j))
         for distance in 1...max(1, limit) {
             for skipA in 0...distance {
@@ -72,27 +109,15 @@ enum ConflictMarkers {
         return (a.count, b.count)
     }
 
-    private static func agree(_ a: [ArraySlice<UInt8>], _ x: Int, _ b: [ArraySlice<UInt8>], _ y: Int) -> Bool {
+    private static func agree(_ a: Lines, _ x: Int, _ b: Lines, _ y: Int) -> Bool {
         if x == a.count || y == b.count { return x == a.count && y == b.count }
         var k = 0
         while k < resyncLines {
             let endA = x + k >= a.count, endB = y + k >= b.count
             if endA || endB { return endA && endB }
-            if a[x + k] != b[y + k] { return false }
+            if !a.same(x + k, b, y + k) { return false }
             k += 1
         }
         return true
-    }
-
-    /// The lines of a text, each with its newline.
-    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var result: [ArraySlice<UInt8>] = []
-        var start = 0
-        for (index, byte) in bytes.enumerated() where byte == 0x0A {
-            result.append(bytes[start...index])
-            start = index + 1
-        }
-        if start < bytes.count { result.append(bytes[start...]) }
-        return result
     }
 }

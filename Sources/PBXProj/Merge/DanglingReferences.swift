@@ -199,7 +199,9 @@ extension GraphMerger {
         func inOurTable(_ id: UnsafeBufferPointer<UInt8>) -> Bool { ours.table.find(id, in: ours.tree) != nil }
         for source in [base, theirs] {
             let sourceRemoved = !source.changes.removed.isEmpty
-            for entry in source.table.entries where source.tree.withContent(Int(entry.key), { !inOurTable($0) }) {
+            // The versions hold mostly the same objects in the same order: looked up in step.
+            var inOurs = SequentialFinder(ours)
+            for entry in source.table.entries where source.tree.withContent(Int(entry.key), { inOurs.find($0) == nil }) {
                 let id = source.tree.string(Int(entry.key))
                 if sourceRemoved && source.changes.removed.contains(ObjectID(id)) { continue }
                 result.insert(id)

@@ -113,11 +113,13 @@ public enum PBXProjMerge {
         if theirsIsBase {
             // Nothing of theirs to take either (each check below would find nothing): our
             // version, in Xcode's form when theirs is, as a merge writes it.
-            let ourCanonicalText = CanonicalWriter.write(
-                tree: ourProject.tree, table: ourProject.table, projectName: ourProject.projectName, dialect: ourProject.commentDialect)
-            let oursCanonical = ourCanonicalText == ourProject.originalBytes
+            // Ours in Xcode's form is its own canonical text; else it is written so when theirs is.
+            let oursCanonical = ourProject.isCanonical
             let canonical = oursCanonical || theirProject.isCanonical
-            let bytes = canonical ? ourCanonicalText : ourProject.originalBytes
+            let bytes = canonical && !oursCanonical
+                ? CanonicalWriter.write(
+                    tree: ourProject.tree, table: ourProject.table, projectName: ourProject.projectName, dialect: ourProject.commentDialect)
+                : ourProject.originalBytes
             return PBXProjMergeResult(bytes: bytes, conflicts: [], isCanonical: canonical, notes: notes)
         }
         var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject, versions: versions)
@@ -214,10 +216,11 @@ struct GraphMerger {
 
     mutating func run() throws {
         try mergeRoot()
-        let ourIDs = ours.objectIDs
-        let ourSet = Set(ourIDs)
-        for id in ourIDs { try mergeObject(id, inOurs: true) }
-        for id in theirs.objectIDs where !ourSet.contains(id) { try mergeObject(id, inOurs: false) }
+        if base.hasChanges || ours.hasChanges || theirs.hasChanges {
+            try mergeObjectsByID()
+        } else {
+            try mergeObjectsByEntry()
+        }
         try resolveDoublePlacements()
         try mergeTwinAdditions()
         try checkAddedLocations()
@@ -225,6 +228,68 @@ struct GraphMerger {
         try resolveDeletedButReferenced()
         noteBuildPhaseOrder()
         checkNoNewDanglingReferences()
+    }
+
+    /// Every object of ours, in file order, then those only theirs has: the general walk.
+    mutating func mergeObjectsByID() throws {
+        let ourIDs = ours.objectIDs
+        let ourSet = Set(ourIDs)
+        for id in ourIDs { try mergeObject(id, inOurs: true) }
+        for id in theirs.objectIDs where !ourSet.contains(id) { try mergeObject(id, inOurs: false) }
+    }
+
+    /// The same walk over the three object tables when no version was edited since it was read
+    /// (as the merge reads them): each id is looked up by its bytes, and the objects that
+    /// `mergeObject` would leave alone (the same text on both sides, or on theirs and base; an
+    /// object we added; one we removed that theirs did not change) are passed over without
+    /// making a String for the id or decoding anything. The others go through `mergeObject`,
+    /// in the same order as `mergeObjectsByID`, so the result is the same.
+    mutating func mergeObjectsByEntry() throws {
+        let (ourTree, theirTree) = (ours.tree, theirs.tree)
+        var (inBaseFinder, inTheirsFinder) = (SequentialFinder(base), SequentialFinder(theirs))
+        for (index, entry) in ours.table.entries.enumerated() {
+            let key = Int(entry.key)
+            let (inTheirs, inBase) = ourTree.withContent(key) { id in (inTheirsFinder.find(id), inBaseFinder.find(id)) }
+            if let inTheirs {
+                if Self.sameText(ours, index, theirs, inTheirs) { continue }
+                if let inBase, Self.sameText(base, inBase, theirs, inTheirs) { continue }
+            } else if inBase == nil {
+                continue  // we added it
+            }
+            try mergeObject(ObjectID(ourTree.string(key)), inOurs: true)
+        }
+        var (fromTheirsInBase, fromTheirsInOurs) = (SequentialFinder(base), SequentialFinder(ours))
+        // The general walk asks whether ours has an id as a String, which also matches another
+        // spelling of the same Unicode text (a decomposed accent; U+212A for K): for ids that
+        // are not all ASCII, that is asked too (ASCII strings are equal only byte for byte).
+        let oursAllASCII = ours.table.entries.allSatisfy { entry in ourTree.withContent(Int(entry.key)) { $0.allSatisfy { $0 < 0x80 } } }
+        var ourStrings: Set<ObjectID>?
+        for (index, entry) in theirs.table.entries.enumerated() {
+            let key = Int(entry.key)
+            let (inOurs, inBase, ascii) = theirTree.withContent(key) { id in
+                (fromTheirsInOurs.find(id), fromTheirsInBase.find(id), id.allSatisfy { $0 < 0x80 })
+            }
+            if inOurs != nil { continue }
+            if !(ascii && oursAllASCII) {
+                if ourStrings == nil { ourStrings = Set(ours.objectIDs) }
+                if ourStrings?.contains(ObjectID(theirTree.string(key))) == true { continue }
+            }
+            if let inBase, Self.sameText(base, inBase, theirs, index) { continue }  // we removed it, theirs did not change it
+            try mergeObject(ObjectID(theirTree.string(key)), inOurs: false)
+        }
+    }
+
+    /// Whether entry `i` of `a` and entry `j` of `b` have the same text as read.
+    private static func sameText(_ a: PBXProject, _ i: Int, _ b: PBXProject, _ j: Int) -> Bool {
+        let first = a.tree.nodes[Int(a.table.entries[i].value)], second = b.tree.nodes[Int(b.table.entries[j].value)]
+        guard first.end - first.start == second.end - second.start else { return false }
+        return a.tree.bytes.withUnsafeBufferPointer { x in
+            b.tree.bytes.withUnsafeBufferPointer { y in
+                ByteCompare.equal(
+                    UnsafeBufferPointer(rebasing: x[Int(first.start)..<Int(first.end)]),
+                    UnsafeBufferPointer(rebasing: y[Int(second.start)..<Int(second.end)]))
+            }
+        }
     }
 
     private mutating func mergeRoot() throws {

@@ -12,9 +12,9 @@ extension GraphMerger {
     /// `signature`), and ours is kept with its attributes. Objects only equal in different lists
     /// are different things and both are kept.
     mutating func mergeTwinAdditions() throws {
-        let ourAdditions = ours.objectIDs.filter { !base.contains($0) }
+        let ourAdditions = Self.ids(of: ours, outside: [base])
         guard !ourAdditions.isEmpty else { return }
-        let theirAdditions = theirs.objectIDs.filter { !base.contains($0) && !ours.contains($0) }
+        let theirAdditions = Self.ids(of: theirs, outside: [base, ours])
         guard !theirAdditions.isEmpty else { return }
         var ourBySignature: [PBXDictionary: [ObjectID]] = [:]
         for id in ourAdditions { if let object = ours.object(id) { ourBySignature[Self.signature(object.properties), default: []].append(id) } }
@@ -46,6 +46,26 @@ extension GraphMerger {
     /// What makes two added objects the same thing: a file reference is its location (path,
     /// name, source tree), whatever its other attributes (`includeInIndex`, `fileEncoding`, a
     /// file type, which tools write differently); anything else is all its properties.
+    /// The ids of `side`'s objects that none of `others` contains, in `side.objectIDs`' order
+    /// (`side.objectIDs.filter { id in !others.contains { $0.contains(id) } }`). When none of the
+    /// projects was edited, the tables are searched with each id's bytes, and a String is made
+    /// only for the ids kept.
+    static func ids(of side: PBXProject, outside others: [PBXProject]) -> [ObjectID] {
+        guard !side.hasChanges, !others.contains(where: \.hasChanges) else {
+            return side.objectIDs.filter { id in !others.contains { $0.contains(id) } }
+        }
+        var result: [ObjectID] = []
+        var finders = others.map(SequentialFinder.init)
+        for entry in side.table.entries {
+            let key = Int(entry.key)
+            let inOthers = side.tree.withContent(key) { id in
+                finders.indices.contains { finders[$0].find(id) != nil }
+            }
+            if !inOthers { result.append(ObjectID(side.tree.string(key))) }
+        }
+        return result
+    }
+
     static func signature(_ properties: PBXDictionary) -> PBXDictionary {
         guard properties["isa"]?.string == "PBXFileReference" else { return properties }
         return PBXDictionary(properties.entries.filter { ["isa", "path", "name", "sourceTree"].contains($0.key) })

@@ -57,9 +57,8 @@ extension AppStoreConnectClient {
         return BuildNumbers(latest: numbers.max(by: BuildNumbers.isLower))
     }
 
-    /// Every resource of a collection, following `links.next`; unlike `all`, a collection longer
-    /// than `pageLimit` pages is an error, never a silent part (for answers taken as a whole:
-    /// the highest build number, every uploaded build).
+    /// Every resource of a collection, following `links.next` (on the API's host only); a
+    /// collection longer than `pageLimit` pages is an error, never a silent part.
     /// - Throws: as `document`; `AppStoreConnectPagingError` when a next page remains after `pageLimit`.
     public func everyPage(_ request: AppStoreConnectRequest, pageLimit: Int, what: String) async throws -> [JSONAPIResource] {
         var page = try await document(request)
@@ -67,7 +66,7 @@ extension AppStoreConnectClient {
         var pages = 1
         while let next = page.next {
             guard pages < pageLimit else { throw AppStoreConnectPagingError(what: what, pages: pages, read: resources.count) }
-            page = try await document(AppStoreConnectRequest(.get, next.absoluteString, action: request.action, roles: request.roles))
+            page = try await document(nextPage(next, of: request))
             resources += page.data
             pages += 1
         }

@@ -110,18 +110,23 @@ public struct AppStoreConnectClient: Sendable {
         try await send(request).document(action: request.action)
     }
 
-    /// Every resource of a collection, following `links.next` (at most `pageLimit` pages).
-    /// - Throws: as `document`.
+    /// Every resource of a collection, following `links.next`; more than `pageLimit` pages is
+    /// an error (`everyPage`), never a silent part.
+    /// - Throws: as `document`; `AppStoreConnectPagingError`.
     public func all(_ request: AppStoreConnectRequest, pageLimit: Int = 100) async throws -> [JSONAPIResource] {
-        var page = try await document(request)
-        var resources = page.data
-        var pages = 1
-        while let next = page.next, pages < pageLimit {
-            page = try await document(AppStoreConnectRequest(.get, next.absoluteString, action: request.action, roles: request.roles))
-            resources += page.data
-            pages += 1
+        try await everyPage(request, pageLimit: pageLimit, what: "items (to \(request.action))")
+    }
+
+    /// The request for a collection's next page: `links.next` only when it is on the API's own
+    /// scheme, host and port (the bearer token goes with it, and nowhere else).
+    func nextPage(_ next: URL, of request: AppStoreConnectRequest) throws -> AppStoreConnectRequest {
+        guard next.scheme?.lowercased() == baseURL.scheme?.lowercased(), next.host?.lowercased() == baseURL.host?.lowercased(),
+            next.port == baseURL.port
+        else {
+            throw AppStoreConnectError.unexpectedResponse(
+                action: request.action, problem: "the next page's link '\(next.absoluteString)' is not on \(baseURL.absoluteString); slipway sends its token to that host only")
         }
-        return resources
+        return AppStoreConnectRequest(.get, next.absoluteString, action: request.action, roles: request.roles)
     }
 
     private func httpRequest(_ request: AppStoreConnectRequest, url: URL, token: AppStoreConnectToken) -> HTTPRequest {

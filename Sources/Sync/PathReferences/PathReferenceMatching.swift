@@ -151,7 +151,7 @@ struct MoveIndex {
 
 /// FNV-1a hashes of path components' bytes, for `MoveIndex.mayName`'s early answer.
 enum NameHash {
-    static func of(_ bytes: Substring.UTF8View) -> UInt64 {
+    static func of<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash
@@ -168,21 +168,12 @@ enum NameHash {
     static func anyComponent(of path: String, in names: Set<UInt64>) -> Bool {
         var path = path
         return path.withUTF8 { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            var length = 0, dots = 0
-            for index in 0...bytes.count {
-                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "/")
-                if byte == UInt8(ascii: "/") {
-                    if length > 0, (length == 2 && dots == 2) || names.contains(hash) { return true }
-                    hash = 0xcbf2_9ce4_8422_2325
-                    length = 0
-                    dots = 0
-                    continue
-                }
-                if byte >= 0x80 { return true }
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-                length += 1
-                if byte == UInt8(ascii: ".") { dots += 1 }
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                defer { start = index + 1 }
+                let component = bytes[start..<index]
+                guard !component.isEmpty else { continue }
+                if component.elementsEqual("..".utf8) || component.contains(where: { $0 >= 0x80 }) || names.contains(of(component)) { return true }
             }
             return false
         }

@@ -64,14 +64,25 @@ struct CanonicalWriter {
     var verified = 0
     /// When checking: whether what was written differs from `reference`.
     var diverged = false
+    /// Per table entry: whether the object's canonical text is in `text` already, to be copied.
+    var copied: [Bool]?
 
     /// The canonical bytes.
     static func write(tree: SyntaxTree, table: ObjectTable, projectName: String, dialect: CommentDialect) -> [UInt8] {
         let comments = CommentDeriver(tree: tree, table: table, projectName: projectName, dialect: dialect).deriveAll()
-        return tree.bytes.withUnsafeBufferPointer { text in
+        return write(tree: tree, table: table, comments: comments, copied: nil)
+    }
+
+    /// The canonical bytes with the comments given (`CommentDeriver.deriveAll()`'s for this
+    /// tree). `copied`, per table entry: true for an object whose canonical text is already in
+    /// the tree's text, from the tab before its id to the newline after its `;` (an object of a
+    /// file in Xcode's form that no edit touched), which is copied instead of written.
+    static func write(tree: SyntaxTree, table: ObjectTable, comments: [String?], copied: [Bool]?) -> [UInt8] {
+        tree.bytes.withUnsafeBufferPointer { text in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 var writer = CanonicalWriter(
                     tree: tree, table: table, text: text, nodes: nodes, comments: comments, objectVersion: tree.objectVersion)
+                writer.copied = copied
                 writer.out.reserveCapacity(text.count + text.count / 16 + 256)
                 writer.writeDocument()
                 return writer.out
@@ -82,8 +93,16 @@ struct CanonicalWriter {
     /// Whether the canonical bytes are the tree's own text (`write(...) == tree.bytes`), found
     /// without keeping the bytes written and stopping at the first object that differs.
     static func isCanonical(tree: SyntaxTree, table: ObjectTable, projectName: String, dialect: CommentDialect) -> Bool {
+        check(tree: tree, table: table, projectName: projectName, dialect: dialect).isCanonical
+    }
+
+    /// `isCanonical`, and the comments derived to find it out (which an edited copy of a file in
+    /// Xcode's form is written with: see `CanonicalSplice`).
+    static func check(
+        tree: SyntaxTree, table: ObjectTable, projectName: String, dialect: CommentDialect
+    ) -> (isCanonical: Bool, comments: [String?]) {
         let comments = CommentDeriver(tree: tree, table: table, projectName: projectName, dialect: dialect).deriveAll()
-        return tree.bytes.withUnsafeBufferPointer { text in
+        let canonical = tree.bytes.withUnsafeBufferPointer { text in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 var writer = CanonicalWriter(
                     tree: tree, table: table, text: text, nodes: nodes, comments: comments, objectVersion: tree.objectVersion)
@@ -94,6 +113,7 @@ struct CanonicalWriter {
                 return !writer.diverged && writer.verified == text.count
             }
         }
+        return (canonical, comments)
     }
 
     /// When checking: compares what was written since the last call with `reference` and drops it.
@@ -134,11 +154,19 @@ struct CanonicalWriter {
         for isaIndex in isaOrder {
             let isa = table.isaNames[isaIndex]
             var members = buckets[isaIndex]
+            // An isa whose objects were all removed (in an edited tree) has no section.
+            guard !members.isEmpty else { continue }
             sortObjects(&members)
             let oneLine = XcodeLayout.isOneLine(isa: isa, objectVersion: objectVersion)
             append("\n/* Begin \(CommentDeriver.sanitized(isa)) section */\n")
             for member in members {
                 let entry = table.entries[member]
+                if let copied, copied[member] {
+                    // From the tabs before the id to the newline after the `;`.
+                    let start = Int(nodes[Int(entry.key)].start) - 2, end = Int(nodes[Int(entry.value)].end) + 2
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+                    continue
+                }
                 append("\t\t")
                 appendString(Int(entry.key), forceQuotes: false)
                 appendComment(comments[member])
@@ -278,13 +306,31 @@ struct CanonicalWriter {
         }.map(\.element)
     }
 
-    /// Sorts object indexes by id (ids are unique, so no tie-break is needed).
+    /// Sorts object indexes by id (ids are unique, so no tie-break is needed). Objects added to
+    /// a file in order come after its own: the sorted run they follow is merged with them
+    /// sorted, instead of sorting the whole class again.
     private func sortObjects(_ items: inout [Int]) {
         let key = { (item: Int) in Int(self.table.entries[item].key) }
-        for i in items.indices.dropFirst() where !precedes(key(items[i - 1]), key(items[i])) {
-            items.sort { precedes(key($0), key($1)) }
-            return
+        var sortedPrefix = 1
+        while sortedPrefix < items.count, precedes(key(items[sortedPrefix - 1]), key(items[sortedPrefix])) { sortedPrefix += 1 }
+        guard sortedPrefix < items.count else { return }
+        var tail = Array(items[sortedPrefix...])
+        tail.sort { precedes(key($0), key($1)) }
+        var merged: [Int] = []
+        merged.reserveCapacity(items.count)
+        var (i, j) = (0, 0)
+        while i < sortedPrefix, j < tail.count {
+            if precedes(key(tail[j]), key(items[i])) {
+                merged.append(tail[j])
+                j += 1
+            } else {
+                merged.append(items[i])
+                i += 1
+            }
         }
+        merged.append(contentsOf: items[i..<sortedPrefix])
+        merged.append(contentsOf: tail[j...])
+        items = merged
     }
 
     // MARK: - Strings

@@ -38,13 +38,34 @@ struct CommentDeriver {
 
     /// The comment for every object, indexed like `table.entries`.
     func deriveAll() -> [String?] {
+        deriveAll { _, _ in nil }
+    }
+
+    /// The comment for every object, taking `known(index, maps)` where it gives one (a comment
+    /// known to be what this derivation would give: see `CanonicalSplice.comments`).
+    func deriveAll(known: (_ index: Int, _ maps: ReverseMaps) -> String??) -> [String?] {
         let maps = ReverseMaps(tree: tree, table: table, dialect: dialect)
         var names = [String??](repeating: nil, count: table.entries.count)
         var result = [String?](repeating: nil, count: table.entries.count)
         for index in table.entries.indices {
-            result[index] = comment(index, maps: maps, names: &names).map(CommentDeriver.sanitized)
+            if let comment = known(index, maps) {
+                result[index] = comment
+            } else {
+                result[index] = comment(index, maps: maps, names: &names).map(CommentDeriver.sanitized)
+            }
         }
         return result
+    }
+
+    /// Whether comments of objects of `isa` name other objects or who contains them (build
+    /// files, configuration lists, and in Xcode 26's wording build configurations and exception
+    /// sets); every other object's comment comes from its own values.
+    static func dependsOnOthers(isa: String, dialect: CommentDialect) -> Bool {
+        switch isa {
+        case "PBXBuildFile", "XCConfigurationList": return true
+        case "XCBuildConfiguration": return dialect == .xcode26
+        default: return isa.hasPrefix("PBXFileSystemSynchronized") && isa.hasSuffix("ExceptionSet") && dialect == .xcode26
+        }
     }
 
     /// A comment cannot contain its own terminator; a name (or isa, in a section comment) with
@@ -154,7 +175,7 @@ struct CommentDeriver {
 }
 
 /// Who contains whom, for the comments that name a container.
-private struct ReverseMaps {
+struct ReverseMaps {
     var phaseOfBuildFile: [Int32]
     var ownerOfList: [Int32]
     var listOfConfiguration: [Int32]

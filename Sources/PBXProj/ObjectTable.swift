@@ -48,8 +48,14 @@ struct ObjectTable: Sendable {
         guard tree.nodes[objects].kind == .dictionary else {
             throw PBXProjError.invalidStructure(message: "'objects' must be a dictionary", at: tree.location(ofNode: objects))
         }
-        objectsNode = objects
         let (entries, names) = try ObjectTable.readEntries(tree: tree, objects: objects)
+        try self.init(tree: tree, objectsNode: objects, entries: entries, isaNames: names)
+    }
+
+    /// A table over entries found otherwise (an edited project's objects, some of them in text
+    /// written after the text that was read), rejecting duplicate ids.
+    init(tree: SyntaxTree, objectsNode: Int, entries: [Entry], isaNames names: [String]) throws {
+        self.objectsNode = objectsNode
         var capacity = 16
         while capacity < entries.count * 2 { capacity <<= 1 }
         var slots = [Slot](repeating: Slot(id: 0, info: 0), count: capacity)
@@ -81,6 +87,19 @@ struct ObjectTable: Sendable {
         self.idLengths = entries.isEmpty ? 0...0 : shortest...longest
     }
 
+    /// The entry of the object whose id is string node `key` and whose dictionary is `value`
+    /// (`isa` already interned).
+    static func entry(key: Int, value: Int, isa: Int32, in tree: SyntaxTree) -> Entry {
+        let node = tree.nodes[key]
+        var start: UInt32 = 0, end: UInt32 = 0
+        if node.kind == .unquoted {
+            (start, end) = (node.start, node.end)
+        } else if node.flags == 0 {
+            (start, end) = (node.start + 1, node.end - 1)
+        }
+        return Entry(key: Int32(key), value: Int32(value), isa: isa, keyStart: start, keyEnd: end)
+    }
+
     private static func readEntries(tree: SyntaxTree, objects: Int) throws -> ([Entry], [String]) {
         var entries: [Entry] = []
         var names: [String] = []
@@ -97,14 +116,7 @@ struct ObjectTable: Sendable {
                     at: tree.location(ofNode: key))
             }
             let isa = intern(isaNode, tree: tree, last: &lastIsa, names: &names, bytes: &nameBytes)
-            let node = tree.nodes[key]
-            var start: UInt32 = 0, end: UInt32 = 0
-            if node.kind == .unquoted {
-                (start, end) = (node.start, node.end)
-            } else if node.flags == 0 {
-                (start, end) = (node.start + 1, node.end - 1)
-            }
-            entries.append(Entry(key: Int32(key), value: Int32(value), isa: isa, keyStart: start, keyEnd: end))
+            entries.append(entry(key: key, value: value, isa: isa, in: tree))
         }
         return (entries, names)
     }

@@ -20,8 +20,17 @@ extension PBXProject {
         guard hasChanges else {
             return CanonicalWriter.write(tree: tree, table: table, projectName: projectName, dialect: dialect)
         }
+        if let edited = EditedTree.of(self) {
+            return CanonicalWriter.write(tree: edited.tree, table: edited.table, projectName: projectName, dialect: dialect)
+        }
+        return try canonicalSerializedBySplicing(dialect: dialect)
+    }
+
+    /// `canonicalSerialized`, written from the spliced text read back (`LosslessWriter.edited()`):
+    /// the general path, and what `EditedTreeTests` compares the edited tree with.
+    func canonicalSerializedBySplicing(dialect: CommentDialect? = nil) throws -> [UInt8] {
         let edited = try LosslessWriter(project: self).edited()
-        return CanonicalWriter.write(tree: edited.tree, table: edited.table, projectName: projectName, dialect: dialect)
+        return CanonicalWriter.write(tree: edited.tree, table: edited.table, projectName: projectName, dialect: dialect ?? commentDialect)
     }
 
     /// Whether the file as read is already in Xcode's canonical form.

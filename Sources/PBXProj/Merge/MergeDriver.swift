@@ -56,7 +56,9 @@ public struct PBXProjMergeDriver: Sendable {
                 return .mergedLineByLine(reason: error.message, writeError: writeError)
             }
         }
-        try PBXProjMerge.writeAtomically(result.bytes, to: ours)
+        // Ours as it is (nothing of theirs to take, in ours' own form): the file already holds it.
+        let unchanged = result.bytes.withUnsafeBufferPointer { merged in inputs[1].withUnsafeBufferPointer { ByteCompare.equal(merged, $0) } }
+        if !unchanged { try PBXProjMerge.writeAtomically(result.bytes, to: ours) }
         return .merged(conflicts: result.conflicts, notes: result.notes)
     }
 }

@@ -125,13 +125,16 @@ public enum PBXProjMerge {
         var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject, versions: versions)
         try merger.run()
         notes += merger.notes
-        let canonical = ourProject.isCanonical || theirProject.isCanonical
-        let oursText = try write(merger.resolvedOurs, canonical: canonical)
+        // What finding out whether ours is in Xcode's form derives (every object's comment) writes
+        // both resolutions, which are ours edited, by copying the objects no edit touched.
+        let oursCheck = ourProject.canonicalCheck()
+        let canonical = oursCheck.isCanonical || theirProject.isCanonical
+        let oursText = try write(merger.resolvedOurs, canonical: canonical, knowing: oursCheck)
         guard !merger.conflicts.isEmpty else {
             return PBXProjMergeResult(
                 bytes: oursText, conflicts: [], isCanonical: canonical, notes: notes, versionChoices: merger.versionChoices)
         }
-        let theirsText = try write(merger.resolvedTheirs, canonical: canonical)
+        let theirsText = try write(merger.resolvedTheirs, canonical: canonical, knowing: oursCheck)
         let wholeEntries = Set(merger.conflicts.compactMap { conflict in
             conflict.kind == nil && (conflict.ours?.dictionary != nil || conflict.theirs?.dictionary != nil) ? conflict.keyPath.last : nil
         })
@@ -181,8 +184,8 @@ public enum PBXProjMerge {
         return "the \(side) version defines \(ids) twice with the same value (left by a line merge); merged with one definition, as Xcode reads it"
     }
 
-    private static func write(_ project: PBXProject, canonical: Bool) throws -> [UInt8] {
-        canonical ? try project.canonicalSerialized() : try project.serialized()
+    private static func write(_ project: PBXProject, canonical: Bool, knowing check: CanonicalCheck) throws -> [UInt8] {
+        canonical ? try project.canonicalSerialized(knowing: check) : try project.serialized()
     }
 }
 

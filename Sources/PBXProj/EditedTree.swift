@@ -1,0 +1,334 @@
+/// An edited project as a syntax tree, made without writing the whole file and reading it back:
+/// the text that was read, followed by the text of the edited and added objects alone (each
+/// written and parsed on its own), with a node array that is the original one followed by the
+/// new objects' nodes, and an object table whose entries are the original entries that stay,
+/// the edited ones' new nodes in their place, and the added ones after them.
+///
+/// The canonical writer works on entries and nodes only, so this tree writes the same bytes as
+/// the spliced text read back (`LosslessWriter.edited()`), which costs a copy of the file with
+/// its patches and a whole parse; `EditedTreeTests` checks that the two agree on random edits
+/// of the corpus projects.
+struct EditedTree {
+    let tree: SyntaxTree
+    let table: ObjectTable
+    /// Per entry of `table`: the entry of the project's own table it is unchanged from, or -1
+    /// for an edited or added object.
+    let unchangedFrom: [Int32]
+    /// Per entry of `table`: the entry of the project's own table an edited object was, or -1
+    /// (unchanged or added).
+    let editedFrom: [Int32]
+    /// The project's own entries that were removed.
+    let removed: [Int]
+    /// Per entry of `table`: for an edited object, its dictionary node as read (-1 otherwise).
+    let originalValues: [Int32]
+    /// The dictionary nodes of the removed objects as read.
+    let removedValues: [Int]
+
+    /// The edited project's tree, or nil when it cannot be made this way: a top-level value
+    /// other than `objects` was edited, or the text would pass 4 GB.
+    init?(_ project: PBXProject) throws {
+        let changes = project.changes
+        guard changes.root.isEmpty else { return nil }
+        let (tree, table) = (project.tree, project.table)
+        // The project's own entries that go or change, found by id once (no String per entry).
+        var removed: [Int] = []
+        for id in changes.removed {
+            if let index = table.find(id.rawValue, in: tree) { removed.append(index) }
+        }
+        var edited: [(index: Int, object: PBXObject)] = []
+        var added: [PBXObject] = []
+        let addedIDs = Set(changes.added)
+        for (id, object) in changes.objects {
+            if !addedIDs.contains(id), let index = table.find(id.rawValue, in: tree) {
+                edited.append((index, object))
+            } else {
+                added.append(object)
+            }
+        }
+        edited.sort { $0.index < $1.index }
+        let order = Dictionary(uniqueKeysWithValues: changes.added.enumerated().map { ($1, $0) })
+        added.sort { (order[$0.id] ?? Int.max, $0.id) < (order[$1.id] ?? Int.max, $1.id) }
+
+        // The new objects' text, read on its own as one dictionary: entry i is edited[i], then
+        // the added ones.
+        var text: [UInt8] = Array("{\n".utf8)
+        let renderer = ValueRenderer(style: DocumentStyle())
+        for object in edited.map(\.object) + added {
+            renderer.appendObject(object, indent: [], to: &text)
+            text.append(0x0A)
+        }
+        text.append(contentsOf: Array("}\n".utf8))
+        let snippet = try PropertyListParser.parse(text)
+        guard tree.bytes.count + text.count < Int(UInt32.max) else { return nil }
+
+        let (byteBase, nodeBase) = (UInt32(tree.bytes.count), UInt32(tree.nodes.count))
+        var nodes = tree.nodes
+        nodes.reserveCapacity(tree.nodes.count + snippet.nodes.count)
+        for var node in snippet.nodes {
+            node.start += byteBase
+            node.end += byteBase
+            node.link += nodeBase
+            nodes.append(node)
+        }
+        let combined = SyntaxTree(bytes: tree.bytes + text, nodes: nodes)
+        var isaNames = table.isaNames
+        var newEntries: [ObjectTable.Entry] = []
+        for (key, value) in snippet.entries(0) {
+            let (key, value) = (key + Int(nodeBase), value + Int(nodeBase))
+            // An object without an isa is left to the general path, which reports it.
+            guard let isaNode = combined.lookup("isa", in: value), combined.isString(isaNode) else { return nil }
+            let isa = combined.string(isaNode)
+            let code: Int
+            if let known = isaNames.firstIndex(of: isa) {
+                code = known
+            } else {
+                isaNames.append(isa)
+                code = isaNames.count - 1
+            }
+            newEntries.append(ObjectTable.entry(key: key, value: value, isa: Int32(code), in: combined))
+        }
+
+        var entries: [ObjectTable.Entry] = []
+        entries.reserveCapacity(table.entries.count + added.count)
+        var unchangedFrom: [Int32] = [], editedFrom: [Int32] = [], originalValues: [Int32] = []
+        unchangedFrom.reserveCapacity(table.entries.count + added.count)
+        editedFrom.reserveCapacity(table.entries.count + added.count)
+        originalValues.reserveCapacity(table.entries.count + added.count)
+        let removedSet = Set(removed)
+        var nextEdited = 0
+        for (index, entry) in table.entries.enumerated() {
+            if nextEdited < edited.count, edited[nextEdited].index == index {
+                entries.append(newEntries[nextEdited])
+                unchangedFrom.append(-1)
+                editedFrom.append(Int32(index))
+                originalValues.append(entry.value)
+                nextEdited += 1
+            } else if removedSet.isEmpty || !removedSet.contains(index) {
+                entries.append(entry)
+                unchangedFrom.append(Int32(index))
+                editedFrom.append(-1)
+                originalValues.append(-1)
+            }
+        }
+        for entry in newEntries[edited.count...] {
+            entries.append(entry)
+            unchangedFrom.append(-1)
+            editedFrom.append(-1)
+            originalValues.append(-1)
+        }
+        self.tree = combined
+        self.table = try ObjectTable(tree: combined, objectsNode: table.objectsNode, entries: entries, isaNames: isaNames)
+        self.unchangedFrom = unchangedFrom
+        self.editedFrom = editedFrom
+        self.removed = removed
+        self.originalValues = originalValues
+        self.removedValues = removed.map { Int(table.entries[$0].value) }
+    }
+}
+
+extension EditedTree {
+    /// The edited project's tree, or nil when it cannot be made this way (the general path,
+    /// splicing and reading back, then writes the project or reports what is wrong with it).
+    static func of(_ project: PBXProject) -> EditedTree? {
+        (try? EditedTree(project)) ?? nil
+    }
+}
+
+/// What finding out whether a project's text is in Xcode's form leaves behind: the answer, and
+/// the comment derived for each object, with which an edited copy of a text in Xcode's form is
+/// written by copying the objects no edit touched (`PBXProject.canonicalSerialized(knowing:)`).
+struct CanonicalCheck: Sendable {
+    /// Whether the text as read is in Xcode's form.
+    let isCanonical: Bool
+    /// Per entry of the project's table, the comment Xcode writes after its id.
+    let comments: [String?]
+    /// What the comments were derived with.
+    let projectName: String
+    let dialect: CommentDialect
+    /// The text checked, to make sure the check is used with that text only.
+    let text: [UInt8]
+}
+
+extension PBXProject {
+    /// Whether the text as read is in Xcode's form, and the comments that found it out.
+    func canonicalCheck() -> CanonicalCheck {
+        let (canonical, comments) = CanonicalWriter.check(tree: tree, table: table, projectName: projectName, dialect: commentDialect)
+        return CanonicalCheck(isCanonical: canonical, comments: comments, projectName: projectName, dialect: commentDialect, text: tree.bytes)
+    }
+
+    /// `canonicalSerialized()`, the same bytes, written with what `check` found of the text
+    /// read: when that text is in Xcode's form, each object no edit touched is copied from it,
+    /// unless its comment, or the comment of an id it names, is no longer the same (an object
+    /// renamed, moved to another phase, added or removed), and only the others are written.
+    func canonicalSerialized(knowing check: CanonicalCheck) throws -> [UInt8] {
+        let sameText = check.text.withUnsafeBufferPointer { checked in
+            tree.bytes.withUnsafeBufferPointer { $0.baseAddress == checked.baseAddress && $0.count == checked.count }
+        }
+        guard check.isCanonical, sameText, check.projectName == projectName, check.dialect == commentDialect else {
+            return try canonicalSerialized()
+        }
+        guard hasChanges else { return tree.bytes }
+        guard let edited = EditedTree.of(self) else { return try canonicalSerialized() }
+        let comments = CanonicalSplice.comments(of: edited, check: check)
+        let copied = CanonicalSplice.copied(edited: edited, comments: comments, check: check, original: tree, originalTable: table)
+        return CanonicalWriter.write(tree: edited.tree, table: edited.table, comments: comments, copied: copied)
+    }
+}
+
+/// Which objects of an edited copy of a text in Xcode's form keep their text byte for byte.
+///
+/// The canonical writer writes an object from its nodes, its own comment, and, for each string
+/// that is an object id, that object's comment (none for an id no object has). An object that
+/// no edit touched has the same nodes, so its text is the same unless its own comment changed
+/// or it names an id whose comment changed, appeared or went (an object renamed, moved to
+/// another phase, added or removed). Those ids are collected, and an object that names one
+/// (any string with the same bytes, a key included: a false match only costs a write) is
+/// written; every other untouched object is copied.
+enum CanonicalSplice {
+    static func copied(
+        edited: EditedTree, comments: [String?], check: CanonicalCheck, original: SyntaxTree, originalTable: ObjectTable
+    ) -> [Bool] {
+        let tree = edited.tree, table = edited.table
+        var changedIDs = Set<UInt64>()
+        var idLengths = Set<Int>()
+        func addID(_ content: UnsafeBufferPointer<UInt8>) {
+            changedIDs.insert(hash(content))
+            idLengths.insert(content.count)
+        }
+        for (index, entry) in table.entries.enumerated() {
+            let before: String??
+            if edited.unchangedFrom[index] >= 0 {
+                before = .some(check.comments[Int(edited.unchangedFrom[index])])
+            } else if edited.editedFrom[index] >= 0 {
+                before = .some(check.comments[Int(edited.editedFrom[index])])
+            } else {
+                before = .some(nil)  // added: no object had its id
+            }
+            if before != .some(comments[index]) { tree.withContent(Int(entry.key)) { addID($0) } }
+        }
+        for index in edited.removed where check.comments[index] != nil {
+            original.withContent(Int(originalTable.entries[index].key)) { addID($0) }
+        }
+        var copied = [Bool](repeating: false, count: table.entries.count)
+        tree.bytes.withUnsafeBufferPointer { text in
+            tree.nodes.withUnsafeBufferPointer { nodes in
+                for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] >= 0 {
+                    let from = Int(edited.unchangedFrom[index])
+                    guard check.comments[from] == comments[index] else { continue }
+                    let (key, value) = (Int(entry.key), Int(entry.value))
+                    let start = Int(nodes[key].start) - 2, end = Int(nodes[value].end) + 2
+                    // The layout the check found (a text in Xcode's form has it): checked again,
+                    // since a copy of the wrong bytes would be silent.
+                    guard start >= 0, end <= text.count, text[start] == 0x09, text[start + 1] == 0x09,
+                        text[end - 2] == UInt8(ascii: ";"), text[end - 1] == 0x0A
+                    else { continue }
+                    if !changedIDs.isEmpty && namesAny(value, of: changedIDs, lengths: idLengths, text: text, nodes: nodes, tree: tree) {
+                        continue
+                    }
+                    copied[index] = true
+                }
+            }
+        }
+        return copied
+    }
+
+    /// The comments of the edited project's objects, `CommentDeriver.deriveAll()`'s, taking
+    /// the check's for the objects whose comment cannot have changed: an untouched object whose
+    /// comment comes from its own values (files, groups, targets, ...), and an untouched build
+    /// file, configuration list or (Xcode 26) build configuration that no edited, added or
+    /// removed object lists (so the phases, owners and lists that contain it are the same
+    /// untouched objects as before) whose file, product, or list is untouched too. Exception
+    /// sets and every edited or added object are derived anew.
+    static func comments(of edited: EditedTree, check: CanonicalCheck) -> [String?] {
+        let tree = edited.tree, table = edited.table
+        // Every string of the objects' values before and after the edits (keys too: a false
+        // match only costs a derivation).
+        var touched = Set<UInt64>()
+        tree.bytes.withUnsafeBufferPointer { text in
+            tree.nodes.withUnsafeBufferPointer { nodes in
+                func strings(of node: Int) {
+                    var index = node
+                    let end = Int(nodes[node].link)
+                    while index < end {
+                        if let content = span(index, text: text, nodes: nodes) { touched.insert(hash(content)) }
+                        index += 1
+                    }
+                }
+                for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] < 0 {
+                    strings(of: Int(entry.value))
+                    // An edited object's nodes before the edit are the project's own, at the same indexes.
+                    if edited.editedFrom[index] >= 0 { strings(of: Int(edited.originalValues[index])) }
+                }
+                for value in edited.removedValues { strings(of: value) }
+            }
+        }
+        func isTouched(_ entry: Int) -> Bool {
+            tree.withContent(Int(table.entries[entry].key)) { touched.contains(hash($0)) }
+        }
+        let dependent = table.isaNames.map { CommentDeriver.dependsOnOthers(isa: $0, dialect: check.dialect) }
+        let deriver = CommentDeriver(tree: tree, table: table, projectName: check.projectName, dialect: check.dialect)
+        return deriver.deriveAll { index, maps in
+            let from = Int(edited.unchangedFrom[index])
+            guard from >= 0 else { return nil }
+            let entry = table.entries[index]
+            guard dependent[Int(entry.isa)] else { return .some(check.comments[from]) }
+            switch table.isaNames[Int(entry.isa)] {
+            case "PBXBuildFile":
+                guard !isTouched(index) else { return nil }
+                let object = Int(entry.value)
+                guard let file = (tree.lookup("fileRef", in: object) ?? tree.lookup("productRef", in: object)).flatMap({ table.find(node: $0, in: tree) }),
+                    edited.unchangedFrom[file] >= 0
+                else { return nil }
+                return .some(check.comments[from])
+            case "XCConfigurationList":
+                return isTouched(index) ? nil : .some(check.comments[from])
+            case "XCBuildConfiguration":
+                guard !isTouched(index) else { return nil }
+                let list = Int(maps.listOfConfiguration[index])
+                guard list < 0 || (edited.unchangedFrom[list] >= 0 && !isTouched(list)) else { return nil }
+                return .some(check.comments[from])
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// The text of a string node without quotes, when it has no escapes.
+    @inline(__always)
+    private static func span(_ index: Int, text: UnsafeBufferPointer<UInt8>, nodes: UnsafeBufferPointer<SyntaxNode>) -> UnsafeBufferPointer<UInt8>? {
+        let info = nodes[index]
+        switch info.kind {
+        case .unquoted: return UnsafeBufferPointer(rebasing: text[Int(info.start)..<Int(info.end)])
+        case .quoted where info.flags == 0: return UnsafeBufferPointer(rebasing: text[Int(info.start) + 1..<Int(info.end) - 1])
+        default: return nil
+        }
+    }
+
+    /// Whether a string in the subtree of `node` has the bytes of one of the ids. A string with
+    /// escapes is never looked up as an id by the writer, so it is passed over.
+    private static func namesAny(
+        _ node: Int, of ids: Set<UInt64>, lengths: Set<Int>, text: UnsafeBufferPointer<UInt8>,
+        nodes: UnsafeBufferPointer<SyntaxNode>, tree: SyntaxTree
+    ) -> Bool {
+        var index = node
+        let end = Int(nodes[node].link)
+        while index < end {
+            if let content = span(index, text: text, nodes: nodes), lengths.contains(content.count), ids.contains(hash(content)) {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// FNV-1a, 64 bits.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+        return value
+    }
+}

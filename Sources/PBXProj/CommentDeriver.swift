@@ -140,8 +140,12 @@ struct CommentDeriver {
     }
 
     private func computeName(_ index: Int) -> String? {
-        let object = Int(table.entries[index].value)
-        let isa = table.isa(index)
+        displayName(ofDictionary: Int(table.entries[index].value), isa: table.isa(index))
+    }
+
+    /// The display name of the object whose dictionary is node `object` and whose isa is `isa`
+    /// (from its own values only).
+    func displayName(ofDictionary object: Int, isa: String) -> String? {
         // Only string values name things; a list or dictionary where a name belongs gives none.
         func string(_ key: String) -> String? {
             tree.lookup(key, in: object).flatMap { tree.isString($0) ? tree.string($0) : nil }

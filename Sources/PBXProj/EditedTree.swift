@@ -19,8 +19,8 @@ struct EditedTree {
     let editedFrom: [Int32]
     /// The project's own entries that were removed.
     let removed: [Int]
-    /// Per entry of `table`: for an edited object, its dictionary node as read (-1 otherwise).
-    let originalValues: [Int32]
+    /// Per edited object's entry of `table`: its dictionary node and isa as read.
+    let edits: [Int: (value: Int, isa: Int32)]
     /// The dictionary nodes of the removed objects as read.
     let removedValues: [Int]
 
@@ -90,10 +90,10 @@ struct EditedTree {
 
         var entries: [ObjectTable.Entry] = []
         entries.reserveCapacity(table.entries.count + added.count)
-        var unchangedFrom: [Int32] = [], editedFrom: [Int32] = [], originalValues: [Int32] = []
+        var unchangedFrom: [Int32] = [], editedFrom: [Int32] = []
+        var edits: [Int: (value: Int, isa: Int32)] = [:]
         unchangedFrom.reserveCapacity(table.entries.count + added.count)
         editedFrom.reserveCapacity(table.entries.count + added.count)
-        originalValues.reserveCapacity(table.entries.count + added.count)
         let removedSet = Set(removed)
         var nextEdited = 0
         for (index, entry) in table.entries.enumerated() {
@@ -101,27 +101,25 @@ struct EditedTree {
                 entries.append(newEntries[nextEdited])
                 unchangedFrom.append(-1)
                 editedFrom.append(Int32(index))
-                originalValues.append(entry.value)
+                edits[entries.count - 1] = (Int(entry.value), entry.isa)
                 nextEdited += 1
             } else if removedSet.isEmpty || !removedSet.contains(index) {
                 entries.append(entry)
                 unchangedFrom.append(Int32(index))
                 editedFrom.append(-1)
-                originalValues.append(-1)
             }
         }
         for entry in newEntries[edited.count...] {
             entries.append(entry)
             unchangedFrom.append(-1)
             editedFrom.append(-1)
-            originalValues.append(-1)
         }
         self.tree = combined
         self.table = try ObjectTable(tree: combined, objectsNode: table.objectsNode, entries: entries, isaNames: isaNames)
         self.unchangedFrom = unchangedFrom
         self.editedFrom = editedFrom
         self.removed = removed
-        self.originalValues = originalValues
+        self.edits = edits
         self.removedValues = removed.map { Int(table.entries[$0].value) }
     }
 }
@@ -233,40 +231,36 @@ enum CanonicalSplice {
     }
 
     /// The comments of the edited project's objects, `CommentDeriver.deriveAll()`'s, taking
-    /// the check's for the objects whose comment cannot have changed: an untouched object whose
-    /// comment comes from its own values (files, groups, targets, ...), and an untouched build
-    /// file, configuration list or (Xcode 26) build configuration that no edited, added or
-    /// removed object lists (so the phases, owners and lists that contain it are the same
-    /// untouched objects as before) whose file, product, or list is untouched too. Exception
-    /// sets and every edited or added object are derived anew.
+    /// the check's for the objects whose comment cannot have changed.
+    ///
+    /// An untouched object whose comment comes from its own values (files, groups, targets,
+    /// ...) keeps it. An untouched build file, configuration list or (Xcode 26) build
+    /// configuration keeps it when the objects that list it are the same (no removed or added
+    /// object names it, and no edited one names it a different number of times under a key, or
+    /// changed its isa) and the objects its comment names (its file or product and phase; the
+    /// list's owner; the configuration's list and that list's owner) are untouched or edited
+    /// with the same isa and display name. Exception sets and edited or added objects are
+    /// derived anew.
     static func comments(of edited: EditedTree, check: CanonicalCheck) -> [String?] {
         let tree = edited.tree, table = edited.table
-        // Every string of the objects' values before and after the edits (keys too: a false
-        // match only costs a derivation).
-        var touched = Set<UInt64>()
-        tree.bytes.withUnsafeBufferPointer { text in
-            tree.nodes.withUnsafeBufferPointer { nodes in
-                func strings(of node: Int) {
-                    var index = node
-                    let end = Int(nodes[node].link)
-                    while index < end {
-                        if let content = span(index, text: text, nodes: nodes) { touched.insert(hash(content)) }
-                        index += 1
-                    }
-                }
-                for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] < 0 {
-                    strings(of: Int(entry.value))
-                    // An edited object's nodes before the edit are the project's own, at the same indexes.
-                    if edited.editedFrom[index] >= 0 { strings(of: Int(edited.originalValues[index])) }
-                }
-                for value in edited.removedValues { strings(of: value) }
-            }
-        }
+        let deriver = CommentDeriver(tree: tree, table: table, projectName: check.projectName, dialect: check.dialect)
+        let touched = touchedIDs(of: edited)
         func isTouched(_ entry: Int) -> Bool {
-            tree.withContent(Int(table.entries[entry].key)) { touched.contains(hash($0)) }
+            !touched.isEmpty && tree.withContent(Int(table.entries[entry].key)) { touched.contains(hash($0)) }
+        }
+        var sameNames: [Int: Bool] = [:]
+        func sameName(_ entry: Int) -> Bool {
+            if edited.unchangedFrom[entry] >= 0 { return true }
+            guard let before = edited.edits[entry] else { return false }  // added
+            if let known = sameNames[entry] { return known }
+            let isa = table.entries[entry].isa
+            let same = isa == before.isa
+                && deriver.displayName(ofDictionary: Int(table.entries[entry].value), isa: table.isaNames[Int(isa)])
+                    == deriver.displayName(ofDictionary: before.value, isa: table.isaNames[Int(before.isa)])
+            sameNames[entry] = same
+            return same
         }
         let dependent = table.isaNames.map { CommentDeriver.dependsOnOthers(isa: $0, dialect: check.dialect) }
-        let deriver = CommentDeriver(tree: tree, table: table, projectName: check.projectName, dialect: check.dialect)
         return deriver.deriveAll { index, maps in
             let from = Int(edited.unchangedFrom[index])
             guard from >= 0 else { return nil }
@@ -277,20 +271,96 @@ enum CanonicalSplice {
                 guard !isTouched(index) else { return nil }
                 let object = Int(entry.value)
                 guard let file = (tree.lookup("fileRef", in: object) ?? tree.lookup("productRef", in: object)).flatMap({ table.find(node: $0, in: tree) }),
-                    edited.unchangedFrom[file] >= 0
+                    sameName(file)
                 else { return nil }
-                return .some(check.comments[from])
+                let phase = Int(maps.phaseOfBuildFile[index])
+                return phase < 0 || sameName(phase) ? .some(check.comments[from]) : nil
             case "XCConfigurationList":
-                return isTouched(index) ? nil : .some(check.comments[from])
+                guard !isTouched(index) else { return nil }
+                let owner = Int(maps.ownerOfList[index])
+                return owner < 0 || sameName(owner) ? .some(check.comments[from]) : nil
             case "XCBuildConfiguration":
                 guard !isTouched(index) else { return nil }
                 let list = Int(maps.listOfConfiguration[index])
-                guard list < 0 || (edited.unchangedFrom[list] >= 0 && !isTouched(list)) else { return nil }
-                return .some(check.comments[from])
+                guard list >= 0 else { return .some(check.comments[from]) }
+                guard !isTouched(list) else { return nil }
+                let owner = Int(maps.ownerOfList[list])
+                return owner < 0 || sameName(owner) ? .some(check.comments[from]) : nil
             default:
                 return nil
             }
         }
+    }
+
+    /// The ids whose listing may have changed: every string of an added or removed object, of
+    /// an edited object whose isa changed, and of an edited object the strings that it holds a
+    /// different number of times under one of its keys than before.
+    private static func touchedIDs(of edited: EditedTree) -> Set<UInt64> {
+        let tree = edited.tree, table = edited.table
+        var touched = Set<UInt64>()
+        tree.bytes.withUnsafeBufferPointer { text in
+            tree.nodes.withUnsafeBufferPointer { nodes in
+                func strings(of node: Int, _ body: (UInt64) -> Void) {
+                    var index = node
+                    let end = Int(nodes[node].link)
+                    while index < end {
+                        if let content = span(index, text: text, nodes: nodes) { body(hash(content)) }
+                        index += 1
+                    }
+                }
+                for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] < 0 {
+                    let value = Int(entry.value)
+                    guard let before = edited.edits[index], before.isa == entry.isa else {
+                        strings(of: value) { touched.insert($0) }
+                        if let before = edited.edits[index] { strings(of: before.value) { touched.insert($0) } }
+                        continue
+                    }
+                    // Counted per key: (key, string) pairs before minus after. Pairs are
+                    // grouped by hash and compared byte for byte, so that two pairs with the
+                    // same hash never cancel out: then every string of the object counts.
+                    var counts: [UInt64: (key: Int, string: Int, id: UInt64, count: Int)] = [:]
+                    var collided = false
+                    for (node, step) in [(before.value, 1), (value, -1)] {
+                        for (key, keyValue) in tree.entries(node) {
+                            let keyHash = tree.withContent(key) { hash($0) }
+                            var index = keyValue
+                            let end = Int(nodes[keyValue].link)
+                            while index < end {
+                                if let content = span(index, text: text, nodes: nodes) {
+                                    let id = hash(content)
+                                    let pair = (keyHash &* 0x9E37_79B9_7F4A_7C15) ^ id
+                                    if let seen = counts[pair] {
+                                        if !(sameBytes(seen.key, key, nodes: nodes, text: text) && sameBytes(seen.string, index, nodes: nodes, text: text)) {
+                                            collided = true
+                                        }
+                                        counts[pair]?.count += step
+                                    } else {
+                                        counts[pair] = (key, index, id, step)
+                                    }
+                                }
+                                index += 1
+                            }
+                        }
+                    }
+                    if collided {
+                        strings(of: value) { touched.insert($0) }
+                        strings(of: before.value) { touched.insert($0) }
+                        continue
+                    }
+                    for (_, tally) in counts where tally.count != 0 { touched.insert(tally.id) }
+                }
+                for value in edited.removedValues { strings(of: value) { touched.insert($0) } }
+            }
+        }
+        return touched
+    }
+
+    /// Whether two string nodes are written the same (quotes and escapes included: the same
+    /// content written two ways counts as a collision, which only costs derivations).
+    private static func sameBytes(_ a: Int, _ b: Int, nodes: UnsafeBufferPointer<SyntaxNode>, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        ByteCompare.equal(
+            UnsafeBufferPointer(rebasing: text[Int(nodes[a].start)..<Int(nodes[a].end)]),
+            UnsafeBufferPointer(rebasing: text[Int(nodes[b].start)..<Int(nodes[b].end)]))
     }
 
     /// The text of a string node without quotes, when it has no escapes.

@@ -64,25 +64,24 @@ struct CanonicalWriter {
     var verified = 0
     /// When checking: whether what was written differs from `reference`.
     var diverged = false
-    /// Per table entry: whether the object's canonical text is in `text` already, to be copied.
-    var copied: [Bool]?
+    /// Which objects' canonical text is in `text` already (`CanonicalSplice.reuse`).
+    var reuse: TextReuse?
 
     /// The canonical bytes.
     static func write(tree: SyntaxTree, table: ObjectTable, projectName: String, dialect: CommentDialect) -> [UInt8] {
         let comments = CommentDeriver(tree: tree, table: table, projectName: projectName, dialect: dialect).deriveAll()
-        return write(tree: tree, table: table, comments: comments, copied: nil)
+        return write(tree: tree, table: table, comments: comments, reuse: nil)
     }
 
     /// The canonical bytes with the comments given (`CommentDeriver.deriveAll()`'s for this
-    /// tree). `copied`, per table entry: true for an object whose canonical text is already in
-    /// the tree's text, from the tab before its id to the newline after its `;` (an object of a
-    /// file in Xcode's form that no edit touched), which is copied instead of written.
-    static func write(tree: SyntaxTree, table: ObjectTable, comments: [String?], copied: [Bool]?) -> [UInt8] {
+    /// tree), copying from the tree's text the objects whose canonical text `reuse` says is
+    /// there already (objects of a file in Xcode's form that no edit touched).
+    static func write(tree: SyntaxTree, table: ObjectTable, comments: [String?], reuse: TextReuse?) -> [UInt8] {
         tree.bytes.withUnsafeBufferPointer { text in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 var writer = CanonicalWriter(
                     tree: tree, table: table, text: text, nodes: nodes, comments: comments, objectVersion: tree.objectVersion)
-                writer.copied = copied
+                writer.reuse = reuse
                 writer.out.reserveCapacity(text.count + text.count / 16 + 256)
                 writer.writeDocument()
                 return writer.out
@@ -161,11 +160,27 @@ struct CanonicalWriter {
             append("\n/* Begin \(CommentDeriver.sanitized(isa)) section */\n")
             for member in members {
                 let entry = table.entries[member]
-                if let copied, copied[member] {
-                    // From the tabs before the id to the newline after the `;`.
-                    let start = Int(nodes[Int(entry.key)].start) - 2, end = Int(nodes[Int(entry.value)].end) + 2
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
-                    continue
+                if let reuse {
+                    switch reuse.kinds[member] {
+                    case .copy:
+                        // From the tabs before the id to the newline after the `;`.
+                        let start = Int(nodes[Int(entry.key)].start) - 2, end = Int(nodes[Int(entry.value)].end) + 2
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+                        continue
+                    case .patch:
+                        append("\t\t")
+                        appendString(Int(entry.key), forceQuotes: false)
+                        appendComment(comments[member])
+                        append(" = ")
+                        let value = Int(entry.value)
+                        var cursor = Int(nodes[value].start)
+                        copyPatchingComments(value, context: .references, end: Int(nodes[value].end), cursor: &cursor, reuse: reuse)
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[cursor..<Int(nodes[value].end)]))
+                        append(";\n")
+                        continue
+                    case .write:
+                        break
+                    }
                 }
                 append("\t\t")
                 appendString(Int(entry.key), forceQuotes: false)
@@ -223,6 +238,43 @@ struct CanonicalWriter {
             }
             if !oneLine { appendTabs(depth) }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Copies the text of an object's value up to each id whose comment changed
+    /// (`reuse.changedIDs`, where the writer writes a comment: `.references`), and writes that
+    /// id's comment in place of the old one (` /* ... */` right after it in a text in Xcode's
+    /// form; a comment cannot hold `*/`). `cursor`: how far the text is copied.
+    private mutating func copyPatchingComments(_ node: Int, context: ValueContext, end: Int, cursor: inout Int, reuse: TextReuse) {
+        switch nodes[node].kind {
+        case .unquoted, .quoted:
+            guard context == .references, let span = span(node), reuse.names(span) else { return }
+            let stringEnd = Int(nodes[node].end)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[cursor..<stringEnd]))
+            cursor = stringEnd
+            if stringEnd + 4 <= end, text[stringEnd] == 0x20, text[stringEnd + 1] == UInt8(ascii: "/"),
+                text[stringEnd + 2] == UInt8(ascii: "*"), text[stringEnd + 3] == 0x20 {
+                var close = stringEnd + 4
+                while close + 1 < end, !(text[close] == UInt8(ascii: "*") && text[close + 1] == UInt8(ascii: "/")) { close += 1 }
+                cursor = min(close + 2, end)
+            }
+            if let target = table.find(span, in: tree) { appendComment(comments[target]) }
+        case .data:
+            return
+        case .array:
+            var child = node + 1
+            let last = Int(nodes[node].link)
+            while child < last {
+                copyPatchingComments(child, context: context, end: end, cursor: &cursor, reuse: reuse)
+                child = Int(nodes[child].link)
+            }
+        case .dictionary:
+            var key = node + 1
+            let last = Int(nodes[node].link)
+            while key < last {
+                copyPatchingComments(key + 1, context: self.context(forKey: key, inherited: context), end: end, cursor: &cursor, reuse: reuse)
+                key = Int(nodes[key + 1].link)
+            }
         }
     }
 
@@ -376,5 +428,26 @@ struct CanonicalWriter {
 
     private mutating func appendTabs(_ count: Int) {
         for _ in 0..<count { out.append(0x09) }
+    }
+}
+
+/// Which objects of an edited tree have their canonical text in the tree's text already
+/// (`CanonicalSplice.reuse`): copied as they are, copied with the comments after some ids
+/// written anew, or written.
+struct TextReuse {
+    enum Kind: UInt8 {
+        case write, copy, patch
+    }
+
+    /// Per table entry.
+    var kinds: [Kind]
+    /// The ids whose comment is not what it was (FNV-1a of their bytes), and their lengths.
+    var changedIDs: Set<UInt64>
+    var idLengths: Set<Int>
+
+    /// Whether `content` may be one of the changed ids (a false match only costs a look-up).
+    @inline(__always)
+    func names(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
+        idLengths.contains(content.count) && changedIDs.contains(CanonicalSplice.hash(content))
     }
 }

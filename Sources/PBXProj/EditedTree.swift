@@ -168,8 +168,8 @@ extension PBXProject {
         guard hasChanges else { return tree.bytes }
         guard let edited = EditedTree.of(self) else { return try canonicalSerialized() }
         let comments = CanonicalSplice.comments(of: edited, check: check)
-        let copied = CanonicalSplice.copied(edited: edited, comments: comments, check: check, original: tree, originalTable: table)
-        return CanonicalWriter.write(tree: edited.tree, table: edited.table, comments: comments, copied: copied)
+        let reuse = CanonicalSplice.reuse(edited: edited, comments: comments, check: check, original: tree, originalTable: table)
+        return CanonicalWriter.write(tree: edited.tree, table: edited.table, comments: comments, reuse: reuse)
     }
 }
 
@@ -177,15 +177,16 @@ extension PBXProject {
 ///
 /// The canonical writer writes an object from its nodes, its own comment, and, for each string
 /// that is an object id, that object's comment (none for an id no object has). An object that
-/// no edit touched has the same nodes, so its text is the same unless its own comment changed
-/// or it names an id whose comment changed, appeared or went (an object renamed, moved to
-/// another phase, added or removed). Those ids are collected, and an object that names one
-/// (any string with the same bytes, a key included: a false match only costs a write) is
-/// written; every other untouched object is copied.
+/// no edit touched has the same nodes, so its text is the same but for its own comment, if that
+/// changed, and the comments after the ids it names whose comment changed, appeared or went (an
+/// object renamed, moved to another phase, added or removed). Those ids are collected; an
+/// untouched object that names none of them (no string with the same bytes: a false match only
+/// costs a look-up) and keeps its comment is copied, and any other untouched object is copied
+/// with those comments written anew. Edited and added objects are written.
 enum CanonicalSplice {
-    static func copied(
+    static func reuse(
         edited: EditedTree, comments: [String?], check: CanonicalCheck, original: SyntaxTree, originalTable: ObjectTable
-    ) -> [Bool] {
+    ) -> TextReuse {
         let tree = edited.tree, table = edited.table
         var changedIDs = Set<UInt64>()
         var idLengths = Set<Int>()
@@ -207,12 +208,11 @@ enum CanonicalSplice {
         for index in edited.removed where check.comments[index] != nil {
             original.withContent(Int(originalTable.entries[index].key)) { addID($0) }
         }
-        var copied = [Bool](repeating: false, count: table.entries.count)
+        var kinds = [TextReuse.Kind](repeating: .write, count: table.entries.count)
         tree.bytes.withUnsafeBufferPointer { text in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] >= 0 {
                     let from = Int(edited.unchangedFrom[index])
-                    guard check.comments[from] == comments[index] else { continue }
                     let (key, value) = (Int(entry.key), Int(entry.value))
                     let start = Int(nodes[key].start) - 2, end = Int(nodes[value].end) + 2
                     // The layout the check found (a text in Xcode's form has it): checked again,
@@ -220,14 +220,16 @@ enum CanonicalSplice {
                     guard start >= 0, end <= text.count, text[start] == 0x09, text[start + 1] == 0x09,
                         text[end - 2] == UInt8(ascii: ";"), text[end - 1] == 0x0A
                     else { continue }
-                    if !changedIDs.isEmpty && namesAny(value, of: changedIDs, lengths: idLengths, text: text, nodes: nodes, tree: tree) {
-                        continue
+                    if check.comments[from] != comments[index]
+                        || (!changedIDs.isEmpty && namesAny(value, of: changedIDs, lengths: idLengths, text: text, nodes: nodes, tree: tree)) {
+                        kinds[index] = .patch
+                    } else {
+                        kinds[index] = .copy
                     }
-                    copied[index] = true
                 }
             }
         }
-        return copied
+        return TextReuse(kinds: kinds, changedIDs: changedIDs, idLengths: idLengths)
     }
 
     /// The comments of the edited project's objects, `CommentDeriver.deriveAll()`'s, taking

@@ -441,13 +441,12 @@ struct TextReuse {
 
     /// Per table entry.
     var kinds: [Kind]
-    /// The ids whose comment is not what it was (FNV-1a of their bytes), and their lengths.
-    var changedIDs: Set<UInt64>
-    var idLengths: Set<Int>
+    /// The ids whose comment is not what it was.
+    var changedIDs: HashedStrings
 
     /// Whether `content` may be one of the changed ids (a false match only costs a look-up).
     @inline(__always)
     func names(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
-        idLengths.contains(content.count) && changedIDs.contains(CanonicalSplice.hash(content))
+        changedIDs.mayContain(content)
     }
 }

@@ -115,7 +115,12 @@ struct EditedTree {
             editedFrom.append(-1)
         }
         self.tree = combined
-        self.table = try ObjectTable(tree: combined, objectsNode: table.objectsNode, entries: entries, isaNames: isaNames)
+        var moved = [Int32](repeating: -1, count: table.entries.count)
+        for (now, from) in unchangedFrom.enumerated() where from >= 0 { moved[Int(from)] = Int32(now) }
+        for (now, from) in editedFrom.enumerated() where from >= 0 { moved[Int(from)] = Int32(now) }
+        self.table = try ObjectTable(
+            editing: table, moved: moved, tree: combined, entries: entries, isaNames: isaNames,
+            added: (entries.count - added.count)..<entries.count)
         self.unchangedFrom = unchangedFrom
         self.editedFrom = editedFrom
         self.removed = removed
@@ -188,12 +193,8 @@ enum CanonicalSplice {
         edited: EditedTree, comments: [String?], check: CanonicalCheck, original: SyntaxTree, originalTable: ObjectTable
     ) -> TextReuse {
         let tree = edited.tree, table = edited.table
-        var changedIDs = Set<UInt64>()
-        var idLengths = Set<Int>()
-        func addID(_ content: UnsafeBufferPointer<UInt8>) {
-            changedIDs.insert(hash(content))
-            idLengths.insert(content.count)
-        }
+        var changedIDs = HashedStrings()
+        func addID(_ content: UnsafeBufferPointer<UInt8>) { changedIDs.insert(content) }
         for (index, entry) in table.entries.enumerated() {
             let before: String??
             if edited.unchangedFrom[index] >= 0 {
@@ -221,7 +222,7 @@ enum CanonicalSplice {
                         text[end - 2] == UInt8(ascii: ";"), text[end - 1] == 0x0A
                     else { continue }
                     if check.comments[from] != comments[index]
-                        || (!changedIDs.isEmpty && namesAny(value, of: changedIDs, lengths: idLengths, text: text, nodes: nodes, tree: tree)) {
+                        || (!changedIDs.isEmpty && namesAny(value, of: changedIDs, text: text, nodes: nodes)) {
                         kinds[index] = .patch
                     } else {
                         kinds[index] = .copy
@@ -229,7 +230,7 @@ enum CanonicalSplice {
                 }
             }
         }
-        return TextReuse(kinds: kinds, changedIDs: changedIDs, idLengths: idLengths)
+        return TextReuse(kinds: kinds, changedIDs: changedIDs)
     }
 
     /// The comments of the edited project's objects, `CommentDeriver.deriveAll()`'s, taking
@@ -248,7 +249,7 @@ enum CanonicalSplice {
         let deriver = CommentDeriver(tree: tree, table: table, projectName: check.projectName, dialect: check.dialect)
         let touched = touchedIDs(of: edited)
         func isTouched(_ entry: Int) -> Bool {
-            !touched.isEmpty && tree.withContent(Int(table.entries[entry].key)) { touched.contains(hash($0)) }
+            !touched.isEmpty && tree.withContent(Int(table.entries[entry].key)) { touched.mayContain($0) }
         }
         var sameNames: [Int: Bool] = [:]
         func sameName(_ entry: Int) -> Bool {
@@ -297,16 +298,16 @@ enum CanonicalSplice {
     /// The ids whose listing may have changed: every string of an added or removed object, of
     /// an edited object whose isa changed, and of an edited object the strings that it holds a
     /// different number of times under one of its keys than before.
-    private static func touchedIDs(of edited: EditedTree) -> Set<UInt64> {
+    private static func touchedIDs(of edited: EditedTree) -> HashedStrings {
         let tree = edited.tree, table = edited.table
-        var touched = Set<UInt64>()
+        var touched = HashedStrings()
         tree.bytes.withUnsafeBufferPointer { text in
             tree.nodes.withUnsafeBufferPointer { nodes in
-                func strings(of node: Int, _ body: (UInt64) -> Void) {
+                func strings(of node: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
                     var index = node
                     let end = Int(nodes[node].link)
                     while index < end {
-                        if let content = span(index, text: text, nodes: nodes) { body(hash(content)) }
+                        if let content = span(index, text: text, nodes: nodes) { body(content) }
                         index += 1
                     }
                 }
@@ -320,7 +321,7 @@ enum CanonicalSplice {
                     // Counted per key: (key, string) pairs before minus after. Pairs are
                     // grouped by hash and compared byte for byte, so that two pairs with the
                     // same hash never cancel out: then every string of the object counts.
-                    var counts: [UInt64: (key: Int, string: Int, id: UInt64, count: Int)] = [:]
+                    var counts: [UInt64: (key: Int, string: Int, count: Int)] = [:]
                     var collided = false
                     for (node, step) in [(before.value, 1), (value, -1)] {
                         for (key, keyValue) in tree.entries(node) {
@@ -337,7 +338,7 @@ enum CanonicalSplice {
                                         }
                                         counts[pair]?.count += step
                                     } else {
-                                        counts[pair] = (key, index, id, step)
+                                        counts[pair] = (key, index, step)
                                     }
                                 }
                                 index += 1
@@ -349,7 +350,9 @@ enum CanonicalSplice {
                         strings(of: before.value) { touched.insert($0) }
                         continue
                     }
-                    for (_, tally) in counts where tally.count != 0 { touched.insert(tally.id) }
+                    for (_, tally) in counts where tally.count != 0 {
+                        if let content = span(tally.string, text: text, nodes: nodes) { touched.insert(content) }
+                    }
                 }
                 for value in edited.removedValues { strings(of: value) { touched.insert($0) } }
             }
@@ -376,18 +379,15 @@ enum CanonicalSplice {
         }
     }
 
-    /// Whether a string in the subtree of `node` has the bytes of one of the ids. A string with
-    /// escapes is never looked up as an id by the writer, so it is passed over.
+    /// Whether a string in the subtree of `node` may have the bytes of one of the ids. A string
+    /// with escapes is never looked up as an id by the writer, so it is passed over.
     private static func namesAny(
-        _ node: Int, of ids: Set<UInt64>, lengths: Set<Int>, text: UnsafeBufferPointer<UInt8>,
-        nodes: UnsafeBufferPointer<SyntaxNode>, tree: SyntaxTree
+        _ node: Int, of ids: HashedStrings, text: UnsafeBufferPointer<UInt8>, nodes: UnsafeBufferPointer<SyntaxNode>
     ) -> Bool {
         var index = node
         let end = Int(nodes[node].link)
         while index < end {
-            if let content = span(index, text: text, nodes: nodes), lengths.contains(content.count), ids.contains(hash(content)) {
-                return true
-            }
+            if let content = span(index, text: text, nodes: nodes), ids.mayContain(content) { return true }
             index += 1
         }
         return false
@@ -402,5 +402,60 @@ enum CanonicalSplice {
             value = value &* 0x0000_0100_0000_01B3
         }
         return value
+    }
+}
+
+/// Strings known by their length and 64-bit FNV-1a hash, asked of nearly every string of a
+/// project: "may this be one of them" answers no for certain and yes possibly (a false yes only
+/// costs work, as its callers say). Open addressing over the hashes, no hashing of the hash.
+struct HashedStrings {
+    private var slots = [UInt64](repeating: 0, count: 16)
+    private var count = 0
+    /// Bit n: a string of n bytes was inserted (bit 63: one of 63 bytes or more).
+    private var lengths: UInt64 = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func insert(_ content: UnsafeBufferPointer<UInt8>) {
+        lengths |= 1 << UInt64(min(content.count, 63))
+        let value = Self.stored(CanonicalSplice.hash(content))
+        if (count + 1) * 2 > slots.count { grow() }
+        if place(value, in: &slots) { count += 1 }
+    }
+
+    @inline(__always)
+    func mayContain(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lengths & (1 << UInt64(min(content.count, 63))) != 0 else { return false }
+        let value = Self.stored(CanonicalSplice.hash(content))
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: value) & mask
+        while true {
+            let found = slots[slot]
+            if found == value { return true }
+            if found == 0 { return false }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// 0 marks an empty slot, so a hash of 0 is kept as 1.
+    @inline(__always)
+    private static func stored(_ hash: UInt64) -> UInt64 { hash == 0 ? 1 : hash }
+
+    /// Puts `value` in its slot; false when it was there already.
+    private func place(_ value: UInt64, in slots: inout [UInt64]) -> Bool {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: value) & mask
+        while slots[slot] != 0 {
+            if slots[slot] == value { return false }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = value
+        return true
+    }
+
+    private mutating func grow() {
+        var larger = [UInt64](repeating: 0, count: slots.count * 2)
+        for value in slots where value != 0 { _ = place(value, in: &larger) }
+        slots = larger
     }
 }

@@ -37,6 +37,19 @@ struct ObjectTable: Sendable {
     private let mask: Int
     /// The shortest and longest id, to reject most strings before hashing them.
     private let idLengths: ClosedRange<Int>
+    /// For a table over an edited tree (`EditedTree`): the table that was read, whose slots find
+    /// the ids it holds, and where each of its entries is in this table (-1: removed). This
+    /// table's own slots then hold the added objects only, so that an edit costs no new index of
+    /// every object.
+    private let overlay: Overlay?
+
+    private struct Overlay: Sendable {
+        let slots: [Slot]
+        let mask: Int
+        let idLengths: ClosedRange<Int>
+        let entries: [Entry]
+        let moved: [Int32]
+    }
 
     /// Indexes the objects of `tree`, rejecting duplicate ids and objects without an isa.
     init(tree: SyntaxTree) throws {
@@ -52,17 +65,38 @@ struct ObjectTable: Sendable {
         try self.init(tree: tree, objectsNode: objects, entries: entries, isaNames: names)
     }
 
-    /// A table over entries found otherwise (an edited project's objects, some of them in text
-    /// written after the text that was read), rejecting duplicate ids.
+    /// A table over entries found otherwise, rejecting duplicate ids.
     init(tree: SyntaxTree, objectsNode: Int, entries: [Entry], isaNames names: [String]) throws {
         self.objectsNode = objectsNode
+        (slots, mask, idLengths) = try ObjectTable.index(entries.indices, of: entries, in: tree)
+        self.entries = entries
+        self.isaNames = names
+        overlay = nil
+    }
+
+    /// The table of an edited tree whose entries are `base`'s that stay (entry `i` of `base` is
+    /// now entry `moved[i]`, -1 when removed; edited ones may have new nodes, with the same id)
+    /// and the objects added, at `added`. Only the added ids are indexed anew.
+    init(editing base: ObjectTable, moved: [Int32], tree: SyntaxTree, entries: [Entry], isaNames names: [String], added: Range<Int>) throws {
+        precondition(base.overlay == nil && moved.count == base.entries.count)
+        objectsNode = base.objectsNode
+        (slots, mask, idLengths) = try ObjectTable.index(added, of: entries, in: tree)
+        self.entries = entries
+        isaNames = names
+        overlay = Overlay(slots: base.slots, mask: base.mask, idLengths: base.idLengths, entries: base.entries, moved: moved)
+    }
+
+    /// An index of `entries` at `indices`: the slots, their mask and the range of id lengths.
+    private static func index<Indices: Collection<Int>>(
+        _ indices: Indices, of entries: [Entry], in tree: SyntaxTree
+    ) throws -> ([Slot], Int, ClosedRange<Int>) {
         var capacity = 16
-        while capacity < entries.count * 2 { capacity <<= 1 }
+        while capacity < indices.count * 2 { capacity <<= 1 }
         var slots = [Slot](repeating: Slot(id: 0, info: 0), count: capacity)
         let mask = capacity - 1
         var shortest = Int.max, longest = 0
-        for (index, entry) in entries.enumerated() {
-            let key = Int(entry.key)
+        for index in indices {
+            let key = Int(entries[index].key)
             let (wanted, length) = tree.withContent(key) { (ObjectTable.slotKey($0), $0.count) }
             shortest = min(shortest, length)
             longest = max(longest, length)
@@ -80,11 +114,7 @@ struct ObjectTable: Sendable {
             }
             slots[slot] = Slot(id: wanted.id, info: wanted.info | UInt64(index + 1))
         }
-        self.entries = entries
-        self.isaNames = names
-        self.slots = slots
-        self.mask = mask
-        self.idLengths = entries.isEmpty ? 0...0 : shortest...longest
+        return (slots, mask, shortest <= longest ? shortest...longest : 0...0)
     }
 
     /// The entry of the object whose id is string node `key` and whose dictionary is `value`
@@ -207,6 +237,17 @@ struct ObjectTable: Sendable {
 
     /// The entry index of the object whose id is `id`.
     func find(_ id: UnsafeBufferPointer<UInt8>, in tree: SyntaxTree) -> Int? {
+        if let overlay, let old = ObjectTable.probe(id, overlay.slots, overlay.mask, overlay.idLengths, overlay.entries, in: tree) {
+            let now = Int(overlay.moved[old])
+            if now >= 0 { return now }
+        }
+        return ObjectTable.probe(id, slots, mask, idLengths, entries, in: tree)
+    }
+
+    @inline(__always)
+    private static func probe(
+        _ id: UnsafeBufferPointer<UInt8>, _ slots: [Slot], _ mask: Int, _ idLengths: ClosedRange<Int>, _ entries: [Entry], in tree: SyntaxTree
+    ) -> Int? {
         guard idLengths.contains(id.count) else { return nil }
         let wanted = ObjectTable.slotKey(id)
         return slots.withUnsafeBufferPointer { slots in
@@ -216,7 +257,7 @@ struct ObjectTable: Sendable {
                 if value.info == 0 { return nil }
                 if value.id == wanted.id, value.info & ObjectTable.keyBits == wanted.info {
                     let index = Int(value.info & ObjectTable.indexBits) - 1
-                    if wanted.info & ObjectTable.otherID == 0 || keyEquals(index, id, in: tree) { return index }
+                    if wanted.info & ObjectTable.otherID == 0 || keyEquals(entries[index], id, in: tree) { return index }
                 }
                 slot = (slot + 1) & mask
             }
@@ -226,7 +267,11 @@ struct ObjectTable: Sendable {
     /// Whether entry `index`'s id is `id`.
     @inline(__always)
     func keyEquals(_ index: Int, _ id: UnsafeBufferPointer<UInt8>, in tree: SyntaxTree) -> Bool {
-        let entry = entries[index]
+        ObjectTable.keyEquals(entries[index], id, in: tree)
+    }
+
+    @inline(__always)
+    private static func keyEquals(_ entry: Entry, _ id: UnsafeBufferPointer<UInt8>, in tree: SyntaxTree) -> Bool {
         guard entry.keyEnd > entry.keyStart || tree.nodes[Int(entry.key)].kind == .unquoted else {
             return tree.contentEquals(Int(entry.key), id)
         }

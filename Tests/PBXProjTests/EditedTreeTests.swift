@@ -92,6 +92,14 @@ struct EditedTreeTests {
             #expect(viaTree == general, "\(entry.baseName), round \(round)")
             #expect(try edited.canonicalSerialized(knowing: check) == general, "\(entry.baseName), round \(round)")
             if let tree = EditedTree.of(edited) {
+                // The table over the edits finds what an index of all its entries finds: every
+                // id of the edited project, the removed ones, and strings that are no id.
+                let fresh = try ObjectTable(tree: tree.tree, objectsNode: tree.table.objectsNode, entries: tree.table.entries, isaNames: tree.table.isaNames)
+                var asked = (project.objectIDs + edited.objectIDs).map(\.rawValue) + ["", "isa", "0123456789ABCDEF01234567"]
+                asked += project.objectIDs.prefix(5).map { $0.rawValue.lowercased() }
+                for id in asked {
+                    #expect(tree.table.find(id, in: tree.tree) == fresh.find(id, in: tree.tree), "\(entry.baseName): \(id)")
+                }
                 let all = CommentDeriver(tree: tree.tree, table: tree.table, projectName: edited.projectName, dialect: edited.commentDialect).deriveAll()
                 #expect(CanonicalSplice.comments(of: tree, check: check) == all, "\(entry.baseName), round \(round)")
             }

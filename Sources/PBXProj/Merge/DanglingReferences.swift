@@ -215,10 +215,14 @@ extension GraphMerger {
 
     /// The merge's references to objects it does not define, leaving out those that our or their
     /// version already had (a damage the merge did not make).
-    func newDanglingReferences(in project: PBXProject) -> [DanglingReference] {
+    mutating func newDanglingReferences(in project: PBXProject) -> [DanglingReference] {
         let found = project.danglingReferences(missing: missingIDs(in: project))
         guard !found.isEmpty else { return [] }
-        let inherited = Set((ours.danglingReferences(missing: missingIDs(in: ours)) + theirs.danglingReferences(missing: missingIDs(in: theirs))).map(\.target))
+        // Our and their own dangling references are found once per merge (the two versions and
+        // the ids outside our table do not change while it runs).
+        let inherited = inheritedDangling ?? Set(
+            (ours.danglingReferences(missing: missingIDs(in: ours)) + theirs.danglingReferences(missing: missingIDs(in: theirs))).map(\.target))
+        inheritedDangling = inherited
         return found.filter { !inherited.contains($0.target) }
     }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why three versions of a project could not be merged on the object graph.
 public enum PBXProjMergeError: Error, Hashable, Sendable {
     /// One version (`"base"`, `"ours"` or `"theirs"`) does not read as a project.
@@ -154,17 +162,23 @@ public enum PBXProjMerge {
     /// (`Build configuration list for PBXProject "App"`), which git's temporary files lack.
     static func detectProjectName(_ bytes: [UInt8]) -> String? {
         let marker = Array("Build configuration list for PBXProject \"".utf8)
-        guard let first = marker.first, bytes.count > marker.count else { return nil }
-        var index = 0
-        while index + marker.count < bytes.count {
-            if bytes[index] == first, bytes[index..<(index + marker.count)].elementsEqual(marker) {
-                let start = index + marker.count
-                guard let end = bytes[start...].prefix(512).firstIndex(of: 0x22) else { return nil }
-                return String(decoding: bytes[start..<end], as: UTF8.self)
+        guard bytes.count > marker.count else { return nil }
+        // The first occurrence ending before the last byte, its first letter found with memchr.
+        let found: Int? = bytes.withUnsafeBufferPointer { text in
+            guard let base = text.baseAddress else { return nil }
+            var index = 0
+            while index + marker.count < text.count {
+                guard let hit = memchr(base + index, Int32(marker[0]), text.count - marker.count - index) else { return nil }
+                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if UnsafeBufferPointer(rebasing: text[index..<(index + marker.count)]).elementsEqual(marker) { return index }
+                index += 1
             }
-            index += 1
+            return nil
         }
-        return nil
+        guard let index = found else { return nil }
+        let start = index + marker.count
+        guard let end = bytes[start...].prefix(512).firstIndex(of: 0x22) else { return nil }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     private static func read(_ bytes: [UInt8], side: String, projectName: String) throws -> (project: PBXProject, repeated: [String]) {
@@ -207,6 +221,8 @@ struct GraphMerger {
     /// The ids base, theirs or ours' additions define outside our object table, found once per
     /// merge for the dangling-reference checks (nil until then).
     var idsOutsideOurTable: [String]?
+    /// The targets of our and their own dangling references, found once per merge (nil until then).
+    var inheritedDangling: Set<ObjectID>?
 
     init(base: PBXProject, ours: PBXProject, theirs: PBXProject, versions: PBXProjVersionBumps = .higher) {
         self.base = base

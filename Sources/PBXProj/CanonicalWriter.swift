@@ -208,7 +208,7 @@ struct CanonicalWriter {
                 appendComment(comments[target])
             }
         case .data:
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[Int(nodes[node].start)..<Int(nodes[node].end)]))
+            appendSource(Int(nodes[node].start), Int(nodes[node].end))
         case .array:
             out.append(UInt8(ascii: "("))
             if !oneLine { out.append(0x0A) }
@@ -396,14 +396,14 @@ struct CanonicalWriter {
             if forceQuotes || StringEscapes.needsQuotes(content) {
                 StringEscapes.appendCanonical(content, to: &out, forceQuotes: true)
             } else {
-                out.append(contentsOf: content)
+                appendSource(start, end)
             }
             return
         }
         if info.flags == 0, text[start] == UInt8(ascii: "\"") {
             let content = UnsafeBufferPointer(rebasing: text[start + 1..<end - 1])
             if (forceQuotes || StringEscapes.needsQuotes(content)) && StringEscapes.isCanonicalQuotedBody(content) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+                appendSource(start, end)
                 return
             }
         }
@@ -415,6 +415,19 @@ struct CanonicalWriter {
         append(" /* ")
         comment.withUTF8 { out.append(contentsOf: $0) }
         append(" */")
+    }
+
+    /// Appends `text[start..<end]`. When checking, and that is where the text compared with
+    /// stands, what was written before it is compared, and the range is passed over: it is the
+    /// text compared with itself.
+    @inline(__always)
+    private mutating func appendSource(_ start: Int, _ end: Int) {
+        if reference != nil, verified + out.count == start {
+            compareWritten()
+            if !diverged { verified = end }
+            return
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
     }
 
     @inline(__always)

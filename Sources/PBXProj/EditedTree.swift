@@ -393,19 +393,14 @@ enum CanonicalSplice {
         return false
     }
 
-    /// FNV-1a, 64 bits.
+    /// The object table's hash (8 bytes at a time, well mixed), as 64 bits.
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var value: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01B3
-        }
-        return value
+        UInt64(bitPattern: Int64(ObjectTable.hash(bytes)))
     }
 }
 
-/// Strings known by their length and 64-bit FNV-1a hash, asked of nearly every string of a
+/// Strings known by their length and 64-bit hash (`CanonicalSplice.hash`), asked of nearly every string of a
 /// project: "may this be one of them" answers no for certain and yes possibly (a false yes only
 /// costs work, as its callers say). Open addressing over the hashes, no hashing of the hash.
 struct HashedStrings {

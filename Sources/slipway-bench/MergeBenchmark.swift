@@ -9,13 +9,22 @@ import PBXProj
 /// merge-file` on the same files (issue 38: within 2×).
 /// `--files BASE OURS THEIRS` measures three versions of your own side by side too.
 ///
-/// `slipway-bench merge [--runs N] [--corpus DIR] [--driver PATH] [--slipway PATH] [--before PATH] [--files BASE OURS THEIRS]`
+/// `--save DIR` writes the benchmark's versions there (base, ours, theirs, theirs-conflicting).
+///
+/// `slipway-bench merge [--runs N] [--corpus DIR] [--driver PATH] [--slipway PATH] [--before PATH] [--files BASE OURS THEIRS] [--save DIR]`
 enum MergeBenchmark {
     static func run(_ arguments: [String]) async throws {
         if arguments.first == "eval" { return try await MergeEvaluation.run(Array(arguments.dropFirst())) }
         let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 21
         guard let base = try Bench.largeProjectBytes(arguments) else { return }
         let (ours, theirs, conflicting) = try sides(base)
+        if let folder = Bench.option("--save", arguments) {
+            // The benchmark's versions, to profile a driver on them (perf record ... DRIVER base ours theirs).
+            for (name, bytes) in [("base", base), ("ours", ours), ("theirs", theirs), ("theirs-conflicting", conflicting)] {
+                try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(name))
+            }
+            print("wrote base, ours, theirs and theirs-conflicting to \(folder)")
+        }
         print("slipway-bench merge — medians of \(runs) runs, \(String(format: "%.2f", Double(base.count) / 1_000_000)) MB project")
         var sink = 0
         let clean = try Bench.median(runs: runs) {

@@ -110,6 +110,30 @@ struct EditedTreeTests {
         #expect(copiedCompared > 20)
     }
 
+    @Test("the check that compares as it writes agrees with a whole write on every corpus file, and on each changed in one place", arguments: 0..<4)
+    func checkAgreesOnTheCorpus(round: Int) throws {
+        guard let entries = try CorpusFixtures.readableEntries(for: "EditedTreeTests.check") else { return }
+        var generator = Generator(state: UInt64(round) &* 0x9E37_79B9 &+ 17)
+        var checked = 0
+        for entry in entries {
+            let bytes = try entry.bytes()
+            var variants = [bytes]
+            let text = String(decoding: bytes, as: UTF8.self)
+            // A comment, a quoting, a space and an id's case changed in one place each.
+            for (from, to) in [(" /* ", " /*  "), ("isa = PBXGroup;", "isa = \"PBXGroup\";"), (";\n", "; \n"), ("path = ", "path =  ")] {
+                let ranges = text.ranges(of: from)
+                guard let range = ranges.randomElement(using: &generator) else { continue }
+                variants.append(Array(text.replacingCharacters(in: range, with: to).utf8))
+            }
+            for variant in variants {
+                guard let project = try? PBXProject(bytes: variant, projectName: entry.projectName) else { continue }
+                #expect(project.isCanonical == CanonicalCheckTests.general(project), "\(entry.baseName), round \(round)")
+                checked += 1
+            }
+        }
+        #expect(checked > entries.count * 2)
+    }
+
     @Test("a check of another text or another name is not used: the general path writes")
     func checkOfAnotherText() throws {
         let project = try PBXProject(bytes: Array(SampleProject.text.utf8), projectName: "Sample")

@@ -134,16 +134,21 @@ struct DefinedIDs {
 /// string node's decoded bytes by hash and length (no String made per node).
 struct TextSearch {
     private let wanted: [Int: [[UInt8]]]
-    private let lengths: Set<Int>
+    /// A first look that rules out nearly every string without a dictionary look-up.
+    private let filter: HashedStrings
 
     init(_ strings: Set<String>) {
         var wanted: [Int: [[UInt8]]] = [:]
+        var filter = HashedStrings()
         for string in strings {
             let bytes = Array(string.utf8)
-            wanted[bytes.withUnsafeBufferPointer { ObjectTable.hash($0) }, default: []].append(bytes)
+            bytes.withUnsafeBufferPointer { buffer in
+                wanted[ObjectTable.hash(buffer), default: []].append(bytes)
+                filter.insert(buffer)
+            }
         }
         self.wanted = wanted
-        self.lengths = Set(strings.map(\.utf8.count))
+        self.filter = filter
     }
 
     /// Whether a string node inside `node` (itself included) has one of the strings as content.
@@ -153,7 +158,7 @@ struct TextSearch {
         while index < end {
             if tree.isString(index) {
                 let hit = tree.withContent(index) { content -> Bool in
-                    guard lengths.contains(content.count), let candidates = wanted[ObjectTable.hash(content)] else { return false }
+                    guard filter.mayContain(content), let candidates = wanted[ObjectTable.hash(content)] else { return false }
                     return candidates.contains { candidate in candidate.withUnsafeBufferPointer { ByteCompare.equal($0, content) } }
                 }
                 if hit { return true }

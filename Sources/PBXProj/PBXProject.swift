@@ -39,8 +39,18 @@ public struct PBXProject: Sendable {
     /// - Throws: `PBXProjError` naming line and column for syntax errors, invalid UTF-8, merge
     ///   conflict markers, duplicate object ids and files that are not projects.
     public init(bytes: [UInt8], projectName: String) throws {
+        try self.init(bytes: bytes, projectName: projectName, like: nil)
+    }
+
+    /// Reads a project as `init(bytes:projectName:)` does (the same project, the same errors),
+    /// taking the nodes of each object whose text is the same as in `other` (another version of
+    /// it, read before: the merge's three versions) from `other` instead of scanning it again.
+    init(bytes: [UInt8], projectName: String, like other: PBXProject?) throws {
         self.projectName = projectName
-        if XMLPropertyList.looksLikeXML(bytes) {
+        if let other, other.sourceFormat == .openStep, !XMLPropertyList.looksLikeXML(bytes) {
+            tree = try PropertyListParser.parse(bytes, like: (other.tree, other.table))
+            sourceFormat = .openStep
+        } else if XMLPropertyList.looksLikeXML(bytes) {
             let root = try XMLPropertyList.parse(bytes)
             let draft = try SyntaxTree.parseRendered(root)
             let draftTable = try ObjectTable(tree: draft)

@@ -16,6 +16,14 @@ enum PropertyListParser {
 
     /// Parses `bytes`, whose root value must be a dictionary.
     static func parse(_ bytes: [UInt8]) throws -> SyntaxTree {
+        try parse(bytes, like: nil)
+    }
+
+    /// Parses `bytes` as `parse(_:)` does, giving the same tree, error for error, but taking the
+    /// nodes of each object whose text, from its id to its `;`, is the same as an object's of
+    /// `reference` (another version of the project: the object that comes next there, else the
+    /// one with the id read) from `reference` instead of scanning it again.
+    static func parse(_ bytes: [UInt8], like reference: (tree: SyntaxTree, table: ObjectTable)?) throws -> SyntaxTree {
         guard !bytes.isEmpty else { throw PBXProjError.emptyFile }
         guard bytes.count < Int(UInt32.max) else { throw PBXProjError.fileTooLarge(bytes: bytes.count) }
         if let invalid = UTF8Validation.firstInvalidOffset(in: bytes) {
@@ -23,9 +31,19 @@ enum PropertyListParser {
         }
         do {
             let nodes = try bytes.withUnsafeBufferPointer { buffer in
-                var scanner = Scanner(buffer)
-                try scanner.run()
-                return scanner.nodes
+                guard let reference else {
+                    var scanner = Scanner(buffer)
+                    try scanner.run()
+                    return scanner.nodes
+                }
+                return try reference.tree.bytes.withUnsafeBufferPointer { text in
+                    try reference.tree.nodes.withUnsafeBufferPointer { nodes in
+                        var scanner = Scanner(buffer)
+                        scanner.reference = Scanner.Reference(tree: reference.tree, table: reference.table, text: text, nodes: nodes)
+                        try scanner.run()
+                        return scanner.nodes
+                    }
+                }
             }
             return SyntaxTree(bytes: bytes, nodes: nodes)
         } catch let error as PBXProjError {
@@ -43,7 +61,21 @@ private struct Scanner {
         var isDictionary: Bool
         /// Dictionary: 0 key or `}`, 1 `=`, 2 value, 3 `;`. Array: 0 value or `)`, 1 `,` or `)`.
         var state: UInt8
+        /// The root's `objects` dictionary, whose entries may be taken from `reference`.
+        var isObjects = false
     }
+
+    /// Another version of the project whose objects' nodes are taken where the text is the same.
+    struct Reference {
+        let tree: SyntaxTree
+        let table: ObjectTable
+        let text: UnsafeBufferPointer<UInt8>
+        let nodes: UnsafeBufferPointer<SyntaxNode>
+        /// The entry after the last one taken: tried first.
+        var next = 0
+    }
+
+    var reference: Reference?
 
     let buffer: UnsafeBufferPointer<UInt8>
     var position = 0
@@ -101,6 +133,7 @@ private struct Scanner {
         switch stack[top].state {
         case 0:
             if byte == UInt8(ascii: "}") { return closeContainer() }
+            if stack[top].isObjects, reference != nil, takeObjectFromReference() { return }
             guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || isBare(byte, low, high) else {
                 throw unexpected(expected: "a key or '}'")
             }
@@ -222,9 +255,83 @@ private struct Scanner {
         guard stack.count < PropertyListParser.maximumDepth else {
             throw PBXProjError.nestingTooDeep(limit: PropertyListParser.maximumDepth, at: location(position))
         }
-        stack.append(Frame(node: Int32(nodes.count), isDictionary: kind == .dictionary, state: 0))
+        // A dictionary that is the value of the root's `objects` (its key is the last node).
+        let isObjects = reference != nil && kind == .dictionary && stack.count == 1 && stack[0].isDictionary
+            && nodes.last.map { isObjectsKey($0) } == true
+        stack.append(Frame(node: Int32(nodes.count), isDictionary: kind == .dictionary, state: 0, isObjects: isObjects))
         nodes.append(SyntaxNode(start: UInt32(position), end: 0, link: 0, kind: kind, flags: 0))
         position += 1
+    }
+
+    private func isObjectsKey(_ key: SyntaxNode) -> Bool {
+        var (start, end) = (Int(key.start), Int(key.end))
+        if key.kind == .quoted {
+            guard key.flags == 0 else { return false }
+            (start, end) = (start + 1, end - 1)
+        } else if key.kind != .unquoted {
+            return false
+        }
+        return UnsafeBufferPointer(rebasing: buffer[start..<end]).elementsEqual("objects".utf8)
+    }
+
+    /// At an entry of `objects`: when the text from here to the entry's `;` is the same as an
+    /// object's of the reference (from its id to a `;` right after its value), appends that
+    /// object's nodes, moved to this text, and moves past it. The nodes are the ones the scan
+    /// would make: the same text read from the same state.
+    private mutating func takeObjectFromReference() -> Bool {
+        guard var reference else { return false }
+        defer { self.reference = reference }
+        let entries = reference.table.entries
+        if reference.next < entries.count, take(entries[reference.next], from: reference) {
+            reference.next += 1
+            return true
+        }
+        // Else the reference's object with the id here (bare, or quoted without escapes).
+        let start = position
+        var end = start
+        let byte = buffer[start]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+            end = start + 1
+            while end < buffer.count, buffer[end] != byte {
+                if buffer[end] == UInt8(ascii: "\\") { return false }
+                end += 1
+            }
+            guard end < buffer.count else { return false }
+            end += 1
+        } else {
+            while end < buffer.count, isBare(buffer[end], Scanner.bareLow, Scanner.bareHigh) { end += 1 }
+        }
+        let content = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+            ? UnsafeBufferPointer(rebasing: buffer[(start + 1)..<(end - 1)]) : UnsafeBufferPointer(rebasing: buffer[start..<end])
+        guard !content.isEmpty, let found = reference.table.find(content, in: reference.tree), take(entries[found], from: reference) else {
+            return false
+        }
+        reference.next = found + 1
+        return true
+    }
+
+    /// Appends the nodes of the reference's `entry` when its text, from its id to a `;` right
+    /// after its value, is the text here; moves past it.
+    private mutating func take(_ entry: ObjectTable.Entry, from reference: Reference) -> Bool {
+        let key = Int(entry.key), value = Int(entry.value)
+        let keyStart = Int(reference.nodes[key].start), valueEnd = Int(reference.nodes[value].end)
+        guard valueEnd < reference.text.count, reference.text[valueEnd] == UInt8(ascii: ";") else { return false }
+        let length = valueEnd + 1 - keyStart
+        guard position + length <= buffer.count,
+            ByteCompare.equal(
+                UnsafeBufferPointer(rebasing: buffer[position..<(position + length)]),
+                UnsafeBufferPointer(rebasing: reference.text[keyStart..<(keyStart + length)]))
+        else { return false }
+        let last = Int(reference.nodes[value].link)
+        let byteShift = position - keyStart, nodeShift = nodes.count - key
+        for index in key..<last {
+            let node = reference.nodes[index]
+            nodes.append(SyntaxNode(
+                start: UInt32(Int(node.start) + byteShift), end: UInt32(Int(node.end) + byteShift),
+                link: UInt32(Int(node.link) + nodeShift), kind: node.kind, flags: node.flags))
+        }
+        position += length
+        return true
     }
 
     private mutating func closeContainer() {

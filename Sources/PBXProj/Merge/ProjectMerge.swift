@@ -105,9 +105,12 @@ public enum PBXProjMerge {
         // way, and then the earlier one has already failed): it is read once, and its note is
         // repeated under its own name.
         let (oursIsBase, theirsIsOurs, theirsIsBase) = (same(ours, base), same(theirs, ours), same(theirs, base))
-        let baseRead = try read(base, side: "base", projectName: projectName)
-        let ourRead = oursIsBase ? baseRead : try read(ours, side: "ours", projectName: projectName)
-        let theirRead = theirsIsOurs ? ourRead : theirsIsBase ? baseRead : try read(theirs, side: "theirs", projectName: projectName)
+        // Ours and theirs take the nodes of objects whose text is unchanged from the version read
+        // before them (the same tree as a read of their own, error for error).
+        let baseRead = try read(base, side: "base", projectName: projectName, like: nil)
+        let ourRead = oursIsBase ? baseRead : try read(ours, side: "ours", projectName: projectName, like: baseRead.project)
+        let theirRead = theirsIsOurs ? ourRead : theirsIsBase ? baseRead
+            : try read(theirs, side: "theirs", projectName: projectName, like: baseRead.project)
         for (side, version) in [("base", baseRead), ("ours", ourRead), ("theirs", theirRead)] where !version.repeated.isEmpty {
             notes.append(repeatedNote(side: side, repeated: version.repeated))
         }
@@ -181,9 +184,11 @@ public enum PBXProjMerge {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    private static func read(_ bytes: [UInt8], side: String, projectName: String) throws -> (project: PBXProject, repeated: [String]) {
+    private static func read(
+        _ bytes: [UInt8], side: String, projectName: String, like other: PBXProject?
+    ) throws -> (project: PBXProject, repeated: [String]) {
         do {
-            return try RepeatedDefinitions.removeIdentical(bytes, projectName: projectName)
+            return try RepeatedDefinitions.removeIdentical(bytes, projectName: projectName, like: other)
         } catch let error as PBXProjError {
             throw PBXProjMergeError.unreadable(side: side, error: error)
         }

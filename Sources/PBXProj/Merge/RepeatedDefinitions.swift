@@ -9,8 +9,13 @@ public enum RepeatedDefinitions {
     /// - Throws: the reader's error for anything else; for a repeat that differs,
     ///   `PBXProjError.duplicateObjectID` with both places in `bytes`.
     public static func removeIdentical(_ bytes: [UInt8], projectName: String) throws -> (project: PBXProject, repeated: [String]) {
+        try removeIdentical(bytes, projectName: projectName, like: nil)
+    }
+
+    /// The same, reading objects whose text is as in `other` (another version) from it.
+    static func removeIdentical(_ bytes: [UInt8], projectName: String, like other: PBXProject?) throws -> (project: PBXProject, repeated: [String]) {
         do {
-            return (try PBXProject(bytes: bytes, projectName: projectName), [])
+            return (try PBXProject(bytes: bytes, projectName: projectName, like: other), [])
         } catch PBXProjError.duplicateObjectID {
             // Read below from the syntax tree, which holds every definition.
         }

@@ -19,10 +19,9 @@ struct EditedTree {
     let editedFrom: [Int32]
     /// The project's own entries that were removed.
     let removed: [Int]
-    /// Per edited object's entry of `table`: its dictionary node and isa as read.
-    let edits: [Int: (value: Int, isa: Int32)]
-    /// The dictionary nodes of the removed objects as read.
-    let removedValues: [Int]
+    /// The project's own table. Its nodes are the first ones of `tree`, so an edited or removed
+    /// object's nodes as read are found through it (`editedFrom`, `removed`).
+    let original: ObjectTable
 
     /// The edited project's tree, or nil when it cannot be made this way: a top-level value
     /// other than `objects` was edited, or the text would pass 4 GB.
@@ -91,7 +90,6 @@ struct EditedTree {
         var entries: [ObjectTable.Entry] = []
         entries.reserveCapacity(table.entries.count + added.count)
         var unchangedFrom: [Int32] = [], editedFrom: [Int32] = []
-        var edits: [Int: (value: Int, isa: Int32)] = [:]
         unchangedFrom.reserveCapacity(table.entries.count + added.count)
         editedFrom.reserveCapacity(table.entries.count + added.count)
         let removedSet = Set(removed)
@@ -101,7 +99,6 @@ struct EditedTree {
                 entries.append(newEntries[nextEdited])
                 unchangedFrom.append(-1)
                 editedFrom.append(Int32(index))
-                edits[entries.count - 1] = (Int(entry.value), entry.isa)
                 nextEdited += 1
             } else if removedSet.isEmpty || !removedSet.contains(index) {
                 entries.append(entry)
@@ -124,8 +121,7 @@ struct EditedTree {
         self.unchangedFrom = unchangedFrom
         self.editedFrom = editedFrom
         self.removed = removed
-        self.edits = edits
-        self.removedValues = removed.map { Int(table.entries[$0].value) }
+        self.original = table
     }
 }
 
@@ -173,7 +169,7 @@ extension PBXProject {
         guard hasChanges else { return tree.bytes }
         guard let edited = EditedTree.of(self) else { return try canonicalSerialized() }
         let comments = CanonicalSplice.comments(of: edited, check: check)
-        let reuse = CanonicalSplice.reuse(edited: edited, comments: comments, check: check, original: tree, originalTable: table)
+        let reuse = CanonicalSplice.reuse(edited: edited, comments: comments, check: check)
         return CanonicalWriter.write(tree: edited.tree, table: edited.table, comments: comments, reuse: reuse)
     }
 }
@@ -189,25 +185,17 @@ extension PBXProject {
 /// costs a look-up) and keeps its comment is copied, and any other untouched object is copied
 /// with those comments written anew. Edited and added objects are written.
 enum CanonicalSplice {
-    static func reuse(
-        edited: EditedTree, comments: [String?], check: CanonicalCheck, original: SyntaxTree, originalTable: ObjectTable
-    ) -> TextReuse {
+    static func reuse(edited: EditedTree, comments: [String?], check: CanonicalCheck) -> TextReuse {
         let tree = edited.tree, table = edited.table
         var changedIDs = HashedStrings()
-        func addID(_ content: UnsafeBufferPointer<UInt8>) { changedIDs.insert(content) }
         for (index, entry) in table.entries.enumerated() {
-            let before: String??
-            if edited.unchangedFrom[index] >= 0 {
-                before = .some(check.comments[Int(edited.unchangedFrom[index])])
-            } else if edited.editedFrom[index] >= 0 {
-                before = .some(check.comments[Int(edited.editedFrom[index])])
-            } else {
-                before = .some(nil)  // added: no object had its id
-            }
-            if before != .some(comments[index]) { tree.withContent(Int(entry.key)) { addID($0) } }
+            // An added object's id had no object, so no comment.
+            let from = max(edited.unchangedFrom[index], edited.editedFrom[index])
+            let before = from >= 0 ? check.comments[Int(from)] : nil
+            if before != comments[index] { tree.withContent(Int(entry.key)) { changedIDs.insert($0) } }
         }
         for index in edited.removed where check.comments[index] != nil {
-            original.withContent(Int(originalTable.entries[index].key)) { addID($0) }
+            tree.withContent(Int(edited.original.entries[index].key)) { changedIDs.insert($0) }
         }
         var kinds = [TextReuse.Kind](repeating: .write, count: table.entries.count)
         tree.bytes.withUnsafeBufferPointer { text in
@@ -254,12 +242,14 @@ enum CanonicalSplice {
         var sameNames: [Int: Bool] = [:]
         func sameName(_ entry: Int) -> Bool {
             if edited.unchangedFrom[entry] >= 0 { return true }
-            guard let before = edited.edits[entry] else { return false }  // added
+            let from = Int(edited.editedFrom[entry])
+            guard from >= 0 else { return false }  // added
+            let before = edited.original.entries[from]
             if let known = sameNames[entry] { return known }
             let isa = table.entries[entry].isa
             let same = isa == before.isa
                 && deriver.displayName(ofDictionary: Int(table.entries[entry].value), isa: table.isaNames[Int(isa)])
-                    == deriver.displayName(ofDictionary: before.value, isa: table.isaNames[Int(before.isa)])
+                    == deriver.displayName(ofDictionary: Int(before.value), isa: table.isaNames[Int(before.isa)])
             sameNames[entry] = same
             return same
         }
@@ -313,17 +303,20 @@ enum CanonicalSplice {
                 }
                 for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] < 0 {
                     let value = Int(entry.value)
-                    guard let before = edited.edits[index], before.isa == entry.isa else {
+                    let from = Int(edited.editedFrom[index])
+                    // Added, or given another isa: every string, before and after.
+                    guard from >= 0, edited.original.entries[from].isa == entry.isa else {
                         strings(of: value) { touched.insert($0) }
-                        if let before = edited.edits[index] { strings(of: before.value) { touched.insert($0) } }
+                        if from >= 0 { strings(of: Int(edited.original.entries[from].value)) { touched.insert($0) } }
                         continue
                     }
+                    let before = edited.original.entries[from]
                     // Counted per key: (key, string) pairs before minus after. Pairs are
                     // grouped by hash and compared byte for byte, so that two pairs with the
                     // same hash never cancel out: then every string of the object counts.
                     var counts: [UInt64: (key: Int, string: Int, count: Int)] = [:]
                     var collided = false
-                    for (node, step) in [(before.value, 1), (value, -1)] {
+                    for (node, step) in [(Int(before.value), 1), (value, -1)] {
                         for (key, keyValue) in tree.entries(node) {
                             let keyHash = tree.withContent(key) { hash($0) }
                             var index = keyValue
@@ -347,14 +340,14 @@ enum CanonicalSplice {
                     }
                     if collided {
                         strings(of: value) { touched.insert($0) }
-                        strings(of: before.value) { touched.insert($0) }
+                        strings(of: Int(before.value)) { touched.insert($0) }
                         continue
                     }
                     for (_, tally) in counts where tally.count != 0 {
                         if let content = span(tally.string, text: text, nodes: nodes) { touched.insert(content) }
                     }
                 }
-                for value in edited.removedValues { strings(of: value) { touched.insert($0) } }
+                for index in edited.removed { strings(of: Int(edited.original.entries[index].value)) { touched.insert($0) } }
             }
         }
         return touched

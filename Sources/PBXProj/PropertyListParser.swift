@@ -279,34 +279,31 @@ private struct Scanner {
     /// object's nodes, moved to this text, and moves past it. The nodes are the ones the scan
     /// would make: the same text read from the same state.
     private mutating func takeObjectFromReference() -> Bool {
-        guard var reference else { return false }
-        defer { self.reference = reference }
+        guard let reference else { return false }
         let entries = reference.table.entries
         if reference.next < entries.count, take(entries[reference.next], from: reference) {
-            reference.next += 1
+            self.reference?.next += 1
             return true
         }
         // Else the reference's object with the id here (bare, or quoted without escapes).
-        let start = position
+        let byte = buffer[position]
+        let quoted = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+        let start = quoted ? position + 1 : position
         var end = start
-        let byte = buffer[start]
-        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-            end = start + 1
+        if quoted {
             while end < buffer.count, buffer[end] != byte {
                 if buffer[end] == UInt8(ascii: "\\") { return false }
                 end += 1
             }
             guard end < buffer.count else { return false }
-            end += 1
         } else {
             while end < buffer.count, isBare(buffer[end], Scanner.bareLow, Scanner.bareHigh) { end += 1 }
         }
-        let content = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
-            ? UnsafeBufferPointer(rebasing: buffer[(start + 1)..<(end - 1)]) : UnsafeBufferPointer(rebasing: buffer[start..<end])
+        let content = UnsafeBufferPointer(rebasing: buffer[start..<end])
         guard !content.isEmpty, let found = reference.table.find(content, in: reference.tree), take(entries[found], from: reference) else {
             return false
         }
-        reference.next = found + 1
+        self.reference?.next = found + 1
         return true
     }
 

@@ -16,12 +16,15 @@ enum XcodeLayout {
     /// quoted.
     static func context(forKey key: UnsafeBufferPointer<UInt8>, inherited: ValueContext) -> ValueContext {
         if inherited == .plain { return .plain }
-        if equals(key, "isa") || equals(key, "remoteGlobalIDString") || equals(key, "attributes")
-            || equals(key, "buildSettings") {
-            return .plain
+        // Told apart by length first: asked of every key written.
+        switch key.count {
+        case 3: return equals(key, "isa") ? .plain : .references
+        case 10: return equals(key, "attributes") ? .plain : .references
+        case 11: return equals(key, "shellScript") ? .shellLines : .references
+        case 13: return equals(key, "buildSettings") ? .plain : .references
+        case 20: return equals(key, "remoteGlobalIDString") ? .plain : .references
+        default: return .references
         }
-        if equals(key, "shellScript") { return .shellLines }
-        return .references
     }
 
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {

@@ -45,8 +45,10 @@ struct EditedTree {
             }
         }
         edited.sort { $0.index < $1.index }
+        // In the order they were added (any other after them, by id): each one's place looked up
+        // once, not per comparison.
         let order = Dictionary(uniqueKeysWithValues: changes.added.enumerated().map { ($1, $0) })
-        added.sort { (order[$0.id] ?? Int.max, $0.id) < (order[$1.id] ?? Int.max, $1.id) }
+        added = added.map { (order[$0.id] ?? Int.max, $0) }.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
 
         // The new objects' text, read on its own as one dictionary: entry i is edited[i], then
         // the added ones.
@@ -69,7 +71,12 @@ struct EditedTree {
             node.link += nodeBase
             nodes.append(node)
         }
-        let combined = SyntaxTree(bytes: tree.bytes + text, nodes: nodes)
+        // One buffer of the exact size (`+` would grow a copy of the text to twice its size).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(tree.bytes.count + text.count)
+        bytes.append(contentsOf: tree.bytes)
+        bytes.append(contentsOf: text)
+        let combined = SyntaxTree(bytes: bytes, nodes: nodes)
         var isaNames = table.isaNames
         var newEntries: [ObjectTable.Entry] = []
         for (key, value) in snippet.entries(0) {
@@ -254,6 +261,13 @@ enum CanonicalSplice {
             return same
         }
         let dependent = table.isaNames.map { CommentDeriver.dependsOnOthers(isa: $0, dialect: check.dialect) }
+        // The ids of the objects edited, added or removed: an id not among them names an
+        // untouched object, or none in ours and in the edited project alike.
+        var changedObjects = HashedStrings()
+        for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] < 0 {
+            tree.withContent(Int(entry.key)) { changedObjects.insert($0) }
+        }
+        for index in edited.removed { tree.withContent(Int(edited.original.entries[index].key)) { changedObjects.insert($0) } }
         return deriver.deriveAll { index, maps in
             let from = Int(edited.unchangedFrom[index])
             guard from >= 0 else { return nil }
@@ -263,9 +277,10 @@ enum CanonicalSplice {
             case "PBXBuildFile":
                 guard !isTouched(index) else { return nil }
                 let object = Int(entry.value)
-                guard let file = (tree.lookup("fileRef", in: object) ?? tree.lookup("productRef", in: object)).flatMap({ table.find(node: $0, in: tree) }),
-                    sameName(file)
-                else { return nil }
+                guard let reference = tree.lookup("fileRef", in: object) ?? tree.lookup("productRef", in: object) else { return nil }
+                if !tree.isString(reference) || mayName(reference, of: changedObjects, in: tree) {
+                    guard let file = table.find(node: reference, in: tree), sameName(file) else { return nil }
+                }
                 let phase = Int(maps.phaseOfBuildFile[index])
                 return phase < 0 || sameName(phase) ? .some(check.comments[from]) : nil
             case "XCConfigurationList":
@@ -281,6 +296,16 @@ enum CanonicalSplice {
                 return owner < 0 || sameName(owner) ? .some(check.comments[from]) : nil
             default:
                 return nil
+            }
+        }
+    }
+
+    /// Whether string node `node` may have the bytes of one of `ids` (escaped strings: yes).
+    private static func mayName(_ node: Int, of ids: HashedStrings, in tree: SyntaxTree) -> Bool {
+        tree.bytes.withUnsafeBufferPointer { text in
+            tree.nodes.withUnsafeBufferPointer { nodes in
+                guard let content = span(node, text: text, nodes: nodes) else { return true }
+                return ids.mayContain(content)
             }
         }
     }

@@ -53,6 +53,40 @@ struct ObjectTable: Sendable {
 
     /// Indexes the objects of `tree`, rejecting duplicate ids and objects without an isa.
     init(tree: SyntaxTree) throws {
+        let objects = try ObjectTable.objectsNode(of: tree)
+        let (entries, names) = try ObjectTable.readEntries(tree: tree, objects: objects)
+        try self.init(tree: tree, objectsNode: objects, entries: entries, isaNames: names)
+    }
+
+    /// An object whose nodes a parse took from another version's text
+    /// (`PropertyListParser.parseTakingFrom`): its id's node, and its entry in that version's table.
+    struct Taken: Sendable {
+        var key: Int32
+        var from: Int32
+    }
+
+    /// `init(tree:)`, a table that finds the same entries and fails the same way, for a tree
+    /// whose objects `taken` were taken from `reference`'s text: their slots are `reference`'s
+    /// with the entry index rewritten, so that only the other objects' ids are read and hashed.
+    /// Any case the rewrite does not cover (another table size, an object taken twice, a
+    /// duplicate id) is indexed whole.
+    init(tree: SyntaxTree, like reference: ObjectTable, taken: [Taken]) throws {
+        let objects = try ObjectTable.objectsNode(of: tree)
+        let (entries, names) = try ObjectTable.readEntries(tree: tree, objects: objects)
+        let index = try ObjectTable.derivedIndex(of: entries, in: tree, like: reference, taken: taken)
+            ?? ObjectTable.index(entries.indices, of: entries, in: tree)
+        self.init(objectsNode: objects, entries: entries, isaNames: names, index: index)
+    }
+
+    private init(objectsNode: Int, entries: [Entry], isaNames: [String], index: ([Slot], Int, ClosedRange<Int>)) {
+        self.objectsNode = objectsNode
+        (slots, mask, idLengths) = index
+        self.entries = entries
+        self.isaNames = isaNames
+        overlay = nil
+    }
+
+    private static func objectsNode(of tree: SyntaxTree) throws -> Int {
         guard let objects = tree.lookup("objects", in: 0) else {
             throw PBXProjError.invalidStructure(
                 message: "the project has no 'objects' dictionary; this is not a project.pbxproj file",
@@ -61,8 +95,89 @@ struct ObjectTable: Sendable {
         guard tree.nodes[objects].kind == .dictionary else {
             throw PBXProjError.invalidStructure(message: "'objects' must be a dictionary", at: tree.location(ofNode: objects))
         }
-        let (entries, names) = try ObjectTable.readEntries(tree: tree, objects: objects)
-        try self.init(tree: tree, objectsNode: objects, entries: entries, isaNames: names)
+        return objects
+    }
+
+    /// The slots of `entries` made from `reference`'s (see `init(tree:like:taken:)`), or nil.
+    private static func derivedIndex(
+        of entries: [Entry], in tree: SyntaxTree, like reference: ObjectTable, taken: [Taken]
+    ) -> ([Slot], Int, ClosedRange<Int>)? {
+        var capacity = 16
+        while capacity < entries.count * 2 { capacity <<= 1 }
+        guard reference.overlay == nil, capacity == reference.slots.count else { return nil }
+        let mask = capacity - 1
+        // Where each of the reference's entries is now (-1: not taken), both lists in node order.
+        var now = [Int32](repeating: -1, count: reference.entries.count)
+        var isTaken = [Bool](repeating: false, count: entries.count)
+        var next = 0
+        for (index, entry) in entries.enumerated() where next < taken.count {
+            guard taken[next].key >= entry.key else { return nil }
+            guard taken[next].key == entry.key else { continue }
+            let from = Int(taken[next].from)
+            guard from >= 0, from < now.count, now[from] < 0 else { return nil }
+            now[from] = Int32(index)
+            isTaken[index] = true
+            next += 1
+        }
+        guard next == taken.count else { return nil }
+        var slots = reference.slots
+        var stale: [Slot] = []
+        slots.withUnsafeMutableBufferPointer { slots in
+            for position in slots.indices where slots[position].info != 0 {
+                let now = now[Int(slots[position].info & indexBits) - 1]
+                if now >= 0 {
+                    slots[position].info = (slots[position].info & ~indexBits) | UInt64(now + 1)
+                } else {
+                    stale.append(slots[position])
+                }
+            }
+            // The reference's objects not taken leave, each closing its gap (backward shift).
+            for gone in stale {
+                var hole = home(gone) & mask
+                while slots[hole].id != gone.id || slots[hole].info != gone.info { hole = (hole + 1) & mask }
+                var probe = hole
+                while true {
+                    probe = (probe + 1) & mask
+                    if slots[probe].info == 0 { break }
+                    let start = home(slots[probe]) & mask
+                    let stays = hole <= probe ? (start > hole && start <= probe) : (start > hole || start <= probe)
+                    if !stays {
+                        slots[hole] = slots[probe]
+                        hole = probe
+                    }
+                }
+                slots[hole] = Slot(id: 0, info: 0)
+            }
+        }
+        var (shortest, longest) = (reference.idLengths.lowerBound, reference.idLengths.upperBound)
+        if reference.entries.isEmpty { (shortest, longest) = (Int.max, 0) }
+        for index in entries.indices where !isTaken[index] {
+            let key = Int(entries[index].key)
+            let (wanted, length) = tree.withContent(key) { (ObjectTable.slotKey($0), $0.count) }
+            shortest = min(shortest, length)
+            longest = max(longest, length)
+            var slot = wanted.hash & mask
+            while slots[slot].info != 0 {
+                // A duplicate id is left to the whole index, which reports it.
+                if slots[slot].id == wanted.id, slots[slot].info & ObjectTable.keyBits == wanted.info {
+                    let other = Int(slots[slot].info & ObjectTable.indexBits) - 1
+                    if wanted.info & ObjectTable.otherID == 0
+                        || tree.withContent(key, { tree.contentEquals(Int(entries[other].key), $0) }) {
+                        return nil
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = Slot(id: wanted.id, info: wanted.info | UInt64(index + 1))
+        }
+        return (slots, mask, shortest <= longest ? shortest...longest : 0...0)
+    }
+
+    /// Where a slot's probe starts (`slotKey`'s hash), from what the slot holds.
+    @inline(__always)
+    private static func home(_ slot: Slot) -> Int {
+        if slot.info & otherID != 0 { return Int(truncatingIfNeeded: slot.id) }
+        return mixPacked(slot.id, slot.info >> 32)
     }
 
     /// A table over entries found otherwise, rejecting duplicate ids.
@@ -203,16 +318,22 @@ struct ObjectTable: Sendable {
     @inline(__always)
     static func slotKey(_ id: UnsafeBufferPointer<UInt8>) -> (id: UInt64, info: UInt64, hash: Int) {
         if id.count == 24, let (high, low) = packedHex(id) {
-            var value = high ^ (low &* 0x9E37_79B9_7F4A_7C15)
-            value ^= value >> 33
-            value = value &* 0xFF51_AFD7_ED55_8CCD
-            value ^= value >> 33
-            value = value &* 0xC4CE_B9FE_1A85_EC53
-            value ^= value >> 33
-            return (high, low << 32, Int(truncatingIfNeeded: value))
+            return (high, low << 32, mixPacked(high, low))
         }
         let hash = ObjectTable.hash(id)
         return (UInt64(bitPattern: Int64(hash)), otherID, hash)
+    }
+
+    /// The hash of an id in Xcode's form, from its packed digits.
+    @inline(__always)
+    private static func mixPacked(_ high: UInt64, _ low: UInt64) -> Int {
+        var value = high ^ (low &* 0x9E37_79B9_7F4A_7C15)
+        value ^= value >> 33
+        value = value &* 0xFF51_AFD7_ED55_8CCD
+        value ^= value >> 33
+        value = value &* 0xC4CE_B9FE_1A85_EC53
+        value ^= value >> 33
+        return Int(truncatingIfNeeded: value)
     }
 
     /// The 24 upper-case hex digits of an id in Xcode's form as 64 + 32 bits, or nil for any
@@ -290,7 +411,13 @@ struct ObjectTable: Sendable {
     /// The entry index of the object whose id is the content of string node `node`.
     func find(node: Int, in tree: SyntaxTree) -> Int? {
         guard tree.isString(node) else { return nil }
-        return tree.withContent(node) { find($0, in: tree) }
+        let info = tree.nodes[node]
+        // Read in place unless escaped (a closure over the table would copy it per call).
+        guard info.kind == .unquoted || info.flags & SyntaxNode.hasEscapes == 0 else {
+            return tree.withContent(node) { find($0, in: tree) }
+        }
+        let (start, end) = info.kind == .unquoted ? (Int(info.start), Int(info.end)) : (Int(info.start) + 1, Int(info.end) - 1)
+        return tree.bytes.withUnsafeBufferPointer { find(UnsafeBufferPointer(rebasing: $0[start..<end]), in: tree) }
     }
 
     /// The isa name of entry `index`.

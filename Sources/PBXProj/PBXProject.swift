@@ -48,8 +48,13 @@ public struct PBXProject: Sendable {
     init(bytes: [UInt8], projectName: String, like other: PBXProject?) throws {
         self.projectName = projectName
         if let other, other.sourceFormat == .openStep, !XMLPropertyList.looksLikeXML(bytes) {
-            tree = try PropertyListParser.parse(bytes, like: (other.tree, other.table))
+            let (tree, taken) = try PropertyListParser.parseTakingFrom(bytes, like: (other.tree, other.table))
+            self.tree = tree
             sourceFormat = .openStep
+            // The objects taken from the other version are indexed through its table.
+            table = try ObjectTable(tree: tree, like: other.table, taken: taken ?? [])
+            commentDialect = CommentDialect.detect(tree: tree, table: table)
+            return
         } else if XMLPropertyList.looksLikeXML(bytes) {
             let root = try XMLPropertyList.parse(bytes)
             let draft = try SyntaxTree.parseRendered(root)

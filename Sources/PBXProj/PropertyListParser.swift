@@ -24,28 +24,41 @@ enum PropertyListParser {
     /// `reference` (another version of the project: the object that comes next there, else the
     /// one with the id read) from `reference` instead of scanning it again.
     static func parse(_ bytes: [UInt8], like reference: (tree: SyntaxTree, table: ObjectTable)?) throws -> SyntaxTree {
+        try parseTakingFrom(bytes, like: reference).tree
+    }
+
+    /// `parse(_:like:)`, and the objects whose nodes were taken from the reference, in order
+    /// (nil without a reference).
+    static func parseTakingFrom(
+        _ bytes: [UInt8], like reference: (tree: SyntaxTree, table: ObjectTable)?
+    ) throws -> (tree: SyntaxTree, taken: [ObjectTable.Taken]?) {
         guard !bytes.isEmpty else { throw PBXProjError.emptyFile }
         guard bytes.count < Int(UInt32.max) else { throw PBXProjError.fileTooLarge(bytes: bytes.count) }
         if let invalid = UTF8Validation.firstInvalidOffset(in: bytes) {
             throw PBXProjError.invalidUTF8(at: SourceText.location(of: invalid, in: bytes))
         }
         do {
-            let nodes = try bytes.withUnsafeBufferPointer { buffer in
+            let (nodes, taken) = try bytes.withUnsafeBufferPointer { buffer -> ([SyntaxNode], [ObjectTable.Taken]?) in
                 guard let reference else {
                     var scanner = Scanner(buffer)
                     try scanner.run()
-                    return scanner.nodes
+                    return (scanner.nodes, nil)
                 }
                 return try reference.tree.bytes.withUnsafeBufferPointer { text in
                     try reference.tree.nodes.withUnsafeBufferPointer { nodes in
-                        var scanner = Scanner(buffer)
-                        scanner.reference = Scanner.Reference(tree: reference.tree, table: reference.table, text: text, nodes: nodes)
-                        try scanner.run()
-                        return scanner.nodes
+                        try reference.table.entries.withUnsafeBufferPointer { entries in
+                            // Another version of the same project has about as many nodes per byte.
+                            let expected = Int(Double(nodes.count) * Double(buffer.count) / Double(max(text.count, 1)))
+                            var scanner = Scanner(buffer, expectedNodes: expected + expected / 64 + 256)
+                            scanner.reference = Scanner.Reference(
+                                tree: reference.tree, table: reference.table, text: text, nodes: nodes, entries: entries)
+                            try scanner.run()
+                            return (scanner.nodes, scanner.reference?.taken)
+                        }
                     }
                 }
             }
-            return SyntaxTree(bytes: bytes, nodes: nodes)
+            return (SyntaxTree(bytes: bytes, nodes: nodes), taken)
         } catch let error as PBXProjError {
             // A conflict marker breaks the syntax somewhere after it; name the marker instead.
             if let conflict = MergeConflictMarkers.first(in: bytes) { throw conflict }
@@ -66,13 +79,25 @@ private struct Scanner {
     }
 
     /// Another version of the project whose objects' nodes are taken where the text is the same.
-    struct Reference {
+    /// A class, so that asking it for an object, once per object read, copies no arrays.
+    final class Reference {
         let tree: SyntaxTree
         let table: ObjectTable
         let text: UnsafeBufferPointer<UInt8>
         let nodes: UnsafeBufferPointer<SyntaxNode>
+        let entries: UnsafeBufferPointer<ObjectTable.Entry>
         /// The entry after the last one taken: tried first.
         var next = 0
+        /// The objects taken, in order: the node of the id here, and the reference's entry.
+        var taken: [ObjectTable.Taken] = []
+
+        /// The buffers must outlive the reference (the parse that uses it).
+        init(
+            tree: SyntaxTree, table: ObjectTable, text: UnsafeBufferPointer<UInt8>, nodes: UnsafeBufferPointer<SyntaxNode>,
+            entries: UnsafeBufferPointer<ObjectTable.Entry>
+        ) {
+            (self.tree, self.table, self.text, self.nodes, self.entries) = (tree, table, text, nodes, entries)
+        }
     }
 
     var reference: Reference?
@@ -82,10 +107,12 @@ private struct Scanner {
     var nodes: [SyntaxNode] = []
     private var stack: [Frame] = []
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>) {
+    /// `expectedNodes`: how many nodes the text is expected to have (the capacity reserved);
+    /// else one per 16 bytes (Xcode-written files have 21 to 29 bytes per node). Growth handles
+    /// denser text.
+    init(_ buffer: UnsafeBufferPointer<UInt8>, expectedNodes: Int? = nil) {
         self.buffer = buffer
-        // Xcode-written files have 21 to 29 bytes per node; growth handles denser text.
-        nodes.reserveCapacity(buffer.count / 16 + 16)
+        nodes.reserveCapacity(expectedNodes ?? buffer.count / 16 + 16)
     }
 
     // Bytes allowed in an unquoted string, as a 128-bit set: A-Z a-z 0-9 _ $ + / : . -
@@ -280,9 +307,12 @@ private struct Scanner {
     /// would make: the same text read from the same state.
     private mutating func takeObjectFromReference() -> Bool {
         guard let reference else { return false }
-        let entries = reference.table.entries
+        let entries = reference.entries
+        // The node the object's id gets here.
+        let key = nodes.count
         if reference.next < entries.count, take(entries[reference.next], from: reference) {
-            self.reference?.next += 1
+            reference.taken.append(ObjectTable.Taken(key: Int32(key), from: Int32(reference.next)))
+            reference.next += 1
             return true
         }
         // Else the reference's object with the id here (bare, or quoted without escapes).
@@ -303,7 +333,8 @@ private struct Scanner {
         guard !content.isEmpty, let found = reference.table.find(content, in: reference.tree), take(entries[found], from: reference) else {
             return false
         }
-        self.reference?.next = found + 1
+        reference.taken.append(ObjectTable.Taken(key: Int32(key), from: Int32(found)))
+        reference.next = found + 1
         return true
     }
 

@@ -17,15 +17,27 @@ enum StringEscapes {
         return false
     }
 
+    /// Per byte: 0 written bare, 1 `/` or `_` (bare, but not two `/` or three `_` in a row),
+    /// 2 written in quotes.
+    private static let byteClasses: [UInt8] = (0..<256).map { value in
+        let byte = UInt8(value)
+        if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") { return 1 }
+        return isBare(byte) ? 0 : 2
+    }
+
     /// Whether Xcode writes `content` in quotes.
     static func needsQuotes(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
         if content.isEmpty { return true }
-        var special = false
-        for byte in content {
-            if !isBare(byte) { return true }
-            special = special || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_")
+        // One look-up per byte (asked of nearly every string a check or a write meets).
+        var seen: UInt8 = 0
+        byteClasses.withUnsafeBufferPointer { classes in
+            for byte in content {
+                seen |= classes[Int(byte)]
+                if seen >= 2 { return }
+            }
         }
-        guard special, content.count >= 2 else { return false }
+        if seen >= 2 { return true }
+        guard seen == 1, content.count >= 2 else { return false }
         var previous: UInt8 = 0
         var underscores = 0
         for byte in content {

@@ -22,12 +22,28 @@ struct ParseLikeTests {
         }
     }
 
+    /// A project read beside another, or alone: its error, or what its object table finds for
+    /// each id and for every fifth string (ids, references and strings no object has).
+    static func tableOutcome(_ bytes: [UInt8], like reference: PBXProject?) -> String {
+        do {
+            let project = try PBXProject(bytes: bytes, projectName: "Project", like: reference)
+            let (tree, table) = (project.tree, project.table)
+            var found = table.entries.map { "\(table.find(node: Int($0.key), in: tree) ?? -1)" }
+            for node in stride(from: 0, to: tree.nodes.count, by: 5) where tree.isString(node) {
+                found.append("\(table.find(node: node, in: tree) ?? -1)")
+            }
+            return "\(table.entries.count): " + found.joined(separator: ",")
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
     @Test("the same nodes and the same errors", arguments: 0..<4)
     func sameTree(round: Int) throws {
         guard let entries = try CorpusFixtures.readableEntries(for: "ParseLikeTests") else { return }
         var generator = Generator(state: UInt64(round) &* 0x2545_F491_4F6C_DD1D &+ 99)
         var compared = 0, errors = 0
-        let others = try entries.compactMap { try? PBXProject(bytes: $0.bytes(), projectName: $0.projectName) }
+        let others = entries.compactMap { try? PBXProject(bytes: $0.bytes(), projectName: $0.projectName) }
         for entry in entries {
             let bytes = try entry.bytes()
             guard let reference = try? PBXProject(bytes: bytes, projectName: entry.projectName) else { continue }
@@ -56,6 +72,8 @@ struct ParseLikeTests {
                 for like in [reference, stranger].compactMap({ $0 }) {
                     let alone = Self.outcome(variant, like: nil), beside = Self.outcome(variant, like: like)
                     #expect(alone == beside, "\(entry.baseName), round \(round)")
+                    // The table indexed through the other version's finds what a whole index finds.
+                    #expect(Self.tableOutcome(variant, like: nil) == Self.tableOutcome(variant, like: like), "\(entry.baseName), round \(round)")
                     compared += 1
                     if alone.hasPrefix("error") { errors += 1 }
                 }

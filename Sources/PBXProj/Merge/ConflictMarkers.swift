@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Combines two texts that differ only in a few places (the same merge written once with the
 /// conflicts resolved our way and once their way) into one text with git's conflict markers
 /// around each differing run of lines.
@@ -28,10 +36,15 @@ enum ConflictMarkers {
         init(_ text: UnsafeBufferPointer<UInt8>) {
             self.text = text
             var ranges: [Range<Int>] = []
+            ranges.reserveCapacity(text.count / 24 + 16)
             var start = 0
-            for index in 0..<text.count where text[index] == 0x0A {
-                ranges.append(start..<(index + 1))
-                start = index + 1
+            if let base = text.baseAddress {
+                // Each newline found with memchr.
+                while start < text.count, let hit = memchr(base + start, 0x0A, text.count - start) {
+                    let end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                    ranges.append(start..<end)
+                    start = end
+                }
             }
             if start < text.count { ranges.append(start..<text.count) }
             self.ranges = ranges
@@ -57,10 +70,15 @@ enum ConflictMarkers {
         var lastCommonStart = 0
         while i < a.count || j < b.count {
             if i < a.count, j < b.count, a.same(i, b, j) {
-                lastCommonStart = out.count
-                out.append(contentsOf: a[i])
-                i += 1
-                j += 1
+                // The run of lines both have, copied at once (lines are consecutive in the text).
+                let first = i
+                repeat {
+                    i += 1
+                    j += 1
+                } while i < a.count && j < b.count && a.same(i, b, j)
+                let runStart = a.ranges[first].lowerBound
+                lastCommonStart = out.count + (a.ranges[i - 1].lowerBound - runStart)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: a.text[runStart..<a.ranges[i - 1].upperBound]))
                 continue
             }
             var (start, startB) = (i, j)

@@ -24,18 +24,31 @@ extension PBXProject {
     /// Only the objects whose text mentions one of them are decoded: objects read and not
     /// edited are searched in the source text, so that a merge of a large project without
     /// deletions costs no decoding at all.
-    func danglingReferences(missing: Set<String>) -> [DanglingReference] {
+    /// `mentioning`: the entries of the table, in order, whose text may mention an id in
+    /// `missing` (found for a superset of it, `entries(mentioningAnyOf:)`); nil: every entry
+    /// is searched.
+    func danglingReferences(missing: Set<String>, mentioning: [Int]? = nil) -> [DanglingReference] {
         guard !missing.isEmpty else { return [] }
         var found: [DanglingReference] = []
-        func visit(_ value: PBXValue, holder: ObjectID?, path: [String]) {
+        // The key path is one stack, copied only into a reference found.
+        var path: [String] = []
+        func visit(_ value: PBXValue, holder: ObjectID?) {
             switch value {
             case .string(let text):
                 if missing.contains(text) { found.append(DanglingReference(holder: holder, keyPath: path, target: ObjectID(text))) }
             case .data: return
-            case .array(let elements): for element in elements { visit(element, holder: holder, path: path) }
+            case .array(let elements): for element in elements { visit(element, holder: holder) }
             case .dictionary(let dictionary):
-                for entry in dictionary where entry.key != "isa" { visit(entry.value, holder: holder, path: path + [entry.key]) }
+                for entry in dictionary where entry.key != "isa" {
+                    path.append(entry.key)
+                    visit(entry.value, holder: holder)
+                    path.removeLast()
+                }
             }
+        }
+        func visit(_ value: PBXValue, holder: ObjectID?, path start: [String]) {
+            path = start
+            visit(value, holder: holder)
         }
         if let root = rootValue("rootObject") { visit(root, holder: nil, path: ["rootObject"]) }
         let search = TextSearch(missing)
@@ -44,7 +57,10 @@ extension PBXProject {
         for id in Array(changes.objects.keys) + Array(changes.removed) {
             if let index = table.find(id.rawValue, in: tree) { edited.insert(index) }
         }
-        for (index, entry) in table.entries.enumerated() {
+        // Edited objects are looked at whatever their text as read mentions.
+        let indices = mentioning.map { Set($0).union(edited).sorted() } ?? Array(table.entries.indices)
+        for index in indices {
+            let entry = table.entries[index]
             let holder: ObjectID
             let object: PBXObject
             if edited.contains(index) {
@@ -63,6 +79,13 @@ extension PBXProject {
             visit(.dictionary(object.properties), holder: id, path: [])
         }
         return found
+    }
+
+    /// The entries of the table, in order, whose text as read mentions one of `ids`.
+    func entries(mentioningAnyOf ids: Set<String>) -> [Int] {
+        guard !ids.isEmpty else { return [] }
+        let search = TextSearch(ids)
+        return table.entries.indices.filter { search.mentions(tree, in: Int(table.entries[$0].value)) }
     }
 }
 
@@ -221,14 +244,33 @@ extension GraphMerger {
     /// The merge's references to objects it does not define, leaving out those that our or their
     /// version already had (a damage the merge did not make).
     mutating func newDanglingReferences(in project: PBXProject) -> [DanglingReference] {
-        let found = project.danglingReferences(missing: missingIDs(in: project))
+        let missing = missingIDs(in: project)
+        guard !missing.isEmpty else { return [] }
+        let found = project.danglingReferences(missing: missing, mentioning: ourEntries(mentioning: missing, in: project))
         guard !found.isEmpty else { return [] }
         // Our and their own dangling references are found once per merge (the two versions and
         // the ids outside our table do not change while it runs).
-        let inherited = inheritedDangling ?? Set(
-            (ours.danglingReferences(missing: missingIDs(in: ours)) + theirs.danglingReferences(missing: missingIDs(in: theirs))).map(\.target))
+        let inherited = inheritedDangling ?? {
+            let oursMissing = missingIDs(in: ours)
+            return Set((ours.danglingReferences(missing: oursMissing, mentioning: ourEntries(mentioning: oursMissing, in: ours))
+                + theirs.danglingReferences(missing: missingIDs(in: theirs))).map(\.target))
+        }()
         inheritedDangling = inherited
         return found.filter { !inherited.contains($0.target) }
+    }
+
+    /// For a project read from our text (ours, a resolution): the entries of our table whose
+    /// text mentions an id in `missing`, from one search of our text per merge for the ids
+    /// missing in ours and in both resolutions as they are when first asked; nil (search every
+    /// entry) for another project, or ids beyond those (a resolution that removed more since).
+    mutating func ourEntries(mentioning missing: Set<String>, in project: PBXProject) -> [Int]? {
+        guard project.sharesText(with: ours) else { return nil }
+        if ourMentions == nil {
+            let ids = missing.union(missingIDs(in: ours)).union(missingIDs(in: resolvedOurs)).union(missingIDs(in: resolvedTheirs))
+            ourMentions = (ids, ours.entries(mentioningAnyOf: ids))
+        }
+        guard let (ids, entries) = ourMentions, missing.isSubset(of: ids) else { return nil }
+        return entries
     }
 
     /// One side deleted an object that the other side newly refers to (adds it to a group's

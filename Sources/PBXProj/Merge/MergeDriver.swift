@@ -42,13 +42,21 @@ public struct PBXProjMergeDriver: Sendable {
             guard let bytes = try? FileIO.read(path) else { throw PBXProjMergeError.unreadableFile(path: path) }
             inputs.append(bytes)
         }
+        // Base's and theirs' texts are handed over, so that the merge frees them with their trees
+        // before it writes (ours' text is its tree's, kept to the end).
+        let ourBytes = inputs[1]
+        let (baseBytes, theirBytes) = (inputs[0], inputs[2])
+        inputs = []
         let result: PBXProjMergeResult
         do {
-            result = try PBXProjMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2], versions: versions)
+            result = try PBXProjMerge.merge(base: consume baseBytes, ours: ourBytes, theirs: consume theirBytes, versions: versions)
         } catch let error as PBXProjMergeError {
-            let whole = Array("<<<<<<< ours\n".utf8) + inputs[1] + Array("\n=======\n".utf8) + inputs[2] + Array("\n>>>>>>> theirs\n".utf8)
+            // Theirs is read again (git's temporary file, which nothing writes): a merge that
+            // does not read fails before anything is written.
+            guard let theirBytes = try? FileIO.read(theirs) else { throw PBXProjMergeError.unreadableFile(path: theirs) }
+            let whole = Array("<<<<<<< ours\n".utf8) + ourBytes + Array("\n=======\n".utf8) + theirBytes + Array("\n>>>>>>> theirs\n".utf8)
             var merged = await lineMerge(base, ours, theirs) ?? whole
-            if merged.isEmpty && !(inputs[1].isEmpty && inputs[2].isEmpty) { merged = whole }
+            if merged.isEmpty && !(ourBytes.isEmpty && theirBytes.isEmpty) { merged = whole }
             do {
                 try PBXProjMerge.writeAtomically(merged, to: ours)
                 return .mergedLineByLine(reason: error.message, writeError: nil)
@@ -57,7 +65,7 @@ public struct PBXProjMergeDriver: Sendable {
             }
         }
         // Ours as it is (nothing of theirs to take, in ours' own form): the file already holds it.
-        let unchanged = result.bytes.withUnsafeBufferPointer { merged in inputs[1].withUnsafeBufferPointer { ByteCompare.equal(merged, $0) } }
+        let unchanged = result.bytes.withUnsafeBufferPointer { merged in ourBytes.withUnsafeBufferPointer { ByteCompare.equal(merged, $0) } }
         if !unchanged { try PBXProjMerge.writeAtomically(result.bytes, to: ours) }
         return .merged(conflicts: result.conflicts, notes: result.notes)
     }

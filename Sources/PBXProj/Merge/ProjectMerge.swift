@@ -97,9 +97,58 @@ public enum PBXProjMerge {
     /// - Throws: `PBXProjMergeError.unreadable` when a version does not read as a project (a
     ///   side with conflict markers among them).
     public static func merge(
-        base: [UInt8], ours: [UInt8], theirs: [UInt8], projectName: String? = nil, versions: PBXProjVersionBumps = .higher
+        base: consuming [UInt8], ours: [UInt8], theirs: consuming [UInt8], projectName: String? = nil,
+        versions: PBXProjVersionBumps = .higher
     ) throws -> PBXProjMergeResult {
         let projectName = projectName ?? detectProjectName(ours) ?? "Project"
+        // Base and theirs are read and merged in a function of their own and freed when it
+        // returns, before the resolutions are written: the heap they held is reused for them,
+        // instead of pages touched anew.
+        let merged: GraphMerge
+        switch try mergeGraphs(base: base, ours: ours, theirs: theirs, projectName: projectName, versions: versions) {
+        case .done(let result): return result
+        case .merged(let graphs): merged = graphs
+        }
+        let (canonical, oursCheck) = (merged.canonical, merged.oursCheck)
+        let oursText = try write(merged.resolvedOurs, canonical: canonical, knowing: oursCheck)
+        guard !merged.conflicts.isEmpty else {
+            return PBXProjMergeResult(
+                bytes: oursText, conflicts: [], isCanonical: canonical, notes: merged.notes, versionChoices: merged.versionChoices)
+        }
+        let theirsText = try write(merged.resolvedTheirs, canonical: canonical, knowing: oursCheck)
+        let wholeEntries = Set(merged.conflicts.compactMap { conflict in
+            conflict.kind == nil && (conflict.ours?.dictionary != nil || conflict.theirs?.dictionary != nil) ? conflict.keyPath.last : nil
+        })
+        let marked = ConflictMarkers.combine(ours: oursText, theirs: theirsText, wholeEntries: wholeEntries)
+        return PBXProjMergeResult(
+            bytes: marked, conflicts: merged.conflicts, isCanonical: canonical, notes: merged.notes,
+            versionChoices: merged.versionChoices)
+    }
+
+    /// What the graph merge leaves for the writing: the two resolutions (edits of ours), what
+    /// they are written in, and what the merge found.
+    private struct GraphMerge {
+        var resolvedOurs: PBXProject
+        var resolvedTheirs: PBXProject
+        var conflicts: [PBXProjMergeConflict]
+        var notes: [String]
+        var versionChoices: [PBXProjVersionChoice]
+        /// Whether the result is written in Xcode's form (ours or theirs is in it).
+        var canonical: Bool
+        /// What checking ours derived, with which the resolutions are written.
+        var oursCheck: CanonicalCheck
+    }
+
+    private enum GraphOutcome {
+        /// The merge's result, found without a graph merge.
+        case done(PBXProjMergeResult)
+        case merged(GraphMerge)
+    }
+
+    /// Reads the three versions and merges them on the object graph.
+    private static func mergeGraphs(
+        base: consuming [UInt8], ours: [UInt8], theirs: consuming [UInt8], projectName: String, versions: PBXProjVersionBumps
+    ) throws -> GraphOutcome {
         var notes: [String] = []
         // A version byte for byte equal to one read before reads the same (or fails the same
         // way, and then the earlier one has already failed): it is read once, and its note is
@@ -119,7 +168,7 @@ public enum PBXProjMerge {
             // Nothing of theirs to take: the merge is our version as read (the form the merge
             // writes it in is ours, whichever that is). All three are still read, so that a
             // version that does not read is merged line by line as always.
-            return PBXProjMergeResult(unchanged: ourProject, notes: notes)
+            return .done(PBXProjMergeResult(unchanged: ourProject, notes: notes))
         }
         if theirsIsBase {
             // Nothing of theirs to take either (each check below would find nothing): our
@@ -131,7 +180,7 @@ public enum PBXProjMerge {
                 ? CanonicalWriter.write(
                     tree: ourProject.tree, table: ourProject.table, projectName: ourProject.projectName, dialect: ourProject.commentDialect)
                 : ourProject.originalBytes
-            return PBXProjMergeResult(bytes: bytes, conflicts: [], isCanonical: canonical, notes: notes)
+            return .done(PBXProjMergeResult(bytes: bytes, conflicts: [], isCanonical: canonical, notes: notes))
         }
         var merger = GraphMerger(base: baseProject, ours: ourProject, theirs: theirProject, versions: versions)
         try merger.run()
@@ -140,18 +189,9 @@ public enum PBXProjMerge {
         // both resolutions, which are ours edited, by copying the objects no edit touched.
         let oursCheck = ourProject.canonicalCheck()
         let canonical = oursCheck.isCanonical || theirProject.isCanonical
-        let oursText = try write(merger.resolvedOurs, canonical: canonical, knowing: oursCheck)
-        guard !merger.conflicts.isEmpty else {
-            return PBXProjMergeResult(
-                bytes: oursText, conflicts: [], isCanonical: canonical, notes: notes, versionChoices: merger.versionChoices)
-        }
-        let theirsText = try write(merger.resolvedTheirs, canonical: canonical, knowing: oursCheck)
-        let wholeEntries = Set(merger.conflicts.compactMap { conflict in
-            conflict.kind == nil && (conflict.ours?.dictionary != nil || conflict.theirs?.dictionary != nil) ? conflict.keyPath.last : nil
-        })
-        let marked = ConflictMarkers.combine(ours: oursText, theirs: theirsText, wholeEntries: wholeEntries)
-        return PBXProjMergeResult(
-            bytes: marked, conflicts: merger.conflicts, isCanonical: canonical, notes: notes, versionChoices: merger.versionChoices)
+        return .merged(GraphMerge(
+            resolvedOurs: merger.resolvedOurs, resolvedTheirs: merger.resolvedTheirs, conflicts: merger.conflicts, notes: notes,
+            versionChoices: merger.versionChoices, canonical: canonical, oursCheck: oursCheck))
     }
 
     /// Writes `bytes` to `path` through a temporary file renamed over it, so that a reader never
@@ -166,14 +206,18 @@ public enum PBXProjMerge {
     static func detectProjectName(_ bytes: [UInt8]) -> String? {
         let marker = Array("Build configuration list for PBXProject \"".utf8)
         guard bytes.count > marker.count else { return nil }
-        // The first occurrence ending before the last byte, its first letter found with memchr.
+        // The first occurrence ending before the last byte, found through its 'j' (rare in a
+        // project's text, unlike its first letter) with memchr.
+        let anchor = marker.firstIndex(of: UInt8(ascii: "j"))!
         let found: Int? = bytes.withUnsafeBufferPointer { text in
             guard let base = text.baseAddress else { return nil }
-            var index = 0
-            while index + marker.count < text.count {
-                guard let hit = memchr(base + index, Int32(marker[0]), text.count - marker.count - index) else { return nil }
+            var index = anchor
+            let last = text.count - 1 - (marker.count - anchor)
+            while index <= last {
+                guard let hit = memchr(base + index, Int32(marker[anchor]), last + 1 - index) else { return nil }
                 index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if UnsafeBufferPointer(rebasing: text[index..<(index + marker.count)]).elementsEqual(marker) { return index }
+                let start = index - anchor
+                if UnsafeBufferPointer(rebasing: text[start..<(start + marker.count)]).elementsEqual(marker) { return start }
                 index += 1
             }
             return nil
@@ -228,6 +272,9 @@ struct GraphMerger {
     var idsOutsideOurTable: [String]?
     /// The targets of our and their own dangling references, found once per merge (nil until then).
     var inheritedDangling: Set<ObjectID>?
+    /// The ids searched for in our text, and the entries of our table whose text mentions one
+    /// (`ourEntries(mentioning:in:)`), found once per merge (nil until then).
+    var ourMentions: (ids: Set<String>, entries: [Int])?
 
     init(base: PBXProject, ours: PBXProject, theirs: PBXProject, versions: PBXProjVersionBumps = .higher) {
         self.base = base

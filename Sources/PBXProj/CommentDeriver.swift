@@ -26,6 +26,49 @@ struct CommentDeriver {
     let table: ObjectTable
     let projectName: String
     let dialect: CommentDialect
+    /// Per isa of the table, how its objects' comments are made (worked out once per isa, not
+    /// per object).
+    private let kinds: [Kind]
+
+    /// How the comment of an object of one isa is made.
+    private enum Kind {
+        case buildFile, configurationList, buildConfiguration, exceptionSet
+        /// A build phase: its name, else this.
+        case phase(String)
+        /// Named by this, its isa.
+        case isa(String)
+        case project, remotePackage, localPackage, productDependency
+        /// Its `name`, else its `path`.
+        case named
+
+        init(_ isa: String) {
+            if let phase = CommentDeriver.defaultPhaseNames[isa] {
+                self = .phase(phase)
+            } else if CommentDeriver.isaComments.contains(isa) {
+                self = .isa(isa)
+            } else {
+                switch isa {
+                case "PBXProject": self = .project
+                case "XCRemoteSwiftPackageReference": self = .remotePackage
+                case "XCLocalSwiftPackageReference": self = .localPackage
+                case "XCSwiftPackageProductDependency": self = .productDependency
+                case "PBXBuildFile": self = .buildFile
+                case "XCConfigurationList": self = .configurationList
+                case "XCBuildConfiguration": self = .buildConfiguration
+                default:
+                    self = isa.hasPrefix("PBXFileSystemSynchronized") && isa.hasSuffix("ExceptionSet") ? .exceptionSet : .named
+                }
+            }
+        }
+    }
+
+    init(tree: SyntaxTree, table: ObjectTable, projectName: String, dialect: CommentDialect) {
+        self.tree = tree
+        self.table = table
+        self.projectName = projectName
+        self.dialect = dialect
+        kinds = table.isaNames.map(Kind.init)
+    }
 
     private static let defaultPhaseNames: [String: String] = [
         "PBXSourcesBuildPhase": "Sources", "PBXFrameworksBuildPhase": "Frameworks",
@@ -84,9 +127,9 @@ struct CommentDeriver {
     }
 
     private func comment(_ index: Int, maps: ReverseMaps, names: inout [String??]) -> String? {
-        let isa = table.isa(index)
-        switch isa {
-        case "PBXBuildFile":
+        let isaIndex = Int(table.entries[index].isa)
+        switch kinds[isaIndex] {
+        case .buildFile:
             let object = Int(table.entries[index].value)
             let target = (tree.lookup("fileRef", in: object) ?? tree.lookup("productRef", in: object))
                 .flatMap { table.find(node: $0, in: tree) }
@@ -94,18 +137,17 @@ struct CommentDeriver {
             let phase = maps.phaseOfBuildFile[index] >= 0
                 ? name(Int(maps.phaseOfBuildFile[index]), names: &names) ?? "(null)" : "(null)"
             return "\(file) in \(phase)"
-        case "XCConfigurationList":
+        case .configurationList:
             guard maps.ownerOfList[index] >= 0 else { return nil }
             return "Build configuration list for \(ownerDescription(Int(maps.ownerOfList[index]), names: &names))"
-        case "XCBuildConfiguration" where dialect == .xcode26:
+        case .buildConfiguration where dialect == .xcode26:
             let own = name(index, names: &names) ?? "(null)"
             let list = maps.listOfConfiguration[index]
             guard list >= 0, maps.ownerOfList[Int(list)] >= 0 else { return own }
             return "\(own) configuration for \(ownerDescription(Int(maps.ownerOfList[Int(list)]), names: &names))"
+        case .exceptionSet:
+            return dialect == .classic ? table.isaNames[isaIndex] : exceptionSetComment(index, maps: maps, names: &names)
         default:
-            if isa.hasPrefix("PBXFileSystemSynchronized") && isa.hasSuffix("ExceptionSet") {
-                return dialect == .classic ? isa : exceptionSetComment(index, maps: maps, names: &names)
-            }
             return name(index, names: &names)
         }
     }
@@ -140,29 +182,35 @@ struct CommentDeriver {
     }
 
     private func computeName(_ index: Int) -> String? {
-        displayName(ofDictionary: Int(table.entries[index].value), isa: table.isa(index))
+        displayName(ofDictionary: Int(table.entries[index].value), kind: kinds[Int(table.entries[index].isa)])
     }
 
     /// The display name of the object whose dictionary is node `object` and whose isa is `isa`
     /// (from its own values only).
     func displayName(ofDictionary object: Int, isa: String) -> String? {
+        displayName(ofDictionary: object, kind: Kind(isa))
+    }
+
+    private func displayName(ofDictionary object: Int, kind: Kind) -> String? {
         // Only string values name things; a list or dictionary where a name belongs gives none.
-        func string(_ key: String) -> String? {
+        func string(_ key: StaticString) -> String? {
             tree.lookup(key, in: object).flatMap { tree.isString($0) ? tree.string($0) : nil }
         }
-        if let phase = CommentDeriver.defaultPhaseNames[isa] { return string("name") ?? phase }
-        if CommentDeriver.isaComments.contains(isa) { return isa }
-        switch isa {
-        case "PBXProject":
+        switch kind {
+        case .phase(let phase):
+            return string("name") ?? phase
+        case .isa(let isa):
+            return isa
+        case .project:
             return "Project object"
-        case "XCRemoteSwiftPackageReference":
+        case .remotePackage:
             return "XCRemoteSwiftPackageReference \"\(Self.repositoryName(string("repositoryURL") ?? ""))\""
-        case "XCLocalSwiftPackageReference":
+        case .localPackage:
             return "XCLocalSwiftPackageReference \"\(string("relativePath") ?? "")\""
-        case "XCSwiftPackageProductDependency":
+        case .productDependency:
             guard let product = string("productName") else { return nil }
             return product.hasPrefix("plugin:") ? String(product.dropFirst(7)) : product
-        default:
+        case .buildFile, .configurationList, .buildConfiguration, .exceptionSet, .named:
             return string("name") ?? string("path")
         }
     }

@@ -123,7 +123,18 @@ enum FileIO {
             }
         }
         guard failure == 0 else { throw PBXProjError.unreadable(path: path, reason: String(cString: strerror(failure))) }
-        // The size can be stale (a file that grows, a pipe): read whatever else there is.
+        // The size can be stale (a file that grows, a pipe): read whatever else there is (asked
+        // first for one byte, so that a file read whole costs no buffer).
+        var first: UInt8 = 0
+        while true {
+            let got = Glue.read(descriptor, &first, 1)
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw PBXProjError.unreadable(path: path, reason: errorText()) }
+            if got == 0 { return result }
+            guard result.count + 1 <= maximumSize else { throw PBXProjError.unreadable(path: path, reason: tooLarge) }
+            result.append(first)
+            break
+        }
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let got = chunk.withUnsafeMutableBytes { Glue.read(descriptor, $0.baseAddress, $0.count) }
@@ -135,7 +146,11 @@ enum FileIO {
         }
     }
 
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    /// Writes through a temporary file renamed over `path`. `durable`: the data is flushed to
+    /// the disk before the rename (a project file the user keeps); git's merge driver passes
+    /// false for the temporary file git reads back at once (git does not flush what it writes
+    /// to the work tree either).
+    static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
         let temporary = path + ".slipway-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw PBXProjError.unwritable(path: path, reason: errorText()) }
@@ -155,7 +170,7 @@ enum FileIO {
                 written += result
             }
         }
-        if failure == nil && fsync(descriptor) != 0 { failure = errorText() }
+        if failure == nil && durable && fsync(descriptor) != 0 { failure = errorText() }
         if close(descriptor) != 0 && failure == nil { failure = errorText() }
         if failure == nil && rename(temporary, path) != 0 { failure = errorText() }
         if let failure {

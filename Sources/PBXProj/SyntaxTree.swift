@@ -102,6 +102,19 @@ struct SyntaxTree: Sendable {
         }
     }
 
+    /// `lookup(_:in:)` for a literal key (no String made per call).
+    func lookup(_ key: StaticString, in dictionary: Int) -> Int? {
+        key.withUTF8Buffer { wanted in
+            var cursor = dictionary + 1
+            let end = next(dictionary)
+            while cursor < end {
+                if contentEquals(cursor, wanted) { return cursor + 1 }
+                cursor = next(cursor + 1)
+            }
+            return nil
+        }
+    }
+
     /// Runs `body` over the decoded content of a string node (no quotes, escapes resolved),
     /// without copying when the text has no escapes.
     func withContent<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {

@@ -102,7 +102,18 @@ enum ShortRunMemory {
         guard let end = sbrk(0) else { return }
         let hugePage = 2 << 20
         let first = (Int(bitPattern: start) + hugePage - 1) & ~(hugePage - 1), last = Int(bitPattern: end) & ~(hugePage - 1)
-        if last > first { _ = madvise(UnsafeMutableRawPointer(bitPattern: first), last - first, MADV_HUGEPAGE) }
+        guard last > first else { return }
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: first), last - first, MADV_HUGEPAGE)
+        // What is allocated next starts at the first 2 MiB page, not below it, where the files
+        // read first would fault 4 KiB at a time: the space below is taken by one block that is
+        // never touched (so it costs no memory) nor freed.
+        // (malloc called by name: an unused result would be dropped.)
+        typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
+        guard let mallocSymbol = dlsym(handle, "malloc") else { return }
+        let allocate = unsafeBitCast(mallocSymbol, to: Malloc.self)
+        guard let probe = allocate(64 << 10) else { return }
+        let below = first - (Int(bitPattern: probe) + (64 << 10)) - 64
+        if below > 0 { _ = allocate(below) }
 
         #endif
     }

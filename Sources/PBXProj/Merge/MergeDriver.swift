@@ -58,7 +58,7 @@ public struct PBXProjMergeDriver: Sendable {
             var merged = await lineMerge(base, ours, theirs) ?? whole
             if merged.isEmpty && !(ourBytes.isEmpty && theirBytes.isEmpty) { merged = whole }
             do {
-                try PBXProjMerge.writeAtomically(merged, to: ours)
+                try PBXProjMerge.writeAtomically(merged, to: ours, durable: false)
                 return .mergedLineByLine(reason: error.message, writeError: nil)
             } catch let writeError as PBXProjError {
                 return .mergedLineByLine(reason: error.message, writeError: writeError)
@@ -66,7 +66,9 @@ public struct PBXProjMergeDriver: Sendable {
         }
         // Ours as it is (nothing of theirs to take, in ours' own form): the file already holds it.
         let unchanged = result.bytes.withUnsafeBufferPointer { merged in ourBytes.withUnsafeBufferPointer { ByteCompare.equal(merged, $0) } }
-        if !unchanged { try PBXProjMerge.writeAtomically(result.bytes, to: ours) }
+        // Git's temporary file, which git reads back when the driver exits: not flushed to the
+        // disk first (git does not flush its own writes to the work tree either).
+        if !unchanged { try PBXProjMerge.writeAtomically(result.bytes, to: ours, durable: false) }
         return .merged(conflicts: result.conflicts, notes: result.notes)
     }
 }

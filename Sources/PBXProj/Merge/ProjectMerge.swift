@@ -195,10 +195,11 @@ public enum PBXProjMerge {
     }
 
     /// Writes `bytes` to `path` through a temporary file renamed over it, so that a reader never
-    /// sees a partial file.
+    /// sees a partial file. `durable`: flushed to the disk before the rename (false for git's
+    /// temporary %A file, which git reads back at once and does not flush either).
     /// - Throws: `PBXProjError.unwritable` naming the path.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        try FileIO.writeAtomically(bytes, to: path)
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
+        try FileIO.writeAtomically(bytes, to: path, durable: durable)
     }
 
     /// The project's name as its configuration list's comment gives it

@@ -341,27 +341,47 @@ enum CanonicalSplice {
                     // same hash never cancel out: then every string of the object counts.
                     var counts: [UInt64: (key: Int, string: Int, count: Int)] = [:]
                     var collided = false
-                    for (node, step) in [(Int(before.value), 1), (value, -1)] {
-                        for (key, keyValue) in tree.entries(node) {
-                            let keyHash = tree.withContent(key) { hash($0) }
-                            var index = keyValue
-                            let end = Int(nodes[keyValue].link)
-                            while index < end {
-                                if let content = span(index, text: text, nodes: nodes) {
-                                    let id = hash(content)
-                                    let pair = (keyHash &* 0x9E37_79B9_7F4A_7C15) ^ id
-                                    if let seen = counts[pair] {
-                                        if !(sameBytes(seen.key, key, nodes: nodes, text: text) && sameBytes(seen.string, index, nodes: nodes, text: text)) {
-                                            collided = true
-                                        }
-                                        counts[pair]?.count += step
-                                    } else {
-                                        counts[pair] = (key, index, step)
-                                    }
+                    func count(_ key: Int, _ strings: ArraySlice<Int>, _ step: Int) {
+                        let keyHash = tree.withContent(key) { hash($0) }
+                        for index in strings {
+                            guard let content = span(index, text: text, nodes: nodes) else { continue }
+                            let pair = (keyHash &* 0x9E37_79B9_7F4A_7C15) ^ hash(content)
+                            if let seen = counts[pair] {
+                                if !(sameBytes(seen.key, key, nodes: nodes, text: text) && sameBytes(seen.string, index, nodes: nodes, text: text)) {
+                                    collided = true
                                 }
-                                index += 1
+                                counts[pair]?.count += step
+                            } else {
+                                counts[pair] = (key, index, step)
                             }
                         }
+                    }
+                    // The strings under each key, before and after. Under a key both have (the
+                    // same bytes), the strings both start and end with cancel out and are not
+                    // counted (a list with a few ids added or removed costs only those).
+                    func stringNodes(under value: Int) -> [Int] {
+                        (value..<Int(nodes[value].link)).filter { span($0, text: text, nodes: nodes) != nil }
+                    }
+                    let beforeEntries = tree.entries(Int(before.value)), afterEntries = tree.entries(value)
+                    var paired = [Bool](repeating: false, count: afterEntries.count)
+                    for (key, keyValue) in beforeEntries {
+                        let match = afterEntries.indices.first { !paired[$0] && sameBytes(afterEntries[$0].key, key, nodes: nodes, text: text) }
+                        let old = stringNodes(under: keyValue)
+                        guard let match else {
+                            count(key, old[...], 1)
+                            continue
+                        }
+                        paired[match] = true
+                        let new = stringNodes(under: afterEntries[match].value)
+                        var (head, tail) = (0, 0)
+                        while head < min(old.count, new.count), sameBytes(old[head], new[head], nodes: nodes, text: text) { head += 1 }
+                        while tail < min(old.count, new.count) - head,
+                            sameBytes(old[old.count - 1 - tail], new[new.count - 1 - tail], nodes: nodes, text: text) { tail += 1 }
+                        count(key, old[head..<(old.count - tail)], 1)
+                        count(afterEntries[match].key, new[head..<(new.count - tail)], -1)
+                    }
+                    for (index, entry) in afterEntries.enumerated() where !paired[index] {
+                        count(entry.key, stringNodes(under: entry.value)[...], -1)
                     }
                     if collided {
                         strings(of: value) { touched.insert($0) }

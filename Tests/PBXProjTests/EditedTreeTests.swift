@@ -33,14 +33,18 @@ struct EditedTreeTests {
             case 2:
                 try edited.removeObject(id)
             case 3:
-                // A build file moved from its phase to another (or a list shortened).
+                // A build file moved from its phase (its first, last or any) to the start or the
+                // end of another, or just dropped from its phase (a list shortened).
                 if case .array(var files)? = object.properties["files"], !files.isEmpty {
-                    let moved = files.remove(at: Int.random(in: 0..<files.count, using: &generator))
+                    let at = [0, files.count - 1, Int.random(in: 0..<files.count, using: &generator)].randomElement(using: &generator)!
+                    let moved = files.remove(at: at)
                     object.properties["files"] = .array(files)
                     try edited.update(object)
                     let phases = edited.objectIDs.filter { edited.isa(of: $0)?.hasSuffix("BuildPhase") == true && $0 != id }
-                    if let other = phases.randomElement(using: &generator), var phase = edited.object(other) {
-                        phase.properties["files"] = .array((phase.properties["files"]?.array ?? []) + [moved])
+                    if Int.random(in: 0..<3, using: &generator) > 0, let other = phases.randomElement(using: &generator),
+                        var phase = edited.object(other) {
+                        let existing = phase.properties["files"]?.array ?? []
+                        phase.properties["files"] = .array(Bool.random(using: &generator) ? [moved] + existing : existing + [moved])
                         try edited.update(phase)
                     }
                 }

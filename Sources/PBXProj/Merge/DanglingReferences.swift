@@ -30,12 +30,13 @@ extension PBXProject {
     func danglingReferences(missing: Set<String>, mentioning: [Int]? = nil) -> [DanglingReference] {
         guard !missing.isEmpty else { return [] }
         var found: [DanglingReference] = []
+        let search = TextSearch(missing)
         // The key path is one stack, copied only into a reference found.
         var path: [String] = []
         func visit(_ value: PBXValue, holder: ObjectID?) {
             switch value {
             case .string(let text):
-                if missing.contains(text) { found.append(DanglingReference(holder: holder, keyPath: path, target: ObjectID(text))) }
+                if search.contains(text) { found.append(DanglingReference(holder: holder, keyPath: path, target: ObjectID(text))) }
             case .data: return
             case .array(let elements): for element in elements { visit(element, holder: holder) }
             case .dictionary(let dictionary):
@@ -51,7 +52,6 @@ extension PBXProject {
             visit(value, holder: holder)
         }
         if let root = rootValue("rootObject") { visit(root, holder: nil, path: ["rootObject"]) }
-        let search = TextSearch(missing)
         // Table entries whose object was edited or removed: their text is not what the project holds.
         var edited = Set<Int>()
         for id in Array(changes.objects.keys) + Array(changes.removed) {
@@ -174,6 +174,16 @@ struct TextSearch {
         self.filter = filter
     }
 
+    /// Whether `string` is one of the strings (most strings are ruled out by the filter
+    /// without hashing them as Strings).
+    func contains(_ string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { content in
+            guard filter.mayContain(content), let candidates = wanted[ObjectTable.hash(content)] else { return false }
+            return candidates.contains { candidate in candidate.withUnsafeBufferPointer { ByteCompare.equal($0, content) } }
+        }
+    }
+
     /// Whether a string node inside `node` (itself included) has one of the strings as content.
     func mentions(_ tree: SyntaxTree, in node: Int) -> Bool {
         var index = node
@@ -216,7 +226,7 @@ extension GraphMerger {
         var result = Set<String>()
         for id in outside where !id.withUTF8String({ defined.contains($0) }) { result.insert(id) }
         for id in project.changes.removed where !id.rawValue.withUTF8String({ defined.contains($0) }) {
-            if [base, ours, theirs].contains(where: { $0.defines(id) }) { result.insert(id.rawValue) }
+            if base.defines(id) || ours.defines(id) || theirs.defines(id) { result.insert(id.rawValue) }
         }
         return result
     }

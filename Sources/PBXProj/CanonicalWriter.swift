@@ -102,8 +102,10 @@ struct CanonicalWriter {
     /// Xcode's form is written with: see `CanonicalSplice`).
     static func check(
         tree: SyntaxTree, table: ObjectTable, projectName: String, dialect: CommentDialect
-    ) -> (isCanonical: Bool, comments: [String?]) {
-        let comments = CommentDeriver(tree: tree, table: table, projectName: projectName, dialect: dialect).deriveAll()
+    ) -> (isCanonical: Bool, comments: [String?], maps: ReverseMaps) {
+        let maps = ReverseMaps(tree: tree, table: table, dialect: dialect)
+        let comments = CommentDeriver(tree: tree, table: table, projectName: projectName, dialect: dialect)
+            .deriveAll(maps: maps) { _, _ in nil }
         let canonical = tree.bytes.withUnsafeBufferPointer { text in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 var writer = CanonicalWriter(
@@ -115,7 +117,7 @@ struct CanonicalWriter {
                 return !writer.diverged && writer.verified == text.count
             }
         }
-        return (canonical, comments)
+        return (canonical, comments, maps)
     }
 
     /// When checking: compares what was written since the last call with `reference` and drops it.

@@ -87,7 +87,11 @@ struct CommentDeriver {
     /// The comment for every object, taking `known(index, maps)` where it gives one (a comment
     /// known to be what this derivation would give: see `CanonicalSplice.comments`).
     func deriveAll(known: (_ index: Int, _ maps: ReverseMaps) -> String??) -> [String?] {
-        let maps = ReverseMaps(tree: tree, table: table, dialect: dialect)
+        deriveAll(maps: ReverseMaps(tree: tree, table: table, dialect: dialect), known: known)
+    }
+
+    /// `deriveAll(known:)` with the reverse maps given (this tree's, however they were made).
+    func deriveAll(maps: ReverseMaps, known: (_ index: Int, _ maps: ReverseMaps) -> String??) -> [String?] {
         var names = [String??](repeating: nil, count: table.entries.count)
         var result = [String?](repeating: nil, count: table.entries.count)
         for index in table.entries.indices {
@@ -227,7 +231,7 @@ struct CommentDeriver {
 }
 
 /// Who contains whom, for the comments that name a container.
-struct ReverseMaps {
+struct ReverseMaps: Sendable {
     var phaseOfBuildFile: [Int32]
     var ownerOfList: [Int32]
     var listOfConfiguration: [Int32]
@@ -263,6 +267,79 @@ struct ReverseMaps {
                 mark(phases, in: tree, table: table, as: index, into: &targetOfPhase)
             }
         }
+    }
+
+    /// The maps of an edited tree, made from the maps of the tree it edits (`original`, of
+    /// `edited.original`'s table) instead of resolving every listed id again: a child whose id
+    /// is not in `recompute` has the same owners, listing it under the same keys, with the same
+    /// isas and ids (see `CanonicalSplice.touchedIDs`), so the same owner, now at its new
+    /// entry; the others (`recompute` may hold more) are found anew among every owner's lists,
+    /// resolving only the ids that may be theirs. Nil when a listed id has escapes (not among
+    /// the strings `recompute` is made of): the caller makes the maps whole.
+    init?(edited: EditedTree, original: ReverseMaps, recompute: HashedStrings, dialect: CommentDialect) {
+        let tree = edited.tree, table = edited.table
+        let count = table.entries.count
+        var moved = [Int32](repeating: -1, count: edited.original.entries.count)
+        var fresh = [Bool](repeating: false, count: count)
+        for index in 0..<count {
+            let from = max(edited.unchangedFrom[index], edited.editedFrom[index])
+            if from >= 0 { moved[Int(from)] = Int32(index) }
+            fresh[index] = from < 0 || tree.withContent(Int(table.entries[index].key)) { recompute.mayContain($0) }
+        }
+        func carried(_ map: [Int32]) -> [Int32] {
+            var result = [Int32](repeating: -1, count: count)
+            for index in 0..<count where !fresh[index] {
+                let from = Int(max(edited.unchangedFrom[index], edited.editedFrom[index]))
+                let owner = map[from]
+                result[index] = owner >= 0 ? moved[Int(owner)] : -1
+            }
+            return result
+        }
+        phaseOfBuildFile = carried(original.phaseOfBuildFile)
+        ownerOfList = carried(original.ownerOfList)
+        listOfConfiguration = carried(original.listOfConfiguration)
+        groupOfExceptionSet = carried(original.groupOfExceptionSet)
+        targetOfPhase = carried(original.targetOfPhase)
+        // A carried owner that is gone would be a child whose listing changed: in `recompute`.
+        var escaped = false
+        func claim(_ node: Int, by owner: Int, into map: inout [Int32]) {
+            let info = tree.nodes[node]
+            guard info.kind == .unquoted || info.kind == .quoted else { return }
+            if info.kind == .quoted && info.flags & SyntaxNode.hasEscapes != 0 {
+                escaped = true
+                return
+            }
+            let mayBeFresh = tree.withContent(node) { recompute.mayContain($0) }
+            guard mayBeFresh, let found = table.find(node: node, in: tree), fresh[found] else { return }
+            if map[found] < 0 || ReverseMaps.precedes(owner, Int(map[found]), tree: tree, table: table) {
+                map[found] = Int32(owner)
+            }
+        }
+        func claimAll(_ array: Int, by owner: Int, into map: inout [Int32]) {
+            guard tree.nodes[array].kind == .array else { return }
+            for child in tree.children(array) { claim(child, by: owner, into: &map) }
+        }
+        let isPhase = table.isaNames.map { $0.hasSuffix("BuildPhase") }
+        for (index, entry) in table.entries.enumerated() {
+            let object = Int(entry.value)
+            if isPhase[Int(entry.isa)], let files = tree.lookup("files", in: object) {
+                claimAll(files, by: index, into: &phaseOfBuildFile)
+            }
+            if let list = tree.lookup("buildConfigurationList", in: object) {
+                claim(list, by: index, into: &ownerOfList)
+            }
+            guard dialect == .xcode26 else { continue }
+            if let configurations = tree.lookup("buildConfigurations", in: object) {
+                claimAll(configurations, by: index, into: &listOfConfiguration)
+            }
+            if let exceptions = tree.lookup("exceptions", in: object) {
+                claimAll(exceptions, by: index, into: &groupOfExceptionSet)
+            }
+            if let phases = tree.lookup("buildPhases", in: object) {
+                claimAll(phases, by: index, into: &targetOfPhase)
+            }
+        }
+        if escaped { return nil }
     }
 
     private func mark(_ array: Int, in tree: SyntaxTree, table: ObjectTable, as owner: Int, into map: inout [Int32]) {

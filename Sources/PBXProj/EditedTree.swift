@@ -153,13 +153,16 @@ struct CanonicalCheck: Sendable {
     let dialect: CommentDialect
     /// The text checked, to make sure the check is used with that text only.
     let text: [UInt8]
+    /// The reverse maps the comments were derived with, from which an edited copy's are made.
+    let maps: ReverseMaps
 }
 
 extension PBXProject {
     /// Whether the text as read is in Xcode's form, and the comments that found it out.
     func canonicalCheck() -> CanonicalCheck {
-        let (canonical, comments) = CanonicalWriter.check(tree: tree, table: table, projectName: projectName, dialect: commentDialect)
-        return CanonicalCheck(isCanonical: canonical, comments: comments, projectName: projectName, dialect: commentDialect, text: tree.bytes)
+        let (canonical, comments, maps) = CanonicalWriter.check(tree: tree, table: table, projectName: projectName, dialect: commentDialect)
+        return CanonicalCheck(
+            isCanonical: canonical, comments: comments, projectName: projectName, dialect: commentDialect, text: tree.bytes, maps: maps)
     }
 
     /// `canonicalSerialized()`, the same bytes, written with what `check` found of the text
@@ -261,6 +264,14 @@ enum CanonicalSplice {
             return same
         }
         let dependent = table.isaNames.map { CommentDeriver.dependsOnOthers(isa: $0, dialect: check.dialect) }
+        // The reverse maps, from the check's: anew only for the objects whose listing may have
+        // changed (touched) and the added ones.
+        var recompute = touched
+        for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] < 0 && edited.editedFrom[index] < 0 {
+            tree.withContent(Int(entry.key)) { recompute.insert($0) }
+        }
+        let maps = ReverseMaps(edited: edited, original: check.maps, recompute: recompute, dialect: check.dialect)
+            ?? ReverseMaps(tree: tree, table: table, dialect: check.dialect)
         // The ids of the objects edited, added or removed: an id not among them names an
         // untouched object, or none in ours and in the edited project alike.
         var changedObjects = HashedStrings()
@@ -268,7 +279,7 @@ enum CanonicalSplice {
             tree.withContent(Int(entry.key)) { changedObjects.insert($0) }
         }
         for index in edited.removed { tree.withContent(Int(edited.original.entries[index].key)) { changedObjects.insert($0) } }
-        return deriver.deriveAll { index, maps in
+        return deriver.deriveAll(maps: maps) { index, maps in
             let from = Int(edited.unchangedFrom[index])
             guard from >= 0 else { return nil }
             let entry = table.entries[index]

@@ -138,6 +138,28 @@ struct EditedTreeTests {
         #expect(checked > entries.count * 2)
     }
 
+    @Test("an object added under an id a phase already listed gets that phase in its comment")
+    func addedObjectListedBefore() throws {
+        // The phase lists a build file no object defines yet (no comment: canonical as it is).
+        let text = SampleProject.text.replacingOccurrences(
+            of: "\t\t\t\t0D0000000000000000000001 /* AppDelegate.swift in Sources */,\n",
+            with: "\t\t\t\t0D0000000000000000000001 /* AppDelegate.swift in Sources */,\n\t\t\t\t0DFFFFFFFFFFFFFFFFFFFFFF,\n")
+        let project = try PBXProject(bytes: Array(text.utf8), projectName: "Sample")
+        let check = project.canonicalCheck()
+        #expect(check.isCanonical)
+        var edited = project
+        let file = ObjectID("0CFFFFFFFFFFFFFFFFFFFFFF")
+        try edited.add(PBXObject(id: file, properties: [
+            "isa": .string("PBXFileReference"), "path": .string("Extra.swift"), "sourceTree": .string("<group>"),
+        ]))
+        try edited.add(PBXObject(id: ObjectID("0DFFFFFFFFFFFFFFFFFFFFFF"), properties: [
+            "isa": .string("PBXBuildFile"), "fileRef": .string(file.rawValue),
+        ]))
+        let written = try edited.canonicalSerialized(knowing: check)
+        #expect(written == (try edited.canonicalSerializedBySplicing()))
+        #expect(String(decoding: written, as: UTF8.self).contains("0DFFFFFFFFFFFFFFFFFFFFFF /* Extra.swift in Sources */,"))
+    }
+
     @Test("a check of another text or another name is not used: the general path writes")
     func checkOfAnotherText() throws {
         let project = try PBXProject(bytes: Array(SampleProject.text.utf8), projectName: "Sample")

@@ -152,25 +152,35 @@ struct ObjectTable: Sendable {
         var (shortest, longest) = (reference.idLengths.lowerBound, reference.idLengths.upperBound)
         if reference.entries.isEmpty { (shortest, longest) = (Int.max, 0) }
         for index in entries.indices where !isTaken[index] {
-            let key = Int(entries[index].key)
-            let (wanted, length) = tree.withContent(key) { (ObjectTable.slotKey($0), $0.count) }
-            shortest = min(shortest, length)
-            longest = max(longest, length)
-            var slot = wanted.hash & mask
-            while slots[slot].info != 0 {
-                // A duplicate id is left to the whole index, which reports it.
-                if slots[slot].id == wanted.id, slots[slot].info & ObjectTable.keyBits == wanted.info {
-                    let other = Int(slots[slot].info & ObjectTable.indexBits) - 1
-                    if wanted.info & ObjectTable.otherID == 0
-                        || tree.withContent(key, { tree.contentEquals(Int(entries[other].key), $0) }) {
-                        return nil
-                    }
-                }
-                slot = (slot + 1) & mask
-            }
-            slots[slot] = Slot(id: wanted.id, info: wanted.info | UInt64(index + 1))
+            // A duplicate id is left to the whole index, which reports it.
+            guard insert(index, of: entries, in: tree, into: &slots, mask: mask, shortest: &shortest, longest: &longest) == nil else { return nil }
         }
         return (slots, mask, shortest <= longest ? shortest...longest : 0...0)
+    }
+
+    /// Puts entry `index`'s id in its slot and widens the range of id lengths; or, when an entry
+    /// already there has the same id, leaves the slots as they are and returns that entry.
+    private static func insert(
+        _ index: Int, of entries: [Entry], in tree: SyntaxTree, into slots: inout [Slot], mask: Int,
+        shortest: inout Int, longest: inout Int
+    ) -> Int? {
+        let key = Int(entries[index].key)
+        let (wanted, length) = tree.withContent(key) { (ObjectTable.slotKey($0), $0.count) }
+        var slot = wanted.hash & mask
+        while slots[slot].info != 0 {
+            if slots[slot].id == wanted.id, slots[slot].info & ObjectTable.keyBits == wanted.info {
+                let other = Int(slots[slot].info & ObjectTable.indexBits) - 1
+                if wanted.info & ObjectTable.otherID == 0
+                    || tree.withContent(key, { tree.contentEquals(Int(entries[other].key), $0) }) {
+                    return other
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+        shortest = min(shortest, length)
+        longest = max(longest, length)
+        slots[slot] = Slot(id: wanted.id, info: wanted.info | UInt64(index + 1))
+        return nil
     }
 
     /// Where a slot's probe starts (`slotKey`'s hash), from what the slot holds.
@@ -211,23 +221,11 @@ struct ObjectTable: Sendable {
         let mask = capacity - 1
         var shortest = Int.max, longest = 0
         for index in indices {
-            let key = Int(entries[index].key)
-            let (wanted, length) = tree.withContent(key) { (ObjectTable.slotKey($0), $0.count) }
-            shortest = min(shortest, length)
-            longest = max(longest, length)
-            var slot = wanted.hash & mask
-            while slots[slot].info != 0 {
-                if slots[slot].id == wanted.id, slots[slot].info & ObjectTable.keyBits == wanted.info {
-                    let other = Int(slots[slot].info & ObjectTable.indexBits) - 1
-                    if wanted.info & ObjectTable.otherID == 0
-                        || tree.withContent(key, { tree.contentEquals(Int(entries[other].key), $0) }) {
-                        throw PBXProjError.duplicateObjectID(
-                            id: tree.string(key), at: tree.location(ofNode: key), first: tree.location(ofNode: Int(entries[other].key)))
-                    }
-                }
-                slot = (slot + 1) & mask
+            if let other = insert(index, of: entries, in: tree, into: &slots, mask: mask, shortest: &shortest, longest: &longest) {
+                let key = Int(entries[index].key)
+                throw PBXProjError.duplicateObjectID(
+                    id: tree.string(key), at: tree.location(ofNode: key), first: tree.location(ofNode: Int(entries[other].key)))
             }
-            slots[slot] = Slot(id: wanted.id, info: wanted.info | UInt64(index + 1))
         }
         return (slots, mask, shortest <= longest ? shortest...longest : 0...0)
     }

@@ -13,7 +13,19 @@ import PBXProj
 ///
 /// `slipway-bench merge [--runs N] [--corpus DIR] [--driver PATH] [--slipway PATH] [--before PATH] [--files BASE OURS THEIRS] [--save DIR]`
 enum MergeBenchmark {
+    static let usage = """
+        usage: slipway-bench merge [--runs N] [--corpus DIR] [--driver PATH] [--slipway PATH] [--before PATH] [--files BASE OURS THEIRS] [--save DIR]
+               slipway-bench merge eval CLONE_PATH [--max N] [--symmetry] [--results FILE] [--driver PATH | --slipway PATH] [--time]
+        The merge driver on the 1.47 MB DuckDuckGo project (edits, one conflict, identical versions), in process and as \
+        whole processes side by side with 'git merge-file' (target: within 2x); 'eval' replays every merge of a clone's history.
+
+        """
+
     static func run(_ arguments: [String]) async throws {
+        if arguments.first == "--help" || arguments.first == "-h" {
+            print(usage, terminator: "")
+            return
+        }
         if arguments.first == "eval" { return try await MergeEvaluation.run(Array(arguments.dropFirst())) }
         let runs = Bench.option("--runs", arguments).flatMap { Int($0) } ?? 21
         guard let base = try Bench.largeProjectBytes(arguments) else { return }

@@ -49,6 +49,20 @@ struct ProjectFileTests {
         #expect(leftovers == ["project.pbxproj"])
     }
 
+    @Test("writing without flushing (git's temporary file) is as atomic; a file larger than its stated size is read whole")
+    func writingUndurablyAndStaleSizes() throws {
+        let directory = try TemporaryDirectory(prefix: "pbx-files")
+        let path = try directory.write("project.pbxproj", "old")
+        try FileIO.writeAtomically(Array("new text".utf8), to: path, durable: false)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new text")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["project.pbxproj"])
+        #if os(Linux)
+        // A /proc file states a size of 0 and holds more: what is past the stated size is read too.
+        let read = try FileIO.read("/proc/self/maps")
+        #expect(read.count > 100 && String(decoding: read, as: UTF8.self).contains("\n"))
+        #endif
+    }
+
     @Test("a missing file and a folder without a project are reported by path")
     func unreadable() throws {
         let directory = try TemporaryDirectory(prefix: "pbx-files")

@@ -298,7 +298,13 @@ struct ObjectTable: Sendable {
             shift += 8
             i += 1
         }
-        value ^= tail
+        return finish(value ^ tail)
+    }
+
+    /// MurmurHash3's 64-bit finalizer, as an Int.
+    @inline(__always)
+    private static func finish(_ value: UInt64) -> Int {
+        var value = value
         value ^= value >> 33
         value = value &* 0xFF51_AFD7_ED55_8CCD
         value ^= value >> 33
@@ -325,13 +331,7 @@ struct ObjectTable: Sendable {
     /// The hash of an id in Xcode's form, from its packed digits.
     @inline(__always)
     private static func mixPacked(_ high: UInt64, _ low: UInt64) -> Int {
-        var value = high ^ (low &* 0x9E37_79B9_7F4A_7C15)
-        value ^= value >> 33
-        value = value &* 0xFF51_AFD7_ED55_8CCD
-        value ^= value >> 33
-        value = value &* 0xC4CE_B9FE_1A85_EC53
-        value ^= value >> 33
-        return Int(truncatingIfNeeded: value)
+        finish(high ^ (low &* 0x9E37_79B9_7F4A_7C15))
     }
 
     /// The 24 upper-case hex digits of an id in Xcode's form as 64 + 32 bits, or nil for any

@@ -245,35 +245,15 @@ struct ReverseMaps: Sendable {
         listOfConfiguration = [Int32](repeating: -1, count: count)
         groupOfExceptionSet = [Int32](repeating: -1, count: count)
         targetOfPhase = [Int32](repeating: -1, count: count)
-        let isPhase = table.isaNames.map { $0.hasSuffix("BuildPhase") }
-        for (index, entry) in table.entries.enumerated() {
-            let object = Int(entry.value)
-            if isPhase[Int(entry.isa)], let files = tree.lookup("files", in: object) {
-                mark(files, in: tree, table: table, as: index, into: &phaseOfBuildFile)
-            }
-            if let list = tree.lookup("buildConfigurationList", in: object),
-                let listIndex = table.find(node: list, in: tree),
-                ownerOfList[listIndex] < 0 || ReverseMaps.precedes(index, Int(ownerOfList[listIndex]), tree: tree, table: table) {
-                ownerOfList[listIndex] = Int32(index)
-            }
-            guard dialect == .xcode26 else { continue }
-            if let configurations = tree.lookup("buildConfigurations", in: object) {
-                mark(configurations, in: tree, table: table, as: index, into: &listOfConfiguration)
-            }
-            if let exceptions = tree.lookup("exceptions", in: object) {
-                mark(exceptions, in: tree, table: table, as: index, into: &groupOfExceptionSet)
-            }
-            if let phases = tree.lookup("buildPhases", in: object) {
-                mark(phases, in: tree, table: table, as: index, into: &targetOfPhase)
-            }
-        }
+        fill(tree: tree, table: table, dialect: dialect) { _ in true }
     }
 
     /// The maps of an edited tree, made from the maps of the tree it edits (`original`, of
     /// `edited.original`'s table) instead of resolving every listed id again: a child whose id
     /// is not in `recompute` has the same owners, listing it under the same keys, with the same
     /// isas and ids (see `CanonicalSplice.touchedIDs`), so the same owner, now at its new
-    /// entry; the others (`recompute` may hold more) are found anew among every owner's lists,
+    /// entry (an owner that went would have changed the listing: the child is in `recompute`);
+    /// the others (`recompute` may hold more) are found anew among every owner's lists,
     /// resolving only the ids that may be theirs. Nil when a listed id has escapes (not among
     /// the strings `recompute` is made of): the caller makes the maps whole.
     init?(edited: EditedTree, original: ReverseMaps, recompute: HashedStrings, dialect: CommentDialect) {
@@ -282,15 +262,14 @@ struct ReverseMaps: Sendable {
         var moved = [Int32](repeating: -1, count: edited.original.entries.count)
         var fresh = [Bool](repeating: false, count: count)
         for index in 0..<count {
-            let from = max(edited.unchangedFrom[index], edited.editedFrom[index])
-            if from >= 0 { moved[Int(from)] = Int32(index) }
+            let from = edited.source(of: index)
+            if from >= 0 { moved[from] = Int32(index) }
             fresh[index] = from < 0 || tree.withContent(Int(table.entries[index].key)) { recompute.mayContain($0) }
         }
         func carried(_ map: [Int32]) -> [Int32] {
             var result = [Int32](repeating: -1, count: count)
             for index in 0..<count where !fresh[index] {
-                let from = Int(max(edited.unchangedFrom[index], edited.editedFrom[index]))
-                let owner = map[from]
+                let owner = map[edited.source(of: index)]
                 result[index] = owner >= 0 ? moved[Int(owner)] : -1
             }
             return result
@@ -300,17 +279,29 @@ struct ReverseMaps: Sendable {
         listOfConfiguration = carried(original.listOfConfiguration)
         groupOfExceptionSet = carried(original.groupOfExceptionSet)
         targetOfPhase = carried(original.targetOfPhase)
-        // A carried owner that is gone would be a child whose listing changed: in `recompute`.
         var escaped = false
-        func claim(_ node: Int, by owner: Int, into map: inout [Int32]) {
+        fill(tree: tree, table: table, dialect: dialect, only: { fresh[$0] }) { node in
             let info = tree.nodes[node]
-            guard info.kind == .unquoted || info.kind == .quoted else { return }
             if info.kind == .quoted && info.flags & SyntaxNode.hasEscapes != 0 {
                 escaped = true
-                return
+                return false
             }
-            let mayBeFresh = tree.withContent(node) { recompute.mayContain($0) }
-            guard mayBeFresh, let found = table.find(node: node, in: tree), fresh[found] else { return }
+            return !tree.isString(node) || tree.withContent(node) { recompute.mayContain($0) }
+        }
+        if escaped { return nil }
+    }
+
+    /// Sets each map from the objects that list others: the build files a phase lists in
+    /// `files`, each object's `buildConfigurationList`, and in Xcode 26's wording the
+    /// configurations, exception sets and phases a list, a group or a target lists. Where two
+    /// objects list the same one, the first in Xcode's order wins. `only`: the children whose
+    /// entry is set; `mayList`: whether a listed node is resolved at all (a cheap filter).
+    private mutating func fill(
+        tree: SyntaxTree, table: ObjectTable, dialect: CommentDialect, only: (Int) -> Bool = { _ in true },
+        mayList: (_ node: Int) -> Bool
+    ) {
+        func claim(_ node: Int, by owner: Int, into map: inout [Int32]) {
+            guard mayList(node), let found = table.find(node: node, in: tree), only(found) else { return }
             if map[found] < 0 || ReverseMaps.precedes(owner, Int(map[found]), tree: tree, table: table) {
                 map[found] = Int32(owner)
             }
@@ -337,17 +328,6 @@ struct ReverseMaps: Sendable {
             }
             if let phases = tree.lookup("buildPhases", in: object) {
                 claimAll(phases, by: index, into: &targetOfPhase)
-            }
-        }
-        if escaped { return nil }
-    }
-
-    private func mark(_ array: Int, in tree: SyntaxTree, table: ObjectTable, as owner: Int, into map: inout [Int32]) {
-        guard tree.nodes[array].kind == .array else { return }
-        for child in tree.children(array) {
-            guard let found = table.find(node: child, in: tree) else { continue }
-            if map[found] < 0 || ReverseMaps.precedes(owner, Int(map[found]), tree: tree, table: table) {
-                map[found] = Int32(owner)
             }
         }
     }

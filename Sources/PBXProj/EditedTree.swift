@@ -133,6 +133,13 @@ struct EditedTree {
 }
 
 extension EditedTree {
+    /// The entry of the project's own table that entry `index` was, unchanged or edited; -1
+    /// for an added object.
+    @inline(__always)
+    func source(of index: Int) -> Int {
+        Int(max(unchangedFrom[index], editedFrom[index]))
+    }
+
     /// The edited project's tree, or nil when it cannot be made this way (the general path,
     /// splicing and reading back, then writes the project or reports what is wrong with it).
     static func of(_ project: PBXProject) -> EditedTree? {
@@ -200,8 +207,8 @@ enum CanonicalSplice {
         var changedIDs = HashedStrings()
         for (index, entry) in table.entries.enumerated() {
             // An added object's id had no object, so no comment.
-            let from = max(edited.unchangedFrom[index], edited.editedFrom[index])
-            let before = from >= 0 ? check.comments[Int(from)] : nil
+            let from = edited.source(of: index)
+            let before = from >= 0 ? check.comments[from] : nil
             if before != comments[index] { tree.withContent(Int(entry.key)) { changedIDs.insert($0) } }
         }
         for index in edited.removed where check.comments[index] != nil {
@@ -265,20 +272,19 @@ enum CanonicalSplice {
         }
         let dependent = table.isaNames.map { CommentDeriver.dependsOnOthers(isa: $0, dialect: check.dialect) }
         // The reverse maps, from the check's: anew only for the objects whose listing may have
-        // changed (touched) and the added ones.
-        var recompute = touched
-        for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] < 0 && edited.editedFrom[index] < 0 {
-            tree.withContent(Int(entry.key)) { recompute.insert($0) }
-        }
-        let maps = ReverseMaps(edited: edited, original: check.maps, recompute: recompute, dialect: check.dialect)
-            ?? ReverseMaps(tree: tree, table: table, dialect: check.dialect)
-        // The ids of the objects edited, added or removed: an id not among them names an
-        // untouched object, or none in ours and in the edited project alike.
-        var changedObjects = HashedStrings()
+        // changed (touched) and the added ones. And the ids of the objects edited, added or
+        // removed: an id not among them names an untouched object, or none in ours and in the
+        // edited project alike.
+        var recompute = touched, changedObjects = HashedStrings()
         for (index, entry) in table.entries.enumerated() where edited.unchangedFrom[index] < 0 {
-            tree.withContent(Int(entry.key)) { changedObjects.insert($0) }
+            tree.withContent(Int(entry.key)) { id in
+                changedObjects.insert(id)
+                if edited.editedFrom[index] < 0 { recompute.insert(id) }
+            }
         }
         for index in edited.removed { tree.withContent(Int(edited.original.entries[index].key)) { changedObjects.insert($0) } }
+        let maps = ReverseMaps(edited: edited, original: check.maps, recompute: recompute, dialect: check.dialect)
+            ?? ReverseMaps(tree: tree, table: table, dialect: check.dialect)
         return deriver.deriveAll(maps: maps) { index, maps in
             let from = Int(edited.unchangedFrom[index])
             guard from >= 0 else { return nil }

@@ -102,8 +102,7 @@ struct ObjectTable: Sendable {
     private static func derivedIndex(
         of entries: [Entry], in tree: SyntaxTree, like reference: ObjectTable, taken: [Taken]
     ) -> ([Slot], Int, ClosedRange<Int>)? {
-        var capacity = 16
-        while capacity < entries.count * 2 { capacity <<= 1 }
+        let capacity = slotCount(for: entries.count)
         guard reference.overlay == nil, capacity == reference.slots.count else { return nil }
         let mask = capacity - 1
         // Where each of the reference's entries is now (-1: not taken), both lists in node order.
@@ -156,6 +155,13 @@ struct ObjectTable: Sendable {
             guard insert(index, of: entries, in: tree, into: &slots, mask: mask, shortest: &shortest, longest: &longest) == nil else { return nil }
         }
         return (slots, mask, shortest <= longest ? shortest...longest : 0...0)
+    }
+
+    /// The slots for `count` ids: a power of two, at least twice as many.
+    private static func slotCount(for count: Int) -> Int {
+        var capacity = 16
+        while capacity < count * 2 { capacity <<= 1 }
+        return capacity
     }
 
     /// Puts entry `index`'s id in its slot and widens the range of id lengths; or, when an entry
@@ -215,8 +221,7 @@ struct ObjectTable: Sendable {
     private static func index<Indices: Collection<Int>>(
         _ indices: Indices, of entries: [Entry], in tree: SyntaxTree
     ) throws -> ([Slot], Int, ClosedRange<Int>) {
-        var capacity = 16
-        while capacity < indices.count * 2 { capacity <<= 1 }
+        let capacity = slotCount(for: indices.count)
         var slots = [Slot](repeating: Slot(id: 0, info: 0), count: capacity)
         let mask = capacity - 1
         var shortest = Int.max, longest = 0

@@ -47,14 +47,13 @@ public struct PBXProject: Sendable {
     /// it, read before: the merge's three versions) from `other` instead of scanning it again.
     init(bytes: [UInt8], projectName: String, like other: PBXProject?) throws {
         self.projectName = projectName
+        // The objects taken from the other version, which are indexed through its table.
+        var taken: (table: ObjectTable, objects: [ObjectTable.Taken])?
         if let other, other.sourceFormat == .openStep, !XMLPropertyList.looksLikeXML(bytes) {
-            let (tree, taken) = try PropertyListParser.parseTakingFrom(bytes, like: (other.tree, other.table))
-            self.tree = tree
+            let read = try PropertyListParser.parseTakingFrom(bytes, like: (other.tree, other.table))
+            tree = read.tree
+            taken = (other.table, read.taken ?? [])
             sourceFormat = .openStep
-            // The objects taken from the other version are indexed through its table.
-            table = try ObjectTable(tree: tree, like: other.table, taken: taken ?? [])
-            commentDialect = CommentDialect.detect(tree: tree, table: table)
-            return
         } else if XMLPropertyList.looksLikeXML(bytes) {
             let root = try XMLPropertyList.parse(bytes)
             let draft = try SyntaxTree.parseRendered(root)
@@ -68,7 +67,11 @@ public struct PBXProject: Sendable {
             tree = try PropertyListParser.parse(bytes)
             sourceFormat = .openStep
         }
-        table = try ObjectTable(tree: tree)
+        if let taken {
+            table = try ObjectTable(tree: tree, like: taken.table, taken: taken.objects)
+        } else {
+            table = try ObjectTable(tree: tree)
+        }
         commentDialect = CommentDialect.detect(tree: tree, table: table)
     }
 

@@ -91,28 +91,22 @@ struct SyntaxTree: Sendable {
     /// The value node for `key` in a dictionary node, comparing decoded key text.
     func lookup(_ key: String, in dictionary: Int) -> Int? {
         var key = key
-        return key.withUTF8 { wanted in
-            var cursor = dictionary + 1
-            let end = next(dictionary)
-            while cursor < end {
-                if contentEquals(cursor, wanted) { return cursor + 1 }
-                cursor = next(cursor + 1)
-            }
-            return nil
-        }
+        return key.withUTF8 { lookup(bytes: $0, in: dictionary) }
     }
 
     /// `lookup(_:in:)` for a literal key (no String made per call).
     func lookup(_ key: StaticString, in dictionary: Int) -> Int? {
-        key.withUTF8Buffer { wanted in
-            var cursor = dictionary + 1
-            let end = next(dictionary)
-            while cursor < end {
-                if contentEquals(cursor, wanted) { return cursor + 1 }
-                cursor = next(cursor + 1)
-            }
-            return nil
+        key.withUTF8Buffer { lookup(bytes: $0, in: dictionary) }
+    }
+
+    private func lookup(bytes wanted: UnsafeBufferPointer<UInt8>, in dictionary: Int) -> Int? {
+        var cursor = dictionary + 1
+        let end = next(dictionary)
+        while cursor < end {
+            if contentEquals(cursor, wanted) { return cursor + 1 }
+            cursor = next(cursor + 1)
         }
+        return nil
     }
 
     /// Runs `body` over the decoded content of a string node (no quotes, escapes resolved),

@@ -178,10 +178,12 @@ struct TextSearch {
     /// without hashing them as Strings).
     func contains(_ string: String) -> Bool {
         var string = string
-        return string.withUTF8 { content in
-            guard filter.mayContain(content), let candidates = wanted[ObjectTable.hash(content)] else { return false }
-            return candidates.contains { candidate in candidate.withUnsafeBufferPointer { ByteCompare.equal($0, content) } }
-        }
+        return string.withUTF8 { contains(bytes: $0) }
+    }
+
+    private func contains(bytes content: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard filter.mayContain(content), let candidates = wanted[ObjectTable.hash(content)] else { return false }
+        return candidates.contains { candidate in candidate.withUnsafeBufferPointer { ByteCompare.equal($0, content) } }
     }
 
     /// Whether a string node inside `node` (itself included) has one of the strings as content.
@@ -190,11 +192,7 @@ struct TextSearch {
         let end = tree.next(node)
         while index < end {
             if tree.isString(index) {
-                let hit = tree.withContent(index) { content -> Bool in
-                    guard filter.mayContain(content), let candidates = wanted[ObjectTable.hash(content)] else { return false }
-                    return candidates.contains { candidate in candidate.withUnsafeBufferPointer { ByteCompare.equal($0, content) } }
-                }
-                if hit { return true }
+                if tree.withContent(index, { contains(bytes: $0) }) { return true }
             }
             index += 1
         }

@@ -37,23 +37,20 @@ public struct PBXProjMergeDriver: Sendable {
     /// - Throws: `PBXProjMergeError.unreadableFile` (before anything is written) when a file
     ///   cannot be read; `PBXProjError.unwritable` when the merged project cannot be written.
     public func run(lineMerge: (_ base: String, _ ours: String, _ theirs: String) async -> [UInt8]?) async throws -> Outcome {
-        var inputs: [[UInt8]] = []
-        for path in [base, ours, theirs] {
+        func read(_ path: String) throws -> [UInt8] {
             guard let bytes = try? FileIO.read(path) else { throw PBXProjMergeError.unreadableFile(path: path) }
-            inputs.append(bytes)
+            return bytes
         }
         // Base's and theirs' texts are handed over, so that the merge frees them with their trees
         // before it writes (ours' text is its tree's, kept to the end).
-        let ourBytes = inputs[1]
-        let (baseBytes, theirBytes) = (inputs[0], inputs[2])
-        inputs = []
+        let baseBytes = try read(base), ourBytes = try read(ours), theirBytes = try read(theirs)
         let result: PBXProjMergeResult
         do {
             result = try PBXProjMerge.merge(base: consume baseBytes, ours: ourBytes, theirs: consume theirBytes, versions: versions)
         } catch let error as PBXProjMergeError {
             // Theirs is read again (git's temporary file, which nothing writes): a merge that
             // does not read fails before anything is written.
-            guard let theirBytes = try? FileIO.read(theirs) else { throw PBXProjMergeError.unreadableFile(path: theirs) }
+            let theirBytes = try read(theirs)
             let whole = Array("<<<<<<< ours\n".utf8) + ourBytes + Array("\n=======\n".utf8) + theirBytes + Array("\n>>>>>>> theirs\n".utf8)
             var merged = await lineMerge(base, ours, theirs) ?? whole
             if merged.isEmpty && !(ourBytes.isEmpty && theirBytes.isEmpty) { merged = whole }
